@@ -1,0 +1,79 @@
+// The contract every operator folder under ops/ fulfils. An Op is stateless: it parses and validates its
+// DML desc from JSON, lists the desc's tensors, declares its feature-level table, computes the CPU reference
+// and states its accuracy contract (tolerances) and its work (bytes, ops) for throughput reports.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/feature_level.h"
+#include "core/json_reader.h"
+#include "core/semantics.h"
+#include "core/status.h"
+#include "core/tensor.h"
+#include "core/thread_pool.h"
+
+namespace dmltool {
+
+// Base of every operator's parsed desc (e.g. DepthToSpace1Desc).
+class OpDesc {
+public:
+    virtual ~OpDesc() = default;
+};
+
+// One tensor member of a desc. Optional members that the case omits are listed with desc == nullptr so that
+// slot positions are fixed per operator.
+struct TensorSlot {
+    std::string name;        // "InputTensor", "OutputTensors[1]"
+    std::string_view field;  // desc member: "OutputTensors"; the key of the feature-level table
+    TensorRole role;
+    const TensorDesc* desc;  // points into the OpDesc
+};
+
+// The accuracy contract for one output. An element passes when its ULP distance <= ulp OR its absolute
+// difference <= abs; `bitwise` demands identical bits (data movement: -0.0 and NaN payloads must survive).
+struct Tolerance {
+    bool bitwise = false;
+    uint64_t ulp = 0;
+    double abs = 0;
+    std::string reason;  // one line: why this tolerance is right
+};
+
+// Logical bytes read + written, and arithmetic operations (MAC = 2), for throughput reports.
+struct WorkEstimate {
+    uint64_t bytes = 0;
+    uint64_t ops = 0;
+};
+
+struct ReferenceContext {
+    ThreadPool& pool;
+    const SemanticsOptions& semantics;
+};
+
+class Op {
+public:
+    virtual ~Op() = default;
+
+    // DML_OPERATOR_ suffix, e.g. "DEPTH_TO_SPACE1".
+    virtual std::string_view name() const = 0;
+    // Reads the desc object (JSON member names = C struct members) and checks every operator rule of spec §10
+    // that does not depend on the feature level. Errors are kInvalidInput with the member's JSON path.
+    virtual Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const = 0;
+    // All tensor members in a fixed order: inputs first, then outputs.
+    virtual std::vector<TensorSlot> tensors(const OpDesc& desc) const = 0;
+    virtual const FeatureLevelTable& feature_levels() const = 0;
+    // inputs[i] / outputs[i] follow the order of tensors() within each role; absent optional inputs are null.
+    // Outputs arrive allocated (logical, zero-filled) and must be fully written.
+    virtual Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
+                                 std::span<HostTensor* const> outputs, const ReferenceContext& context) const = 0;
+    virtual Tolerance default_tolerance(const OpDesc& desc, size_t output_index) const = 0;
+    virtual WorkEstimate work(const OpDesc& desc) const = 0;
+};
+
+// Derives the minimum feature level of a parsed desc from the op's table.
+Result<FeatureLevel> min_feature_level(const Op& op, const OpDesc& desc);
+
+}  // namespace dmltool

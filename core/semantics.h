@@ -1,0 +1,25 @@
+// Choices where DirectML's documentation leaves the exact behaviour open (spec §6.6, §12). They are explicit
+// options of the CPU reference — and of the GPU kernels, which must follow the same rule — so a user can
+// test each hypothesis instead of the tool hard-coding one.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace dmltool {
+
+// DML_RESAMPLE nearest-neighbour index rule, with x_in = (o + 0.5) / scale - 0.5 (half-pixel centres):
+enum class NearestRule {
+    kLiteral,   // model A (default): floor((o + 1) / scale - 0.5) — the RESAMPLE2 remark read literally
+    kHalfUp,    // model B: floor((o + 0.5) / scale)       = round half up of x_in
+    kHalfDown,  // model C: ceil((o + 0.5) / scale - 1)    = round half down of x_in (ONNX round_prefer_floor)
+};
+
+std::string_view nearest_rule_name(NearestRule rule);  // "literal", "half-up", "half-down"
+std::optional<NearestRule> parse_nearest_rule(std::string_view text);
+
+struct SemanticsOptions {
+    NearestRule resample_nearest_rule = NearestRule::kLiteral;
+};
+
+}  // namespace dmltool

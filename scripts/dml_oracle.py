@@ -1,0 +1,196 @@
+"""Independent numpy reference implementations of the four DirectML operators dmltool covers.
+
+These are the oracle for the bundled cases (cases/*.json). They follow docs/spec operators.md §4-7 and the
+arithmetic contract the C++ reference documents (float32 coordinate math for RESAMPLE, float64 requantization
+for QUANTIZED_LINEAR_CONVOLUTION). They are written from the spec text only, never from the C++ sources, so
+that a shared misreading would have to be made twice to go unnoticed.
+"""
+
+import itertools
+
+import numpy as np
+
+# ----------------------------------------------------------------------------------------------------------------
+# DEPTH_TO_SPACE1 (spec §4.4)
+# ----------------------------------------------------------------------------------------------------------------
+
+DCR = "DEPTH_COLUMN_ROW"
+CRD = "COLUMN_ROW_DEPTH"
+
+
+def depth_to_space1(x, block, order):
+    """Gather form of §4.4: Output[n, c', oh, ow] = Input[n, ci, oh // B, ow // B]."""
+    n, c, h, w = x.shape
+    b = block
+    assert c % (b * b) == 0, "C must be a multiple of BlockSize^2"
+    cp = c // (b * b)
+    oc, oh, ow = np.meshgrid(np.arange(cp), np.arange(h * b), np.arange(w * b), indexing="ij")
+    bh, bw = oh % b, ow % b
+    if order == DCR:
+        ci = (bh * b + bw) * cp + oc
+    elif order == CRD:
+        ci = oc * b * b + bh * b + bw
+    else:
+        raise ValueError(order)
+    # Fancy indexing copies elements bit for bit (no arithmetic on the values), as the operator must.
+    return x[:, ci, oh // b, ow // b]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# SPLIT (spec §5.3)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def split(x, axis, part_sizes):
+    assert sum(part_sizes) == x.shape[axis]
+    outs, start = [], 0
+    for size in part_sizes:
+        index = [slice(None)] * x.ndim
+        index[axis] = slice(start, start + size)
+        outs.append(x[tuple(index)].copy())
+        start += size
+    return outs
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# RESAMPLE v1 (spec §6.4-6.7): half-pixel offsets, every coordinate operation rounded to float32 separately.
+# ----------------------------------------------------------------------------------------------------------------
+
+F32 = np.float32
+
+
+def _inv_scale(scale):
+    return F32(1) / F32(scale)
+
+
+def nearest_indices(n_in, n_out, scale, rule="A"):
+    """Input index per output index along one dimension.
+
+    Rule A (the default, spec §6.6 "literal doc model"): floor((o + 1) / s - 0.5).
+    Rules B and C exist only so the generator can tell which cases discriminate between the candidate models.
+    """
+    inv = _inv_scale(scale)
+    idx = []
+    for o in range(n_out):
+        if rule == "A":
+            v = np.floor(F32(F32(o + 1) * inv) - F32(0.5))
+        elif rule == "B":
+            v = np.floor(F32(F32(o + 0.5) * inv))
+        elif rule == "C":
+            v = np.ceil(F32(F32(o + 0.5) * inv) - F32(1.0))
+        else:
+            raise ValueError(rule)
+        idx.append(min(max(int(v), 0), n_in - 1))
+    return np.array(idx, dtype=np.int64)
+
+
+def linear_taps(n_in, n_out, scale):
+    """(x0, x1, w0, w1) per output index along one dimension; weights are float32 values."""
+    inv = _inv_scale(scale)
+    x0s, x1s, w0s, w1s = [], [], [], []
+    for o in range(n_out):
+        x = F32(F32(F32(o + 0.5) * inv) - F32(0.5))
+        x = min(max(x, F32(0)), F32(n_in - 1))
+        x0 = int(np.floor(x))
+        t = F32(x - F32(x0))
+        x0s.append(x0)
+        x1s.append(min(x0 + 1, n_in - 1))
+        w0s.append(F32(F32(1) - t))
+        w1s.append(t)
+    return (np.array(x0s), np.array(x1s), np.array(w0s, dtype=np.float32), np.array(w1s, dtype=np.float32))
+
+
+def _to_output_type(v64, dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return v64.astype(dtype)  # round to nearest even from float64
+    info = np.iinfo(dtype)
+    return np.clip(np.rint(v64), info.min, info.max).astype(dtype)
+
+
+def resample(x, out_sizes, scales, mode, nn_rule="A"):
+    k = x.ndim
+    assert len(out_sizes) == k and len(scales) == k
+    if mode == "NEAREST_NEIGHBOR":
+        idx = [nearest_indices(x.shape[d], out_sizes[d], scales[d], nn_rule) for d in range(k)]
+        return x[np.ix_(*idx)].copy()
+    if mode != "LINEAR":
+        raise ValueError(mode)
+    taps = [linear_taps(x.shape[d], out_sizes[d], scales[d]) for d in range(k)]
+    xf = x.astype(np.float64)  # exact for every supported input type (float16/32, int8, uint8)
+
+    def along(d, arr):  # reshape a per-dimension vector so it broadcasts along axis d of the output
+        shape = [1] * k
+        shape[d] = out_sizes[d]
+        return arr.reshape(shape)
+
+    acc = np.zeros(out_sizes, dtype=np.float64)
+    # Corners in a fixed order (dimension 0 most significant) so the float64 sum is reproducible.
+    for corner in itertools.product((0, 1), repeat=k):
+        index = []
+        weight = np.ones([1] * k, dtype=np.float64)
+        for d, side in enumerate(corner):
+            x0, x1, w0, w1 = taps[d]
+            index.append(x1 if side else x0)
+            weight = weight * along(d, (w1 if side else w0).astype(np.float64))
+        acc = acc + xf[np.ix_(*index)] * weight
+    return _to_output_type(acc, x.dtype)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# QUANTIZED_LINEAR_CONVOLUTION (spec §7.2/7.3)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def conv_output_sizes(in_spatial, kernel, strides, dilations, start_pad, end_pad):
+    out = []
+    for i, k, s, d, p0, p1 in zip(in_spatial, kernel, strides, dilations, start_pad, end_pad):
+        span = (k - 1) * d + 1
+        assert i + p0 + p1 >= span, "kernel does not fit"
+        out.append((i + p0 + p1 - span) // s + 1)
+    return out
+
+
+def qlinear_conv_accumulator(x, xz, w, wz, bias, strides, dilations, start_pad, end_pad, groups):
+    """int64 accumulator: sum of (x - xz) * (w - wz[m]) (+ bias[m]); padding contributes 0.
+
+    x: (N, C, *spatial); w: (M, C/G, *kernel); wz: scalar or length-M vector; bias: None or length-M vector.
+    """
+    n, c = x.shape[:2]
+    m = w.shape[0]
+    cg = w.shape[1]
+    assert cg * groups == c and m % groups == 0
+    mg = m // groups
+    sp = x.ndim - 2
+    xd = x.astype(np.int64) - np.int64(xz)
+    wd = w.astype(np.int64) - np.asarray(wz, dtype=np.int64).reshape((-1,) + (1,) * (sp + 1))
+    # Subtract the zero point first, then pad with 0: padded positions contribute nothing (spec §7.2).
+    xp = np.pad(xd, [(0, 0), (0, 0)] + [(p0, p1) for p0, p1 in zip(start_pad, end_pad)])
+    out_sp = conv_output_sizes(x.shape[2:], w.shape[2:], strides, dilations, start_pad, end_pad)
+    acc = np.zeros([n, m] + out_sp, dtype=np.int64)
+    for kpos in itertools.product(*[range(k) for k in w.shape[2:]]):
+        window = tuple(slice(kp * dl, kp * dl + (o - 1) * st + 1, st)
+                       for kp, dl, o, st in zip(kpos, dilations, out_sp, strides))
+        patch = xp[(slice(None), slice(None)) + window]  # (N, C, *out_sp)
+        for g in range(groups):
+            wg = wd[(slice(g * mg, (g + 1) * mg), slice(None)) + kpos]  # (Mg, Cg)
+            xg = patch[:, g * cg:(g + 1) * cg]
+            acc[:, g * mg:(g + 1) * mg] += np.einsum("mc,nc...->nm...", wg, xg)
+    if bias is not None:
+        acc += np.asarray(bias, dtype=np.int64).reshape((1, m) + (1,) * sp)
+    return acc
+
+
+def requantize_real(acc, xs, ws, ys):
+    """acc * xs * ws[m] / ys in float64, before rounding (exposed so the generator can check for ties)."""
+    sp = acc.ndim - 2
+    ws = np.asarray(ws, dtype=np.float32).astype(np.float64).reshape(-1)
+    mult = np.float64(np.float32(xs)) * ws / np.float64(np.float32(ys))
+    return acc.astype(np.float64) * mult.reshape((1, -1) + (1,) * sp)
+
+
+def qlinear_conv(x, xs, xz, w, ws, wz, bias, ys, yz, out_dtype, strides, dilations, start_pad, end_pad, groups):
+    acc = qlinear_conv_accumulator(x, xz, w, wz, bias, strides, dilations, start_pad, end_pad, groups)
+    real = requantize_real(acc, xs, ws, ys)
+    info = np.iinfo(out_dtype)
+    return np.clip(np.rint(real) + int(yz), info.min, info.max).astype(out_dtype)

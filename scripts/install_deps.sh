@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs everything dmltool needs to build, test and regenerate its cases, from Debian 12's packages.
+# Idempotent: packages already present are left alone, so a warm machine pays only the dpkg query.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  libcli11-dev nlohmann-json3-dev directx-headers-dev libbenchmark-dev libgtest-dev libhdf5-dev
+  libvkd3d-dev libvkd3d-utils1 mesa-vulkan-drivers libvulkan-dev vkd3d-compiler spirv-tools
+  python3 python3-numpy python3-h5py
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,53 @@
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+
+#include "core/dtype.h"
+
+namespace dmltool {
+namespace {
+
+TEST(DataType, ParsesSuffixAndFullName) {
+    EXPECT_EQ(parse_data_type("FLOAT16"), DataType::kFloat16);
+    EXPECT_EQ(parse_data_type("DML_TENSOR_DATA_TYPE_UINT64"), DataType::kUint64);
+    EXPECT_FALSE(parse_data_type("float16").has_value());
+    EXPECT_FALSE(parse_data_type("DML_TENSOR_DATA_TYPE_").has_value());
+}
+
+TEST(DataType, SizesMatchDirectMl) {
+    EXPECT_EQ(element_size(DataType::kInt8), 1u);
+    EXPECT_EQ(element_size(DataType::kFloat16), 2u);
+    EXPECT_EQ(element_size(DataType::kUint32), 4u);
+    EXPECT_EQ(element_size(DataType::kInt64), 8u);
+    EXPECT_EQ(element_size_in_bits(DataType::kInt4), 4u);
+    EXPECT_EQ(unsigned(DataType::kFloat64), 9u);  // DML_TENSOR_DATA_TYPE_FLOAT64
+}
+
+// Every half converts to float and back to the same bits (NaNs keep their payload).
+TEST(Half, RoundTripsAllBitPatterns) {
+    for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+        const float f = half_to_float(uint16_t(bits));
+        ASSERT_EQ(float_to_half(f), bits) << std::hex << bits;
+    }
+}
+
+TEST(Half, RoundsToNearestEven) {
+    EXPECT_EQ(float_to_half(1.0f), 0x3c00);
+    EXPECT_EQ(float_to_half(65504.0f), 0x7bff);
+    EXPECT_EQ(float_to_half(65520.0f), 0x7c00);  // the tie above the largest half rounds to infinity
+    EXPECT_EQ(float_to_half(65519.0f), 0x7bff);
+    // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: ties to even (1.0).
+    EXPECT_EQ(float_to_half(1.0f + std::ldexp(1.0f, -11)), 0x3c00);
+    EXPECT_EQ(float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02);
+    EXPECT_EQ(float_to_half(std::ldexp(1.0f, -24)), 0x0001);   // smallest subnormal
+    EXPECT_EQ(float_to_half(std::ldexp(1.0f, -25)), 0x0000);   // tie to even: zero
+    EXPECT_EQ(float_to_half(std::ldexp(1.5f, -25)), 0x0001);
+    EXPECT_EQ(float_to_half(-0.0f), 0x8000);
+    EXPECT_EQ(float_to_half(-INFINITY), 0xfc00);
+    // Rounding straight from double must not double-round through float.
+    EXPECT_EQ(double_to_half(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)), 0x3c01);
+}
+
+}  // namespace
+}  // namespace dmltool
