@@ -151,6 +151,14 @@ uint16_t double_to_half(double value) {
     return uint16_t(sign | (biased << 10) | fraction);
 }
 
-uint16_t float_to_half(float value) { return double_to_half(double(value)); }
+uint16_t float_to_half(float value) {
+    if (std::isnan(value)) {
+        // Straight from the float bits: widening to double would quiet a signalling NaN and change its payload.
+        const uint32_t bits = std::bit_cast<uint32_t>(value);
+        const uint16_t payload = uint16_t((bits >> 13) & 0x3ffu);
+        return uint16_t(((bits >> 16) & 0x8000u) | 0x7c00u | (payload ? payload : 0x200u));
+    }
+    return double_to_half(double(value));
+}
 
 }  // namespace dmltool
