@@ -1,0 +1,31 @@
+// The seam between the harness and a device: a Backend executes one case's operator on physical buffers and
+// returns the logical outputs. The CPU reference is not a Backend — it is the oracle every backend is
+// compared against. The D3D12 backend (gpu/) implements this interface; core never includes d3d12.h.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/op.h"
+#include "core/status.h"
+#include "core/tensor.h"
+
+namespace dmltool {
+
+struct BackendTiming {
+    double first_ms = 0;  // the first (cold) execution, pipeline creation excluded
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;  // "gpu (llvmpipe ...)" for reports
+    // `inputs` are logical tensors; the backend lays them into physical buffers itself. Returns logical outputs
+    // in the op's output slot order. kUnsupported when the backend cannot run this desc (reported as such).
+    virtual Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc,
+                                                    const std::vector<const HostTensor*>& inputs,
+                                                    BackendTiming* timing) = 0;
+};
+
+}  // namespace dmltool

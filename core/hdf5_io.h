@@ -1,0 +1,22 @@
+// HDF5 datasets <-> logical HostTensors. Reading checks the element type and shape against the tensor desc
+// before reading a byte; float16 datasets are IEEE binary16 as h5py/numpy write them.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "core/status.h"
+#include "core/tensor.h"
+
+namespace dmltool {
+
+// The dataset's shape must equal desc.sizes, or be 1-D with the same element count. Errors are kIo (file
+// missing or unreadable) or kInvalidInput (wrong dataset, type or shape), naming the file and dataset.
+Result<HostTensor> read_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset,
+                                    const TensorDesc& desc);
+
+// Writes (creating the file if needed, replacing an existing dataset) a logical tensor with its Sizes as shape.
+// Intermediate groups of `dataset` are created.
+Status write_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset, const HostTensor& tensor);
+
+}  // namespace dmltool

@@ -1,0 +1,199 @@
+#include "core/report.h"
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace dmltool {
+namespace {
+
+std::string xml_escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default:
+                // XML 1.0 forbids most control characters even when escaped.
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += '?';
+                else out += c;
+        }
+    }
+    return out;
+}
+
+std::string details(const CaseResult& r) {
+    std::string out;
+    for (const OutputReport& o : r.outputs) {
+        if (o.result.verdict == Verdict::kPassed) continue;
+        out += o.output + " (" + o.comparison + ", " + describe_tolerance(o.tolerance) + "): " + o.result.reason + "\n";
+        for (const Mismatch& m : o.result.mismatches) out += "  " + format_mismatch(m) + "\n";
+    }
+    return out + "repro: " + r.repro + "\n";
+}
+
+}  // namespace
+
+RunSummary summarize(const std::vector<CaseResult>& results, double seconds) {
+    RunSummary s;
+    s.seconds = seconds;
+    for (const CaseResult& r : results) {
+        ++s.total;
+        s.device_error |= r.device_error;
+        switch (r.status) {
+            case CaseStatus::kPassed: ++s.passed; break;
+            case CaseStatus::kFailed: ++s.failed; break;
+            case CaseStatus::kMistrusted: ++s.mistrusted; break;
+            case CaseStatus::kUnsupported: ++s.unsupported; break;
+            case CaseStatus::kInvalid: ++s.invalid; break;
+            case CaseStatus::kSkipped: ++s.skipped; break;
+        }
+    }
+    return s;
+}
+
+int exit_code_for(const RunSummary& s) {
+    if (s.device_error) return 3;
+    if (s.invalid) return 2;
+    if (s.failed || s.mistrusted) return 1;
+    return 0;
+}
+
+void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& options) {
+    if (r.status == CaseStatus::kPassed && !options.verbose) return;
+    std::string level = r.feature_level ? " FL " + r.feature_level->to_string() : "";
+    std::fprintf(out, "[%s] %s :: %s (%s%s)\n", case_status_name(r.status), r.file.c_str(), r.name.c_str(),
+                 r.op.c_str(), level.c_str());
+    if (r.status == CaseStatus::kPassed) {
+        for (const OutputReport& o : r.outputs)
+            std::fprintf(out, "  %s (%s, %s): %llu elements, max |diff| %g, max %llu ulp\n", o.output.c_str(),
+                         o.comparison.c_str(), describe_tolerance(o.tolerance).c_str(),
+                         (unsigned long long)o.result.element_count, o.result.max_abs_error,
+                         (unsigned long long)o.result.max_ulp_error);
+        return;
+    }
+    std::fprintf(out, "  %s\n", r.reason.c_str());
+    if (r.status == CaseStatus::kFailed || r.status == CaseStatus::kMistrusted) {
+        for (const OutputReport& o : r.outputs) {
+            if (o.result.verdict == Verdict::kPassed) continue;
+            std::fprintf(out, "  %s (%s, %s): %s\n", o.output.c_str(), o.comparison.c_str(),
+                         describe_tolerance(o.tolerance).c_str(), o.result.reason.c_str());
+            for (const Mismatch& m : o.result.mismatches) std::fprintf(out, "    %s\n", format_mismatch(m).c_str());
+        }
+        std::fprintf(out, "  repro: %s\n", r.repro.c_str());
+    }
+}
+
+void print_summary(std::FILE* out, const RunSummary& s, const std::vector<CaseResult>& results) {
+    std::map<FeatureLevel, std::pair<size_t, size_t>> by_level;  // passed, total
+    for (const CaseResult& r : results)
+        if (r.feature_level) {
+            auto& entry = by_level[*r.feature_level];
+            ++entry.second;
+            entry.first += r.status == CaseStatus::kPassed;
+        }
+    if (!by_level.empty()) {
+        std::string line = "by feature level (passed/total):";
+        for (const auto& [level, counts] : by_level)
+            line += " " + level.to_string() + " " + std::to_string(counts.first) + "/" + std::to_string(counts.second);
+        std::fprintf(out, "%s\n", line.c_str());
+    }
+    std::fprintf(out,
+                 "dmltool: %zu cases in %.2f s: %zu passed, %zu failed, %zu mistrusted, %zu unsupported, %zu invalid, "
+                 "%zu skipped\n",
+                 s.total, s.seconds, s.passed, s.failed, s.mistrusted, s.unsupported, s.invalid, s.skipped);
+}
+
+Status write_junit(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& s) {
+    std::ofstream out(path);
+    if (!out) return io_error(path + ": cannot write the JUnit report");
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out << "<testsuites name=\"dmltool\" tests=\"" << s.total << "\" failures=\"" << s.failed + s.mistrusted
+        << "\" errors=\"" << s.invalid << "\" skipped=\"" << s.unsupported + s.skipped << "\" time=\"" << s.seconds
+        << "\">\n";
+    std::map<std::string, std::vector<const CaseResult*>> by_file;
+    for (const CaseResult& r : results) by_file[r.file].push_back(&r);
+    for (const auto& [file, cases] : by_file) {
+        size_t failures = 0, errors = 0, skipped = 0;
+        for (const CaseResult* r : cases) {
+            failures += r->status == CaseStatus::kFailed || r->status == CaseStatus::kMistrusted;
+            errors += r->status == CaseStatus::kInvalid;
+            skipped += r->status == CaseStatus::kUnsupported || r->status == CaseStatus::kSkipped;
+        }
+        out << "  <testsuite name=\"" << xml_escape(file) << "\" tests=\"" << cases.size() << "\" failures=\""
+            << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\">\n";
+        for (const CaseResult* r : cases) {
+            out << "    <testcase classname=\"" << xml_escape(r->op) << "\" name=\"" << xml_escape(r->name)
+                << "\" time=\"" << r->reference_ms / 1000.0 << "\">";
+            const std::string message = xml_escape(r->reason);
+            switch (r->status) {
+                case CaseStatus::kPassed: break;
+                case CaseStatus::kFailed:
+                case CaseStatus::kMistrusted:
+                    out << "\n      <failure type=\"" << case_status_name(r->status) << "\" message=\"" << message
+                        << "\">" << xml_escape(details(*r)) << "</failure>\n    ";
+                    break;
+                case CaseStatus::kInvalid:
+                    out << "\n      <error type=\"INVALID\" message=\"" << message << "\"/>\n    ";
+                    break;
+                case CaseStatus::kUnsupported:
+                case CaseStatus::kSkipped:
+                    out << "\n      <skipped message=\"" << case_status_name(r->status) << ": " << message << "\"/>\n    ";
+                    break;
+            }
+            out << "</testcase>\n";
+        }
+        out << "  </testsuite>\n";
+    }
+    out << "</testsuites>\n";
+    return out.good() ? Status::ok() : io_error(path + ": write failed");
+}
+
+Status write_json_report(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& s,
+                         const std::string& backend_name) {
+    nlohmann::json root;
+    root["tool"] = "dmltool";
+    root["backend"] = backend_name;
+    root["summary"] = {{"total", s.total},           {"passed", s.passed},   {"failed", s.failed},
+                       {"mistrusted", s.mistrusted}, {"unsupported", s.unsupported}, {"invalid", s.invalid},
+                       {"skipped", s.skipped},       {"seconds", s.seconds}, {"exit_code", exit_code_for(s)}};
+    nlohmann::json cases = nlohmann::json::array();
+    for (const CaseResult& r : results) {
+        nlohmann::json c = {{"file", r.file},     {"name", r.name},         {"operator", r.op},
+                            {"status", case_status_name(r.status)}, {"reason", r.reason}, {"tags", r.tags},
+                            {"reference_ms", r.reference_ms},       {"repro", r.repro},
+                            {"work", {{"bytes", r.work.bytes}, {"ops", r.work.ops}}}};
+        c["feature_level"] = r.feature_level ? nlohmann::json(r.feature_level->to_string()) : nlohmann::json();
+        if (r.backend_ms) c["backend_ms"] = *r.backend_ms;
+        nlohmann::json outputs = nlohmann::json::array();
+        for (const OutputReport& o : r.outputs) {
+            nlohmann::json mismatches = nlohmann::json::array();
+            for (const Mismatch& m : o.result.mismatches)
+                mismatches.push_back({{"coordinates", m.coordinates}, {"expected", m.expected}, {"got", m.got},
+                                      {"abs_error", m.abs_error}, {"ulp_error", m.ulp_error}});
+            outputs.push_back({{"output", o.output},
+                               {"comparison", o.comparison},
+                               {"tolerance", describe_tolerance(o.tolerance)},
+                               {"verdict", o.result.verdict == Verdict::kPassed   ? "passed"
+                                           : o.result.verdict == Verdict::kFailed ? "failed"
+                                                                                  : "mistrusted"},
+                               {"elements", o.result.element_count},
+                               {"mismatches", o.result.mismatch_count},
+                               {"max_abs_error", o.result.max_abs_error},
+                               {"max_ulp_error", o.result.max_ulp_error},
+                               {"first_mismatches", mismatches}});
+        }
+        c["outputs"] = outputs;
+        cases.push_back(c);
+    }
+    root["cases"] = cases;
+    std::ofstream out(path);
+    if (!out) return io_error(path + ": cannot write the JSON report");
+    out << root.dump(2) << "\n";
+    return out.good() ? Status::ok() : io_error(path + ": write failed");
+}
+
+}  // namespace dmltool

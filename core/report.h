@@ -1,0 +1,36 @@
+// Turns CaseResults into what people and CI read: console lines with mismatches and repro commands, the
+// summary line, per-feature-level totals, JUnit XML and a JSON report.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/runner.h"
+
+namespace dmltool {
+
+struct RunSummary {
+    size_t total = 0, passed = 0, failed = 0, mistrusted = 0, unsupported = 0, invalid = 0, skipped = 0;
+    bool device_error = false;
+    double seconds = 0;
+};
+
+RunSummary summarize(const std::vector<CaseResult>& results, double seconds);
+// 3 device/environment error, 2 any INVALID, 1 any FAILED or MISTRUSTED, else 0.
+int exit_code_for(const RunSummary& summary);
+
+struct ConsoleOptions {
+    bool verbose = false;  // also list PASSED cases and per-output comparison details
+};
+
+// Details of one case (nothing for a PASSED case unless verbose).
+void print_case(std::FILE* out, const CaseResult& result, const ConsoleOptions& options);
+// "dmltool: 12 cases: 10 passed, 1 failed, ..." plus per-feature-level counts.
+void print_summary(std::FILE* out, const RunSummary& summary, const std::vector<CaseResult>& results);
+
+Status write_junit(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& summary);
+Status write_json_report(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& summary,
+                         const std::string& backend_name);
+
+}  // namespace dmltool

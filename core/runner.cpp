@@ -1,0 +1,236 @@
+#include "core/runner.h"
+
+#include <chrono>
+
+namespace dmltool {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double elapsed_ms(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+CaseStatus status_for_error(const Status& status, bool* device_error) {
+    switch (status.code()) {
+        case ErrorCode::kInvalidInput:
+        case ErrorCode::kIo: return CaseStatus::kInvalid;
+        case ErrorCode::kUnsupported: return CaseStatus::kUnsupported;
+        case ErrorCode::kDevice:
+            *device_error = true;
+            return CaseStatus::kFailed;
+        default: return CaseStatus::kFailed;
+    }
+}
+
+// Single-quotes a string for POSIX shells.
+std::string shell_quote(const std::string& text) {
+    std::string out = "'";
+    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string regex_escape(const std::string& text) {
+    static const std::string kSpecial = R"(\^$.|?*+()[]{})";
+    std::string out;
+    for (char c : text) {
+        if (kSpecial.find(c) != std::string::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+bool is_explicit_data(const TensorSource& source) {
+    return std::holds_alternative<Hdf5Source>(source.kind) || std::holds_alternative<ValuesSource>(source.kind);
+}
+
+Tolerance tolerance_for(const CaseSpec& spec, const TensorSlot& slot, size_t output_index) {
+    auto it = spec.tolerance.find(std::string(slot.field));
+    if (it == spec.tolerance.end()) return spec.op->default_tolerance(*spec.desc, output_index);
+    Tolerance t;
+    t.ulp = it->second.ulp.value_or(0);
+    t.abs = it->second.abs.value_or(0);
+    t.reason = spec.tolerance_reason;
+    return t;
+}
+
+}  // namespace
+
+const char* case_status_name(CaseStatus status) {
+    switch (status) {
+        case CaseStatus::kPassed: return "PASSED";
+        case CaseStatus::kFailed: return "FAILED";
+        case CaseStatus::kMistrusted: return "MISTRUSTED";
+        case CaseStatus::kUnsupported: return "UNSUPPORTED";
+        case CaseStatus::kInvalid: return "INVALID";
+        case CaseStatus::kSkipped: return "SKIPPED";
+    }
+    return "?";
+}
+
+std::string repro_command(const CaseSpec& spec, const RunOptions& options) {
+    std::string backend = options.backend == BackendChoice::kCpu ? "cpu"
+                          : options.backend == BackendChoice::kGpu ? "gpu" : "both";
+    std::string out = "dmltool run " + shell_quote(spec.file) + " --filter " +
+                      shell_quote("^" + regex_escape(spec.name) + "$") + " --backend " + backend;
+    if (options.feature_level_cap != kHighestFeatureLevel)
+        out += " --feature-level " + options.feature_level_cap.to_string();
+    if (options.semantics.resample_nearest_rule != NearestRule::kLiteral)
+        out += " --nearest-rule " + std::string(nearest_rule_name(options.semantics.resample_nearest_rule));
+    if (options.sources.allow_outside_paths) out += " --allow-outside-paths";
+    return out + options.repro_extra_args;
+}
+
+Runner::Runner(const RunOptions& options, ThreadPool& pool, Backend* backend)
+    : options_(options), pool_(pool), backend_(backend) {}
+
+CaseResult Runner::invalid_file(const CaseFile& file) {
+    CaseResult r;
+    r.file = file.path;
+    r.name = "(file)";
+    r.status = CaseStatus::kInvalid;
+    r.reason = file.status.message();
+    return r;
+}
+
+Status Runner::check_memory_budget(const CaseSpec& spec) const {
+    // Each tensor may exist as logical values, a physical image, an expectation and a device copy.
+    uint64_t total = 0;
+    for (const TensorSlot& slot : spec.op->tensors(*spec.desc)) {
+        if (!slot.desc) continue;
+        auto logical = checked_mul(slot.desc->element_count(), element_size(slot.desc->data_type));
+        auto both = logical ? checked_add(*logical, slot.desc->total_size_in_bytes) : std::nullopt;
+        auto four = both ? checked_mul(*both, 2) : std::nullopt;
+        auto sum = four ? checked_add(total, *four) : std::nullopt;
+        if (!sum) return unsupported("the case's tensors overflow 64-bit byte counts");
+        total = *sum;
+    }
+    if (total > options_.max_host_bytes)
+        return unsupported("needs about " + std::to_string(total >> 20) + " MiB of host memory, more than the " +
+                           std::to_string(options_.max_host_bytes >> 20) + " MiB allowed (--max-host-memory)");
+    return Status::ok();
+}
+
+Result<std::vector<HostTensor>> Runner::prepare_inputs(const CaseSpec& spec) const {
+    std::vector<HostTensor> inputs;
+    for (const TensorSlot& slot : spec.op->tensors(*spec.desc)) {
+        if (slot.role != TensorRole::kInput) continue;
+        if (!slot.desc) {
+            inputs.emplace_back();
+            continue;
+        }
+        const TensorSource& source = spec.inputs.at(slot.name);
+        DMLTOOL_ASSIGN_OR_RETURN(HostTensor given, materialize_source(source, *slot.desc, spec.base_dir, options_.sources));
+        // The reference sees exactly what a device would read from the physical buffer.
+        HostTensor effective = from_physical(*slot.desc, to_physical(given));
+        if (is_explicit_data(source) &&
+            !std::equal(given.bytes().begin(), given.bytes().end(), effective.bytes().begin())) {
+            for (uint64_t i = 0; i < given.element_count(); ++i) {
+                if (std::memcmp(given.element_ptr(i), effective.element_ptr(i), given.element_bytes()) == 0) continue;
+                std::vector<uint32_t> c(slot.desc->rank());
+                unravel_index(i, slot.desc->sizes, c.data());
+                std::string coords;
+                for (size_t d = 0; d < c.size(); ++d) coords += (d ? "," : "") + std::to_string(c[d]);
+                return invalid_input(source.json_path + ": expected data consistent with the Strides " +
+                                     format_dims(*slot.desc->strides) + " of " + slot.name + " (elements that share a "
+                                     "buffer location must be equal), found element [" + coords + "] = " +
+                                     std::to_string(given.get_as_double(i)) + " where its location holds " +
+                                     std::to_string(effective.get_as_double(i)));
+            }
+        }
+        inputs.push_back(std::move(effective));
+    }
+    return inputs;
+}
+
+CaseResult Runner::run(const LoadedCase& loaded) const {
+    const CaseSpec& spec = loaded.spec;
+    CaseResult r;
+    r.file = spec.file;
+    r.name = spec.name.empty() ? "#" + std::to_string(spec.index_in_file) : spec.name;
+    r.tags = spec.tags;
+    r.repro = repro_command(spec, options_);
+    r.op = spec.op ? std::string(spec.op->name()) : spec.operator_type;
+    auto fail = [&](const Status& status) {
+        r.status = status_for_error(status, &r.device_error);
+        r.reason = status.message();
+        return r;
+    };
+    if (!loaded.status.is_ok()) return fail(loaded.status);
+    r.feature_level = spec.min_feature_level;
+    r.work = spec.op->work(*spec.desc);
+    const std::string context = case_context(spec);
+    if (spec.min_feature_level > options_.feature_level_cap)
+        return fail(unsupported(context + ": needs feature level " + spec.min_feature_level.to_string() +
+                                " (derived from the " + r.op + " tables), above the cap " +
+                                options_.feature_level_cap.to_string() + " (--feature-level)"));
+    if (Status budget = check_memory_budget(spec); !budget.is_ok()) return fail(budget.with_context(context));
+
+    auto inputs = prepare_inputs(spec);
+    if (!inputs.is_ok()) return fail(inputs.status().with_context(context));
+    std::vector<const HostTensor*> input_ptrs;
+    for (const TensorSlot& slot : spec.op->tensors(*spec.desc))
+        if (slot.role == TensorRole::kInput) input_ptrs.push_back(slot.desc ? &(*inputs)[input_ptrs.size()] : nullptr);
+
+    std::vector<TensorSlot> output_slots;
+    for (const TensorSlot& slot : spec.op->tensors(*spec.desc))
+        if (slot.role == TensorRole::kOutput) output_slots.push_back(slot);
+    std::vector<HostTensor> reference;
+    for (const TensorSlot& slot : output_slots) reference.emplace_back(*slot.desc);
+    std::vector<HostTensor*> reference_ptrs;
+    for (auto& t : reference) reference_ptrs.push_back(&t);
+    const auto start = Clock::now();
+    Status ran = spec.op->run_reference(*spec.desc, input_ptrs, reference_ptrs, ReferenceContext{pool_, options_.semantics});
+    r.reference_ms = elapsed_ms(start);
+    if (!ran.is_ok()) return fail(ran.with_context(context + ": reference"));
+    // Outputs go through their physical layout too, as a device's would.
+    for (auto& t : reference) t = from_physical(t.desc(), to_physical(t, std::byte{0xcd}));
+
+    std::vector<HostTensor> device_outputs;
+    if (backend_) {
+        BackendTiming timing;
+        auto executed = backend_->execute(*spec.op, *spec.desc, input_ptrs, &timing);
+        if (!executed.is_ok()) return fail(executed.status().with_context(context + ": " + backend_->name()));
+        device_outputs = std::move(executed).value();
+        r.backend_ms = timing.first_ms;
+    }
+
+    bool reference_failed = false, device_failed = false;
+    for (size_t i = 0; i < output_slots.size(); ++i) {
+        const TensorSlot& slot = output_slots[i];
+        const Tolerance tolerance = tolerance_for(spec, slot, i);
+        auto add = [&](const char* what, const HostTensor& expected, const HostTensor& got) {
+            r.outputs.push_back({slot.name, what, tolerance,
+                                 compare_tensors(expected, got, tolerance, options_.max_reported_mismatches)});
+            return r.outputs.back().result.verdict == Verdict::kFailed;
+        };
+        if (backend_) device_failed |= add("gpu vs reference", reference[i], device_outputs[i]);
+        auto source = spec.expected.find(slot.name);
+        if (source == spec.expected.end()) continue;
+        auto expected = materialize_source(source->second, *slot.desc, spec.base_dir, options_.sources);
+        if (!expected.is_ok()) return fail(expected.status().with_context(context));
+        reference_failed |= add("reference vs expected", *expected, reference[i]);
+        if (backend_) device_failed |= add("gpu vs expected", *expected, device_outputs[i]);
+    }
+    if (r.outputs.empty()) {
+        r.status = CaseStatus::kSkipped;
+        r.reason = context + ": nothing to compare: the case has no expected outputs and no device backend ran "
+                             "(add \"expected\" or use --backend gpu/both)";
+        return r;
+    }
+    r.status = CaseStatus::kPassed;
+    for (const OutputReport& o : r.outputs) {
+        if (o.result.verdict == Verdict::kFailed && r.status != CaseStatus::kFailed) {
+            r.status = CaseStatus::kFailed;
+            r.reason = context + ": " + o.output + " (" + o.comparison + "): " + o.result.reason;
+        } else if (o.result.verdict == Verdict::kMistrusted && r.status == CaseStatus::kPassed) {
+            r.status = CaseStatus::kMistrusted;
+            r.reason = context + ": " + o.output + " (" + o.comparison + "): " + o.result.reason;
+        }
+    }
+    if (r.status == CaseStatus::kFailed && device_failed && !reference_failed && !spec.expected.empty())
+        r.reason += " [GPU-only failure: the reference matches the expected outputs]";
+    return r;
+}
+
+}  // namespace dmltool

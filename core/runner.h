@@ -1,0 +1,80 @@
+// The per-case pipeline: feature-level gate, memory budget, input materialisation through the physical
+// layout, CPU reference, optional device backend, comparisons, and the case's final status and repro line.
+#pragma once
+
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "core/backend.h"
+#include "core/case_spec.h"
+#include "core/compare.h"
+#include "core/tensor_source.h"
+
+namespace dmltool {
+
+enum class CaseStatus { kPassed, kFailed, kMistrusted, kUnsupported, kInvalid, kSkipped };
+const char* case_status_name(CaseStatus status);  // "PASSED", ...
+
+enum class BackendChoice { kCpu, kGpu, kBoth };
+
+struct OutputReport {
+    std::string output;      // "OutputTensors[1]"
+    std::string comparison;  // "reference vs expected", "gpu vs reference", "gpu vs expected"
+    Tolerance tolerance;
+    CompareResult result;
+};
+
+struct CaseResult {
+    std::string file;
+    std::string name;
+    std::string op;
+    std::optional<FeatureLevel> feature_level;
+    std::vector<std::string> tags;
+    CaseStatus status = CaseStatus::kSkipped;
+    std::string reason;           // one line for every status but PASSED
+    bool device_error = false;    // the device or its runtime failed: exit code 3
+    std::vector<OutputReport> outputs;
+    WorkEstimate work;
+    double reference_ms = 0;
+    std::optional<double> backend_ms;
+    std::string repro;
+};
+
+struct RunOptions {
+    BackendChoice backend = BackendChoice::kCpu;
+    FeatureLevel feature_level_cap = kHighestFeatureLevel;
+    SemanticsOptions semantics;
+    SourceOptions sources;
+    uint64_t max_host_bytes = 8ull << 30;
+    size_t max_reported_mismatches = 8;
+    std::string repro_extra_args;  // options that change results, appended to repro lines
+};
+
+class Runner {
+public:
+    // `backend` may be null (CPU-only run).
+    Runner(const RunOptions& options, ThreadPool& pool, Backend* backend);
+
+    CaseResult run(const LoadedCase& loaded) const;
+    // A case file that could not be parsed becomes one INVALID result.
+    static CaseResult invalid_file(const CaseFile& file);
+
+    // Everything run() does up to the reference outputs, for `dmltool bench`: the inputs as the device would see
+    // them (after the layout round trip). Errors carry the case context.
+    Result<std::vector<HostTensor>> prepare_inputs(const CaseSpec& spec) const;
+    const ThreadPool& pool() const { return pool_; }
+
+private:
+    Status check_memory_budget(const CaseSpec& spec) const;
+
+    const RunOptions& options_;
+    ThreadPool& pool_;
+    Backend* backend_;
+};
+
+// "dmltool run 'cases/x.json' --filter '^name$' ..." that reruns exactly one case.
+std::string repro_command(const CaseSpec& spec, const RunOptions& options);
+
+}  // namespace dmltool

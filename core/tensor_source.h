@@ -1,0 +1,26 @@
+// Turns a case's tensor source (hdf5, values, random, sequence, constant) into a logical HostTensor of the
+// desc's type and shape. Generated sources are deterministic functions of (parameters, element index), which
+// README documents so that other tools can reproduce them.
+#pragma once
+
+#include <filesystem>
+
+#include "core/case_spec.h"
+#include "core/tensor.h"
+
+namespace dmltool {
+
+struct SourceOptions {
+    // Case files may only read HDF5 files inside their own directory tree unless the user allows it.
+    bool allow_outside_paths = false;
+};
+
+Result<HostTensor> materialize_source(const TensorSource& source, const TensorDesc& desc,
+                                      const std::filesystem::path& base_dir, const SourceOptions& options);
+
+// The value of element `index` of a {"random": ...} source, before conversion to the data type: an integer
+// in [min, max] for integer types, a double in [min, max) for float types.
+double random_float_element(uint64_t seed, uint64_t index, double min, double max);
+uint64_t random_bits(uint64_t seed, uint64_t index);  // SplitMix64 of seed + (index + 1) * golden gamma
+
+}  // namespace dmltool
