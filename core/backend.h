@@ -26,6 +26,11 @@ public:
     virtual Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc,
                                                     const std::vector<const HostTensor*>& inputs,
                                                     BackendTiming* timing) = 0;
+    // For benchmarks: executes `iterations` times back to back on the device and returns each execution's
+    // device time in seconds (GPU timestamps), uploads and readbacks excluded.
+    virtual Result<std::vector<double>> time_executions(const Op& op, const OpDesc& desc,
+                                                        const std::vector<const HostTensor*>& inputs,
+                                                        unsigned iterations) = 0;
 };
 
 }  // namespace dmltool

@@ -65,8 +65,11 @@ int exit_code_for(const RunSummary& s) {
 void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& options) {
     if (r.status == CaseStatus::kPassed && !options.verbose) return;
     std::string level = r.feature_level ? " FL " + r.feature_level->to_string() : "";
-    std::fprintf(out, "[%s] %s :: %s (%s%s)\n", case_status_name(r.status), r.file.c_str(), r.name.c_str(),
-                 r.op.c_str(), level.c_str());
+    if (r.op.empty())
+        std::fprintf(out, "[%s] %s\n", case_status_name(r.status), r.file.c_str());
+    else
+        std::fprintf(out, "[%s] %s :: %s (%s%s)\n", case_status_name(r.status), r.file.c_str(), r.name.c_str(),
+                     r.op.c_str(), level.c_str());
     if (r.status == CaseStatus::kPassed) {
         for (const OutputReport& o : r.outputs)
             std::fprintf(out, "  %s (%s, %s): %llu elements, max |diff| %g, max %llu ulp\n", o.output.c_str(),
@@ -77,10 +80,13 @@ void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& optio
     }
     std::fprintf(out, "  %s\n", r.reason.c_str());
     if (r.status == CaseStatus::kFailed || r.status == CaseStatus::kMistrusted) {
+        bool first = true;
         for (const OutputReport& o : r.outputs) {
             if (o.result.verdict == Verdict::kPassed) continue;
-            std::fprintf(out, "  %s (%s, %s): %s\n", o.output.c_str(), o.comparison.c_str(),
-                         describe_tolerance(o.tolerance).c_str(), o.result.reason.c_str());
+            // The first failing comparison is already in the reason line.
+            if (!first)
+                std::fprintf(out, "  %s (%s): %s\n", o.output.c_str(), o.comparison.c_str(), o.result.reason.c_str());
+            first = false;
             for (const Mismatch& m : o.result.mismatches) std::fprintf(out, "    %s\n", format_mismatch(m).c_str());
         }
         std::fprintf(out, "  repro: %s\n", r.repro.c_str());

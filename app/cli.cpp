@@ -1,0 +1,147 @@
+// CLI11 wiring: turns argv into the option structs of commands.h and dispatches. Nothing below app/ sees CLI11.
+#include "app/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include "app/commands.h"
+
+namespace dmltool::app {
+namespace {
+
+const char* kRunFooter = R"(
+Exit codes: 0 all selected cases passed (UNSUPPORTED/SKIPPED do not fail a run), 1 a case FAILED or was
+MISTRUSTED, 2 invalid input or usage (any INVALID case), 3 device or environment error.
+Statuses: PASSED, FAILED, MISTRUSTED (output or expectation is constant: nothing was proven), UNSUPPORTED
+(above the --feature-level cap, or beyond this machine), INVALID (the case breaks a DirectML rule or its data
+is wrong), SKIPPED (nothing to compare against).)";
+
+struct CommonFlags {
+    std::string backend = "both";
+    std::string feature_level;
+    std::string shard;
+    std::string nearest_rule = "literal";
+    uint64_t max_host_mib = 8192;
+};
+
+void add_selection(CLI::App* cmd, Selection& s) {
+    cmd->add_option("files", s.files, "Case files (JSON): one case or {\"cases\": [...]} each")->required();
+    cmd->add_option("--filter", s.filter, "Only cases whose name matches this regular expression (ECMAScript)");
+    cmd->add_option("--tag", s.tags, "Only cases with this tag (repeatable: any of them)");
+    cmd->add_option("--exclude-tag", s.exclude_tags, "Drop cases with this tag (repeatable)");
+}
+
+void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions& device, unsigned& threads,
+                   bool with_backend_default_both) {
+    cmd->add_option("--backend", f.backend,
+                    with_backend_default_both ? "cpu (reference vs expected), gpu (GPU vs reference and expected), "
+                                                "both (default: GPU and reference, each vs expected)"
+                                              : "cpu, gpu or both: which implementations to benchmark (default both)")
+        ->check(CLI::IsMember({"cpu", "gpu", "both"}));
+    cmd->add_option("--feature-level", f.feature_level,
+                    "Highest DML feature level to claim, e.g. 5_1 (default 6_4); cases needing more are UNSUPPORTED");
+    cmd->add_option("--shard", f.shard, "Run shard I of N (0-based, round-robin over the selected cases), e.g. 0/4");
+    cmd->add_option("--nearest-rule", f.nearest_rule,
+                    "DML_RESAMPLE nearest-neighbour index rule: literal (default; spec model A), half-up (B), "
+                    "half-down (C)")
+        ->check(CLI::IsMember({"literal", "half-up", "half-down", "A", "B", "C"}));
+    cmd->add_flag("--allow-outside-paths", run.sources.allow_outside_paths,
+                  "Let case files read HDF5 files outside their own directory tree");
+    cmd->add_option("--max-host-memory", f.max_host_mib, "Largest host memory (MiB) one case may use (default 8192)");
+    cmd->add_option("--adapter", device.adapter, "GPU adapter: index or name substring (see `dmltool list`)");
+    cmd->add_option("--threads", threads, "CPU reference threads (default: all hardware threads)");
+}
+
+// Applies the string flags to RunOptions; returns a usage error message or empty.
+std::string apply_flags(const CommonFlags& f, RunOptions& run, Selection* selection) {
+    run.backend = f.backend == "cpu" ? BackendChoice::kCpu : f.backend == "gpu" ? BackendChoice::kGpu : BackendChoice::kBoth;
+    if (!f.feature_level.empty()) {
+        auto level = FeatureLevel::parse(f.feature_level);
+        if (!level) return "--feature-level: expected one of " + all_feature_level_names() + ", found '" + f.feature_level + "'";
+        run.feature_level_cap = *level;
+    }
+    run.semantics.resample_nearest_rule = *parse_nearest_rule(f.nearest_rule);
+    if (f.max_host_mib == 0 || f.max_host_mib > (1ull << 40))
+        return "--max-host-memory: expected MiB between 1 and 2^40, found " + std::to_string(f.max_host_mib);
+    run.max_host_bytes = f.max_host_mib << 20;
+    if (selection && !f.shard.empty()) {
+        unsigned index = 0, count = 0;
+        char extra = 0;
+        if (std::sscanf(f.shard.c_str(), "%u/%u%c", &index, &count, &extra) != 2 || count == 0 || index >= count)
+            return "--shard: expected I/N with 0 <= I < N (e.g. 0/4), found '" + f.shard + "'";
+        selection->shard_index = index;
+        selection->shard_count = count;
+    }
+    return {};
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+    CLI::App app{"dmltool: tests and benchmarks DirectML operators on a D3D12 GPU backend against a CPU reference.\n"
+                 "Cases are JSON descriptions of DML operator descs with tensors from HDF5 (see README.md)."};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "dmltool 0.1.0");
+
+    RunCommandOptions run_options;
+    CommonFlags run_flags;
+    CLI::App* run = app.add_subcommand("run", "Run cases on the CPU reference and/or the GPU and compare outputs");
+    add_selection(run, run_options.selection);
+    add_run_flags(run, run_flags, run_options.run, run_options.device, run_options.threads, true);
+    run->add_option("--junit", run_options.junit_path, "Write a JUnit XML report to this file");
+    run->add_option("--json", run_options.json_path, "Write a JSON report (every case, comparison and timing)");
+    run->add_flag("-v,--verbose", run_options.verbose, "Also list passed cases with their comparison statistics");
+    run->footer(kRunFooter);
+
+    Selection validate_selection;
+    CommonFlags validate_flags;
+    RunOptions validate_run;
+    CLI::App* validate = app.add_subcommand("validate", "Parse and validate cases against the DirectML rules only");
+    add_selection(validate, validate_selection);
+    validate->add_option("--feature-level", validate_flags.feature_level, "Report cases above this feature level");
+
+    DeviceOptions list_device;
+    CLI::App* list = app.add_subcommand("list", "List operators, data types, feature levels and GPU adapters");
+
+    BenchCommandOptions bench_options;
+    CommonFlags bench_flags;
+    CLI::App* bench = app.add_subcommand(
+        "bench", "Benchmark passing cases with Google Benchmark; --benchmark_* flags pass through");
+    add_selection(bench, bench_options.selection);
+    add_run_flags(bench, bench_flags, bench_options.run, bench_options.device, bench_options.threads, false);
+    bench->allow_extras();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "dmltool: error: %s (see dmltool --help)\n", e.what());
+        return 2;
+    }
+    const auto registry = make_builtin_registry();
+    auto usage_error = [](const std::string& message) {
+        std::fprintf(stderr, "dmltool: error: %s\n", message.c_str());
+        return 2;
+    };
+    if (run->parsed()) {
+        if (auto e = apply_flags(run_flags, run_options.run, &run_options.selection); !e.empty()) return usage_error(e);
+        return run_command(run_options, registry);
+    }
+    if (validate->parsed()) {
+        if (auto e = apply_flags(validate_flags, validate_run, &validate_selection); !e.empty()) return usage_error(e);
+        return validate_command(validate_selection, validate_run, registry);
+    }
+    if (list->parsed()) return list_command(registry, list_device);
+    if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
+    for (const std::string& extra : bench->remaining()) {
+        if (extra.rfind("--benchmark_", 0) != 0) return usage_error("bench: unknown option '" + extra + "'");
+        bench_options.benchmark_args.push_back(extra);
+    }
+    return bench_command(bench_options, registry);
+}
+
+}  // namespace dmltool::app

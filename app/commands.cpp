@@ -1,0 +1,131 @@
+#include "app/commands.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "app/device.h"
+#include "core/report.h"
+
+namespace dmltool::app {
+namespace {
+
+// A one-line live progress indicator on a terminal; nothing when stderr is a file or pipe (CI logs).
+class Progress {
+public:
+    explicit Progress(size_t total) : total_(total), enabled_(isatty(STDERR_FILENO) && total > 1) {}
+    void update(size_t done, const std::string& name) {
+        if (!enabled_) return;
+        std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total_, name.c_str());
+        std::fflush(stderr);
+    }
+    void clear() {
+        if (enabled_) std::fprintf(stderr, "\r\033[K");
+    }
+
+private:
+    size_t total_;
+    bool enabled_;
+};
+
+}  // namespace
+
+int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
+    const auto start = std::chrono::steady_clock::now();
+    auto selected = select_cases(options.selection, registry);
+    if (!selected.is_ok()) {
+        std::fprintf(stderr, "dmltool: error: %s\n", selected.status().message().c_str());
+        return 2;
+    }
+    std::unique_ptr<Backend> backend;
+    if (options.run.backend != BackendChoice::kCpu) {
+        auto made = make_gpu_backend(options.device, options.run.semantics);
+        if (!made.is_ok()) {
+            std::fprintf(stderr, "dmltool: error: %s\n", made.status().message().c_str());
+            return 3;
+        }
+        backend = std::move(made).value();
+    }
+    ThreadPool pool(options.threads);
+    Runner runner(options.run, pool, backend.get());
+    std::vector<CaseResult> results;
+    ConsoleOptions console{options.verbose};
+    for (const CaseFile* file : selected->broken) {
+        results.push_back(Runner::invalid_file(*file));
+        print_case(stdout, results.back(), console);
+    }
+    Progress progress(selected->cases.size());
+    for (size_t i = 0; i < selected->cases.size(); ++i) {
+        progress.update(i + 1, selected->cases[i]->spec.name);
+        CaseResult result = runner.run(*selected->cases[i]);
+        if (result.status != CaseStatus::kPassed || options.verbose) progress.clear();
+        print_case(stdout, result, console);
+        std::fflush(stdout);
+        results.push_back(std::move(result));
+        if (results.back().device_error) break;  // a lost device fails every later case the same way
+    }
+    progress.clear();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const RunSummary summary = summarize(results, seconds);
+    print_summary(stdout, summary, results);
+    int code = exit_code_for(summary);
+    const std::string backend_name = backend ? backend->name() : "cpu reference";
+    for (const auto& [path, write] :
+         {std::pair{options.junit_path, 0}, std::pair{options.json_path, 1}}) {
+        if (path.empty()) continue;
+        Status written = write == 0 ? write_junit(path, results, summary)
+                                    : write_json_report(path, results, summary, backend_name);
+        if (!written.is_ok()) {
+            std::fprintf(stderr, "dmltool: error: %s\n", written.message().c_str());
+            code = std::max(code, 2);
+        }
+    }
+    return code;
+}
+
+int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry) {
+    auto selected = select_cases(selection, registry);
+    if (!selected.is_ok()) {
+        std::fprintf(stderr, "dmltool: error: %s\n", selected.status().message().c_str());
+        return 2;
+    }
+    size_t invalid = selected->broken.size(), unsupported = 0;
+    for (const CaseFile* file : selected->broken) std::printf("[INVALID] %s\n", file->status.message().c_str());
+    for (const LoadedCase* c : selected->cases) {
+        if (!c->status.is_ok()) {
+            ++invalid;
+            std::printf("[INVALID] %s\n", c->status.message().c_str());
+        } else if (c->spec.min_feature_level > options.feature_level_cap) {
+            ++unsupported;
+            std::printf("[UNSUPPORTED] %s: needs feature level %s, above the cap %s\n", case_context(c->spec).c_str(),
+                        c->spec.min_feature_level.to_string().c_str(), options.feature_level_cap.to_string().c_str());
+        }
+    }
+    const size_t total = selected->cases.size() + selected->broken.size();
+    std::printf("dmltool: validated %zu cases: %zu valid, %zu unsupported, %zu invalid\n", total,
+                total - invalid - unsupported, unsupported, invalid);
+    return invalid ? 2 : 0;
+}
+
+int list_command(const OpRegistry& registry, const DeviceOptions&) {
+    std::printf("Operators (minimum feature level per tensor rank/data type row):\n");
+    for (const auto& op : registry.ops()) {
+        std::printf("  DML_OPERATOR_%s\n", std::string(op->name()).c_str());
+        for (const FeatureLevelRow& row : op->feature_levels()) {
+            std::printf("    FL %s+:", row.level.to_string().c_str());
+            for (const TensorSupport& t : row.tensors)
+                std::printf(" %s[%s dims: %s]", std::string(t.field).c_str(), t.ranks.to_string().c_str(),
+                            t.types.to_string().c_str());
+            std::printf("\n");
+        }
+    }
+    std::printf("Data types: %s\n", all_data_type_names().c_str());
+    std::printf("Feature levels: %s (default cap %s)\n", all_feature_level_names().c_str(),
+                kHighestFeatureLevel.to_string().c_str());
+    std::printf("GPU adapters:\n");
+    for (const std::string& line : describe_adapters()) std::printf("  %s\n", line.c_str());
+    return 0;
+}
+
+}  // namespace dmltool::app

@@ -1,0 +1,57 @@
+// The subcommands, each taking plain option structs (filled by cli.cpp) and returning the process exit code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/op_registry.h"
+#include "core/runner.h"
+
+namespace dmltool::app {
+
+// Which cases of the given files a command works on.
+struct Selection {
+    std::vector<std::string> files;
+    std::string filter;  // ECMAScript regex searched in case names; empty = all
+    std::vector<std::string> tags;          // keep cases having any of these tags
+    std::vector<std::string> exclude_tags;  // drop cases having any of these tags
+    unsigned shard_index = 0, shard_count = 1;
+};
+
+struct DeviceOptions {
+    std::string adapter;  // index or name substring; empty = first hardware adapter, else software
+};
+
+struct RunCommandOptions {
+    Selection selection;
+    RunOptions run;
+    DeviceOptions device;
+    unsigned threads = 0;
+    bool verbose = false;
+    std::string junit_path;
+    std::string json_path;
+};
+
+struct BenchCommandOptions {
+    Selection selection;
+    RunOptions run;
+    DeviceOptions device;
+    unsigned threads = 0;
+    std::vector<std::string> benchmark_args;  // --benchmark_* flags, passed to Google Benchmark
+};
+
+int run_command(const RunCommandOptions& options, const OpRegistry& registry);
+int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry);
+int list_command(const OpRegistry& registry, const DeviceOptions& device);
+int bench_command(const BenchCommandOptions& options, const OpRegistry& registry);
+
+// Loads, filters and shards the selected cases. Files that fail to load appear as a CaseFile with a status.
+struct SelectedCases {
+    std::vector<CaseFile> files;           // owns everything
+    std::vector<const CaseFile*> broken;   // files that could not be read at all
+    std::vector<const LoadedCase*> cases;  // selected cases, in file order
+};
+Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry& registry);
+
+}  // namespace dmltool::app

@@ -1,0 +1,12 @@
+// Used until the D3D12 backend (gpu/) is wired in: says so instead of pretending.
+#include "app/device.h"
+
+namespace dmltool::app {
+
+Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions&, const SemanticsOptions&) {
+    return device_error("the GPU backend is not available in this build yet; run with --backend cpu");
+}
+
+std::vector<std::string> describe_adapters() { return {"(GPU backend not available in this build)"}; }
+
+}  // namespace dmltool::app
