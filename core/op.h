@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/device_plan.h"
 #include "core/feature_level.h"
 #include "core/json_reader.h"
 #include "core/semantics.h"
@@ -71,6 +72,13 @@ public:
                                  std::span<HostTensor* const> outputs, const ReferenceContext& context) const = 0;
     virtual Tolerance default_tolerance(const OpDesc& desc, size_t output_index) const = 0;
     virtual WorkEstimate work(const OpDesc& desc) const = 0;
+    // The GPU kernels for this desc (see core/device_plan.h). Must follow exactly the semantics of
+    // run_reference, including `semantics`. kUnsupported when the op has no kernel for this desc.
+    virtual Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions& semantics) const {
+        (void)desc;
+        (void)semantics;
+        return unsupported(std::string(name()) + ": no GPU kernel for this desc");
+    }
 };
 
 // Derives the minimum feature level of a parsed desc from the op's table.

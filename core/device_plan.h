@@ -1,0 +1,38 @@
+// A DevicePlan is how an operator describes its GPU work without touching D3D12: DXBC kernels (built with
+// shaders/), the root constants and buffer bindings of each dispatch, and any read-only auxiliary data
+// (index tables, per-dimension sizes). The GPU backend (gpu/) uploads the inputs' physical buffers, allocates
+// poisoned output buffers, runs the dispatches in order with UAV barriers between them and reads back.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dmltool {
+
+struct BufferBinding {
+    enum class Source { kInput, kOutput, kAuxiliary };
+    Source source = Source::kInput;
+    uint32_t index = 0;        // input slot, output slot, or auxiliary buffer (in the op's slot order)
+    uint64_t byte_offset = 0;  // start of the view (a multiple of 16)
+    uint64_t byte_size = 0;    // 0 = to the end of the buffer; a view never exceeds 512 MiB (vkd3d/Vulkan limit)
+};
+
+struct KernelDispatch {
+    std::shared_ptr<const std::vector<uint8_t>> dxbc;  // a checksummed cs_5_0 container
+    std::string label;                                 // "resample/linear/FLOAT16", for messages
+    std::vector<uint32_t> root_constants;              // cb0, at most 48 words
+    std::vector<BufferBinding> srvs;                   // raw views t0, t1, ...
+    std::vector<BufferBinding> uavs;                   // raw views u0, u1, ...
+    std::array<uint32_t, 3> group_count{1, 1, 1};      // each <= 65535
+};
+
+struct DevicePlan {
+    std::vector<std::vector<std::byte>> auxiliary_buffers;
+    std::vector<KernelDispatch> dispatches;
+};
+
+}  // namespace dmltool
