@@ -1,21 +1,124 @@
-// PLACEHOLDER until the depth_to_space1 operator lands (being written now): refuses every case.
+// DML_OPERATOR_DEPTH_TO_SPACE1 (spec §4, test vectors §9.1, checks §10): rearranges BxB blocks of channels
+// into space; a pure permutation, so values are copied bit-exactly.
+// Feature levels (spec §4.3), InputTensor and OutputTensor alike, 4 dimensions:
+//   2_1: FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8
+//   5_0: + FLOAT64, INT64, UINT64
 #include <memory>
+#include <string>
 
 #include "core/op.h"
+#include "ops/depth_to_space1/depth_to_space1.h"
 
 namespace dmltool::ops::depth_to_space1 {
+
 namespace {
-class PlaceholderOp final : public Op {
-public:
-    std::string_view name() const override { return "depth_to_space1"; }
-    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader&) const override { return internal_error("not implemented"); }
-    std::vector<TensorSlot> tensors(const OpDesc&) const override { return {}; }
-    const FeatureLevelTable& feature_levels() const override { static const FeatureLevelTable t; return t; }
-    Status run_reference(const OpDesc&, std::span<const HostTensor* const>, std::span<HostTensor* const>,
-                         const ReferenceContext&) const override { return internal_error("not implemented"); }
-    Tolerance default_tolerance(const OpDesc&, size_t) const override { return {}; }
-    WorkEstimate work(const OpDesc&) const override { return {}; }
+
+constexpr EnumName kOrderNames[] = {
+    {"DEPTH_COLUMN_ROW", uint32_t(DepthSpaceOrder::kDepthColumnRow)},
+    {"COLUMN_ROW_DEPTH", uint32_t(DepthSpaceOrder::kColumnRowDepth)},
 };
+
+constexpr DataTypeSet kTypes21 = {DataType::kFloat32, DataType::kFloat16, DataType::kInt32, DataType::kInt16,
+                                  DataType::kInt8,    DataType::kUint32,  DataType::kUint16, DataType::kUint8};
+constexpr DataTypeSet kTypes50 = {DataType::kFloat64, DataType::kFloat32, DataType::kFloat16, DataType::kInt64,
+                                  DataType::kInt32,   DataType::kInt16,   DataType::kInt8,    DataType::kUint64,
+                                  DataType::kUint32,  DataType::kUint16,  DataType::kUint8};
+constexpr RankRange kRank4{4, 4};
+
+// "{1,2,4,6}" for sizes that may not fit in 32 bits (H*B, W*B before the comparison).
+std::string format_wide_dims(std::initializer_list<uint64_t> dims) {
+    std::string out = "{";
+    for (uint64_t d : dims) {
+        if (out.size() > 1) out += ',';
+        out += std::to_string(d);
+    }
+    return out + "}";
+}
+
+Status validate(const DepthToSpace1Desc& desc, const std::string& path) {
+    const TensorDesc& in = desc.input;
+    const TensorDesc& out = desc.output;
+    if (out.data_type != in.data_type)
+        return invalid_input(path + "/OutputTensor/DataType: expected " + std::string(data_type_name(in.data_type)) +
+                             " (the InputTensor's data type), found " + std::string(data_type_name(out.data_type)));
+    // The shape formula needs {N,C,H,W}; the feature-level table would also refuse other ranks, but only
+    // after this function, and without saying why.
+    if (in.rank() != 4)
+        return invalid_input(path + "/InputTensor/Sizes: expected 4 dimensions {N,C,H,W}, found " +
+                             std::to_string(in.rank()) + " in " + format_dims(in.sizes));
+    if (out.rank() != 4)
+        return invalid_input(path + "/OutputTensor/Sizes: expected 4 dimensions {N,C,H,W}, found " +
+                             std::to_string(out.rank()) + " in " + format_dims(out.sizes));
+    const uint64_t block = desc.block_size;
+    if (block < 1) return invalid_input(path + "/BlockSize: expected at least 1, found 0");
+    // 64-bit: B*B overflows 32 bits from B = 65536 (and would wrap to 0 or 1).
+    const uint64_t block_area = block * block;
+    if (in.sizes[1] % block_area != 0)
+        return invalid_input(path + "/InputTensor/Sizes: expected a channel count (Sizes[1]) divisible by BlockSize^2 = " +
+                             std::to_string(block_area) + " (BlockSize " + std::to_string(block) + "), found " +
+                             std::to_string(in.sizes[1]));
+    const uint64_t expected[4] = {in.sizes[0], in.sizes[1] / block_area, in.sizes[2] * block, in.sizes[3] * block};
+    bool matches = true;
+    for (int d = 0; d < 4; ++d) matches = matches && out.sizes[d] == expected[d];
+    if (!matches)
+        return invalid_input(path + "/OutputTensor/Sizes: expected " +
+                             format_wide_dims({expected[0], expected[1], expected[2], expected[3]}) + " (InputTensor " +
+                             format_dims(in.sizes) + " with BlockSize " + std::to_string(block) + "), found " +
+                             format_dims(out.sizes));
+    return Status::ok();
+}
+
+class DepthToSpace1Op final : public Op {
+public:
+    std::string_view name() const override { return "DEPTH_TO_SPACE1"; }
+
+    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& reader) const override {
+        auto desc = std::make_unique<DepthToSpace1Desc>();
+        DMLTOOL_ASSIGN_OR_RETURN(desc->input, reader.required_tensor("InputTensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(desc->output, reader.required_tensor("OutputTensor", TensorRole::kOutput));
+        DMLTOOL_ASSIGN_OR_RETURN(desc->block_size, reader.required_uint("BlockSize"));
+        DMLTOOL_ASSIGN_OR_RETURN(uint32_t order, reader.required_enum("Order", "DML_DEPTH_SPACE_ORDER_", kOrderNames));
+        desc->order = DepthSpaceOrder(order);
+        DMLTOOL_RETURN_IF_ERROR(validate(*desc, reader.path()));
+        return std::unique_ptr<OpDesc>(std::move(desc));
+    }
+
+    std::vector<TensorSlot> tensors(const OpDesc& desc) const override {
+        const auto& d = static_cast<const DepthToSpace1Desc&>(desc);
+        return {{"InputTensor", "InputTensor", TensorRole::kInput, &d.input},
+                {"OutputTensor", "OutputTensor", TensorRole::kOutput, &d.output}};
+    }
+
+    const FeatureLevelTable& feature_levels() const override {
+        static const FeatureLevelTable table = {
+            {fl(2, 1), {{"InputTensor", kRank4, kTypes21}, {"OutputTensor", kRank4, kTypes21}}},
+            {fl(5, 0), {{"InputTensor", kRank4, kTypes50}, {"OutputTensor", kRank4, kTypes50}}},
+        };
+        return table;
+    }
+
+    Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
+                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
+        if (inputs.size() != 1 || outputs.size() != 1 || !inputs[0] || !outputs[0])
+            return internal_error("DEPTH_TO_SPACE1 reference: expected 1 input and 1 output, found " +
+                                  std::to_string(inputs.size()) + " and " + std::to_string(outputs.size()));
+        return run_depth_to_space1_reference(static_cast<const DepthToSpace1Desc&>(desc), *inputs[0], *outputs[0],
+                                             context.pool);
+    }
+
+    Tolerance default_tolerance(const OpDesc&, size_t) const override {
+        return {.bitwise = true, .reason = "pure data movement: bit-exact"};
+    }
+
+    WorkEstimate work(const OpDesc& desc) const override {
+        const TensorDesc& in = static_cast<const DepthToSpace1Desc&>(desc).input;
+        // Every element is read once and written once (spec §4.5).
+        return {.bytes = 2 * in.element_count() * element_size(in.data_type), .ops = 0};
+    }
+};
+
 }  // namespace
-std::unique_ptr<Op> make_op() { return std::make_unique<PlaceholderOp>(); }
+
+std::unique_ptr<Op> make_op() { return std::make_unique<DepthToSpace1Op>(); }
+
 }  // namespace dmltool::ops::depth_to_space1

@@ -1,21 +1,141 @@
-// PLACEHOLDER until the resample operator lands (being written now): refuses every case.
+// DML_OPERATOR_RESAMPLE (DML_RESAMPLE_OPERATOR_DESC, spec §6; v1 = half-pixel offsets 0.5 / -0.5).
+// https://learn.microsoft.com/windows/win32/api/directml/ns-directml-dml_resample_operator_desc
+// Feature levels (spec §6.3), InputTensor and OutputTensor alike:
+//   2_0: 4 dims, FLOAT32, FLOAT16
+//   5_1: 1-4 dims, FLOAT32, FLOAT16
+//   6_2: 1-4 dims, FLOAT32, FLOAT16, INT8, UINT8
+#include <cmath>
+#include <cstdio>
 #include <memory>
+#include <string>
 
 #include "core/op.h"
+#include "ops/resample/desc.h"
 
 namespace dmltool::ops::resample {
 namespace {
-class PlaceholderOp final : public Op {
-public:
-    std::string_view name() const override { return "resample"; }
-    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader&) const override { return internal_error("not implemented"); }
-    std::vector<TensorSlot> tensors(const OpDesc&) const override { return {}; }
-    const FeatureLevelTable& feature_levels() const override { static const FeatureLevelTable t; return t; }
-    Status run_reference(const OpDesc&, std::span<const HostTensor* const>, std::span<HostTensor* const>,
-                         const ReferenceContext&) const override { return internal_error("not implemented"); }
-    Tolerance default_tolerance(const OpDesc&, size_t) const override { return {}; }
-    WorkEstimate work(const OpDesc&) const override { return {}; }
+
+constexpr EnumName kModeNames[] = {
+    {"NEAREST_NEIGHBOR", uint32_t(InterpolationMode::kNearestNeighbor)},
+    {"LINEAR", uint32_t(InterpolationMode::kLinear)},
 };
+
+std::string format_float(float value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.9g", double(value));
+    return text;
+}
+
+// Spec §10 RESAMPLE rules that do not depend on the feature level.
+Status validate(const ResampleDesc& desc, const std::string& path) {
+    if (desc.output.data_type != desc.input.data_type)
+        return invalid_input(path + "/OutputTensor/DataType: expected " +
+                             std::string(data_type_name(desc.input.data_type)) + " (the InputTensor's DataType), found " +
+                             std::string(data_type_name(desc.output.data_type)));
+    if (desc.output.rank() != desc.input.rank())
+        return invalid_input(path + "/OutputTensor/Sizes: expected " + std::to_string(desc.input.rank()) +
+                             " dimensions (InputTensor " + format_dims(desc.input.sizes) + "), found " +
+                             std::to_string(desc.output.rank()) + " (" + format_dims(desc.output.sizes) + ")");
+    if (desc.scales.size() != desc.input.rank())
+        return invalid_input(path + "/Scales: expected " + std::to_string(desc.input.rank()) +
+                             " scales (one per dimension of InputTensor " + format_dims(desc.input.sizes) +
+                             "), found " + std::to_string(desc.scales.size()));
+    for (size_t i = 0; i < desc.scales.size(); ++i) {
+        const float s = desc.scales[i];
+        // The mapping divides by the scale; a zero, negative or non-finite scale has no meaning.
+        if (!std::isfinite(s) || !(s > 0.0f))
+            return invalid_input(path + "/Scales/" + std::to_string(i) + ": expected a finite scale > 0, found " +
+                                 format_float(s));
+    }
+    return Status::ok();
+}
+
+class ResampleOp final : public Op {
+public:
+    std::string_view name() const override { return "RESAMPLE"; }
+
+    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& reader) const override {
+        auto desc = std::make_unique<ResampleDesc>();
+        DMLTOOL_ASSIGN_OR_RETURN(desc->input, reader.required_tensor("InputTensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(desc->output, reader.required_tensor("OutputTensor", TensorRole::kOutput));
+        DMLTOOL_ASSIGN_OR_RETURN(uint32_t mode,
+                                 reader.required_enum("InterpolationMode", "DML_INTERPOLATION_MODE_", kModeNames));
+        desc->mode = InterpolationMode(mode);
+        DMLTOOL_ASSIGN_OR_RETURN(desc->scales, reader.required_float_array("Scales"));
+        DMLTOOL_RETURN_IF_ERROR(reader.check_optional_count("ScaleCount", desc->scales.size(), "Scales"));
+        DMLTOOL_RETURN_IF_ERROR(validate(*desc, reader.path()));
+        return std::unique_ptr<OpDesc>(std::move(desc));
+    }
+
+    std::vector<TensorSlot> tensors(const OpDesc& base) const override {
+        const auto& desc = static_cast<const ResampleDesc&>(base);
+        return {
+            {"InputTensor", "InputTensor", TensorRole::kInput, &desc.input},
+            {"OutputTensor", "OutputTensor", TensorRole::kOutput, &desc.output},
+        };
+    }
+
+    const FeatureLevelTable& feature_levels() const override {
+        constexpr DataTypeSet kFloats{DataType::kFloat32, DataType::kFloat16};
+        constexpr DataTypeSet kFloatsAnd8Bit{DataType::kFloat32, DataType::kFloat16, DataType::kInt8,
+                                             DataType::kUint8};
+        static const FeatureLevelTable table = {
+            {fl(2, 0), {{"InputTensor", {4, 4}, kFloats}, {"OutputTensor", {4, 4}, kFloats}}},
+            {fl(5, 1), {{"InputTensor", {1, 4}, kFloats}, {"OutputTensor", {1, 4}, kFloats}}},
+            {fl(6, 2), {{"InputTensor", {1, 4}, kFloatsAnd8Bit}, {"OutputTensor", {1, 4}, kFloatsAnd8Bit}}},
+        };
+        return table;
+    }
+
+    Status run_reference(const OpDesc& base, std::span<const HostTensor* const> inputs,
+                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
+        const auto& desc = static_cast<const ResampleDesc&>(base);
+        if (inputs.size() != 1 || outputs.size() != 1 || !inputs[0] || !outputs[0])
+            return internal_error("RESAMPLE reference: expected 1 input and 1 output");
+        return run_resample_reference(desc, *inputs[0], *outputs[0], context);
+    }
+
+    Tolerance default_tolerance(const OpDesc& base, size_t) const override {
+        const auto& desc = static_cast<const ResampleDesc&>(base);
+        if (desc.mode == InterpolationMode::kNearestNeighbor)
+            return {.bitwise = true, .reason = "nearest neighbour is a gather: elements are copied bit for bit"};
+        switch (desc.output.data_type) {
+            case DataType::kFloat32:
+                return {.ulp = 4,
+                        .reason = "blend of up to 16 weighted products; a GPU may evaluate it in float32 "
+                                  "(reference: double, rounded once)"};
+            case DataType::kFloat16:
+                return {.ulp = 2,
+                        .reason = "blend computed in float32 or wider and rounded to half once; 2 ulp allows "
+                                  "a float32 blend landing next to a half tie"};
+            default:
+                return {.abs = 1,
+                        .reason = "8-bit result of a rounded blend: rounding at (near-)ties may differ by one "
+                                  "(spec §6.7)"};
+        }
+    }
+
+    // bytes = numel(in) * size + numel(out) * size (spec §6.8, input counted once).
+    // ops (linear) = numel(out) * 2^k * 2, k = dimensions whose mapping is not the identity (scale 1 with equal
+    // sizes needs no blend): each output is a weighted sum of 2^k corners, one multiply-add (2 ops) each.
+    WorkEstimate work(const OpDesc& base) const override {
+        const auto& desc = static_cast<const ResampleDesc&>(base);
+        const uint64_t size = element_size(desc.input.data_type);
+        const uint64_t out_count = desc.output.element_count();
+        WorkEstimate estimate;
+        estimate.bytes = (desc.input.element_count() + out_count) * size;
+        if (desc.mode == InterpolationMode::kLinear) {
+            uint32_t blended = 0;
+            for (uint32_t d = 0; d < desc.input.rank(); ++d)
+                if (desc.scales[d] != 1.0f || desc.input.sizes[d] != desc.output.sizes[d]) ++blended;
+            estimate.ops = out_count * (uint64_t(1) << blended) * 2;
+        }
+        return estimate;
+    }
+};
+
 }  // namespace
-std::unique_ptr<Op> make_op() { return std::make_unique<PlaceholderOp>(); }
+
+std::unique_ptr<Op> make_op() { return std::make_unique<ResampleOp>(); }
+
 }  // namespace dmltool::ops::resample
