@@ -17,7 +17,7 @@ struct BufferBinding {
     enum class Source { kInput, kOutput, kAuxiliary };
     Source source = Source::kInput;
     uint32_t index = 0;        // input slot, output slot, or auxiliary buffer (in the op's slot order)
-    uint64_t byte_offset = 0;  // start of the view (a multiple of 16)
+    uint64_t byte_offset = 0;  // start of the view (a multiple of 256, gpu::kViewOffsetAlignment)
     uint64_t byte_size = 0;    // 0 = to the end of the buffer; a view never exceeds 512 MiB (vkd3d/Vulkan limit)
 };
 

@@ -1,0 +1,38 @@
+// The D3D12 backend for the app: adapter choice from --adapter and the adapter listing for `dmltool list`.
+#include <cctype>
+
+#include "app/device.h"
+#include "gpu/gpu_backend.h"
+
+namespace dmltool::app {
+
+Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, const SemanticsOptions& semantics) {
+    gpu::GpuContextOptions context_options;
+    if (!options.adapter.empty()) {
+        const bool numeric = std::all_of(options.adapter.begin(), options.adapter.end(),
+                                         [](unsigned char c) { return std::isdigit(c); });
+        if (numeric)
+            context_options.adapter_index = uint32_t(std::stoul(options.adapter));
+        else
+            context_options.adapter_name_contains = options.adapter;
+    }
+    DMLTOOL_ASSIGN_OR_RETURN(auto backend, gpu::GpuBackend::create(context_options, semantics));
+    return std::unique_ptr<Backend>(std::move(backend));
+}
+
+std::vector<std::string> describe_adapters() {
+    auto adapters = gpu::list_adapters();
+    if (!adapters.is_ok()) return {"none: " + adapters.status().message()};
+    std::vector<std::string> lines;
+    for (const gpu::AdapterInfo& a : *adapters) {
+        char line[256];
+        std::snprintf(line, sizeof line, "%u: %s (%s, vendor 0x%04x, device 0x%04x, %.1f GiB device-local)", a.index,
+                      a.name.c_str(), gpu::adapter_kind_name(a.kind), a.vendor_id, a.device_id,
+                      double(a.device_local_bytes) / double(1ull << 30));
+        lines.push_back(line);
+    }
+    if (lines.empty()) lines.push_back("none: no Vulkan device found");
+    return lines;
+}
+
+}  // namespace dmltool::app

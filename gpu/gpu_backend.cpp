@@ -1,0 +1,154 @@
+#include "gpu/gpu_backend.h"
+
+#include <chrono>
+
+namespace dmltool::gpu {
+namespace {
+
+// Device buffers are padded to 16 bytes so 16-byte vector accesses at a tensor's tail stay inside them.
+uint64_t padded_size(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
+
+std::vector<const TensorDesc*> slot_descs(const Op& op, const OpDesc& desc, TensorRole role) {
+    std::vector<const TensorDesc*> out;
+    for (const TensorSlot& slot : op.tensors(desc))
+        if (slot.role == role) out.push_back(slot.desc);
+    return out;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GpuBackend>> GpuBackend::create(const GpuContextOptions& options,
+                                                       const SemanticsOptions& semantics) {
+    DMLTOOL_ASSIGN_OR_RETURN(auto context, GpuContext::create(options));
+    return std::unique_ptr<GpuBackend>(new GpuBackend(std::move(context), semantics));
+}
+
+std::string GpuBackend::name() const { return "gpu (" + context_->adapter().name + ")"; }
+
+Result<const ComputeKernel*> GpuBackend::kernel_for(const KernelDispatch& dispatch) {
+    if (!dispatch.dxbc || dispatch.dxbc->empty()) return internal_error(dispatch.label + ": dispatch without a kernel");
+    KernelLayout layout{uint32_t(dispatch.root_constants.size()), uint32_t(dispatch.srvs.size()),
+                        uint32_t(dispatch.uavs.size())};
+    std::string key = std::to_string(layout.root_constants) + "/" + std::to_string(layout.srvs) + "/" +
+                      std::to_string(layout.uavs) + "/";
+    key.append(reinterpret_cast<const char*>(dispatch.dxbc->data()), dispatch.dxbc->size());
+    auto it = kernel_cache_.find(key);
+    if (it != kernel_cache_.end()) return it->second.get();
+    DMLTOOL_ASSIGN_OR_RETURN(ComputeKernel kernel, ComputeKernel::create(*context_, *dispatch.dxbc, layout, dispatch.label));
+    auto stored = std::make_unique<ComputeKernel>(std::move(kernel));
+    const ComputeKernel* pointer = stored.get();
+    kernel_cache_.emplace(std::move(key), std::move(stored));
+    return pointer;
+}
+
+Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare(const Op& op, const OpDesc& desc,
+                                                                  const std::vector<const HostTensor*>& inputs) {
+    auto prepared = std::make_unique<Prepared>();
+    prepared->desc = &desc;
+    prepared->inputs = inputs;
+    DMLTOOL_ASSIGN_OR_RETURN(prepared->plan, op.plan_device(desc, semantics_));
+    for (const KernelDispatch& dispatch : prepared->plan.dispatches) {
+        DMLTOOL_ASSIGN_OR_RETURN(const ComputeKernel* kernel, kernel_for(dispatch));
+        prepared->kernels.push_back(kernel);
+    }
+    const auto input_descs = slot_descs(op, desc, TensorRole::kInput);
+    for (size_t i = 0; i < input_descs.size(); ++i) {
+        if (!input_descs[i] || !inputs[i]) {
+            prepared->input_buffers.emplace_back();
+            continue;
+        }
+        std::vector<std::byte> image = to_physical(*inputs[i]);
+        image.resize(padded_size(image.size()), std::byte{0});
+        DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice, image.size(),
+                                                                     "input " + std::to_string(i)));
+        DMLTOOL_RETURN_IF_ERROR(upload(*context_, buffer, 0, image));
+        prepared->input_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
+    }
+    for (const TensorDesc* output : slot_descs(op, desc, TensorRole::kOutput)) {
+        DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice,
+                                                                     padded_size(output->total_size_in_bytes), "output"));
+        prepared->output_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
+    }
+    for (size_t i = 0; i < prepared->plan.auxiliary_buffers.size(); ++i) {
+        std::vector<std::byte> data = prepared->plan.auxiliary_buffers[i];
+        data.resize(padded_size(data.size()), std::byte{0});
+        DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice, data.size(),
+                                                                     "auxiliary " + std::to_string(i)));
+        DMLTOOL_RETURN_IF_ERROR(upload(*context_, buffer, 0, data));
+        prepared->auxiliary_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
+    }
+    return prepared;
+}
+
+Status GpuBackend::reset_outputs(const Op&, Prepared& prepared) {
+    for (auto& buffer : prepared.output_buffers) {
+        std::vector<std::byte> poison(buffer->size(), kOutputPoison);
+        DMLTOOL_RETURN_IF_ERROR(upload(*context_, *buffer, 0, poison));
+    }
+    return Status::ok();
+}
+
+Status GpuBackend::record_plan(Prepared& prepared) {
+    for (size_t d = 0; d < prepared.plan.dispatches.size(); ++d) {
+        const KernelDispatch& dispatch = prepared.plan.dispatches[d];
+        auto resolve = [&](const BufferBinding& binding) -> Result<BufferView> {
+            const std::vector<std::unique_ptr<GpuBuffer>>* pool = nullptr;
+            switch (binding.source) {
+                case BufferBinding::Source::kInput: pool = &prepared.input_buffers; break;
+                case BufferBinding::Source::kOutput: pool = &prepared.output_buffers; break;
+                case BufferBinding::Source::kAuxiliary: pool = &prepared.auxiliary_buffers; break;
+            }
+            if (binding.index >= pool->size() || !(*pool)[binding.index])
+                return internal_error(dispatch.label + ": binds buffer " + std::to_string(binding.index) +
+                                      " that the plan does not have");
+            GpuBuffer* buffer = (*pool)[binding.index].get();
+            return BufferView{buffer, binding.byte_offset, binding.byte_size ? binding.byte_size : kWholeBuffer};
+        };
+        std::vector<BufferView> srvs, uavs;
+        for (const BufferBinding& b : dispatch.srvs) {
+            DMLTOOL_ASSIGN_OR_RETURN(BufferView view, resolve(b));
+            srvs.push_back(view);
+        }
+        for (const BufferBinding& b : dispatch.uavs) {
+            DMLTOOL_ASSIGN_OR_RETURN(BufferView view, resolve(b));
+            uavs.push_back(view);
+        }
+        DispatchArgs args{dispatch.root_constants, srvs, uavs, dispatch.group_count[0], dispatch.group_count[1],
+                          dispatch.group_count[2]};
+        DMLTOOL_RETURN_IF_ERROR(prepared.kernels[d]->record_dispatch(*context_, args).with_context(dispatch.label));
+    }
+    return Status::ok();
+}
+
+Result<std::vector<HostTensor>> GpuBackend::execute(const Op& op, const OpDesc& desc,
+                                                    const std::vector<const HostTensor*>& inputs,
+                                                    BackendTiming* timing) {
+    DMLTOOL_ASSIGN_OR_RETURN(auto prepared, prepare(op, desc, inputs));
+    DMLTOOL_RETURN_IF_ERROR(reset_outputs(op, *prepared));
+    const auto start = std::chrono::steady_clock::now();
+    DMLTOOL_RETURN_IF_ERROR(record_plan(*prepared));
+    DMLTOOL_RETURN_IF_ERROR(context_->submit_and_wait());
+    if (timing)
+        timing->first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::vector<HostTensor> outputs;
+    const auto output_descs = slot_descs(op, desc, TensorRole::kOutput);
+    for (size_t i = 0; i < output_descs.size(); ++i) {
+        DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> bytes,
+                                 download(*context_, *prepared->output_buffers[i], 0, output_descs[i]->total_size_in_bytes));
+        outputs.push_back(from_physical(*output_descs[i], bytes));
+    }
+    return outputs;
+}
+
+Result<std::vector<double>> GpuBackend::time_executions(const Op& op, const OpDesc& desc,
+                                                        const std::vector<const HostTensor*>& inputs,
+                                                        unsigned iterations) {
+    if (!last_timed_ || last_timed_->desc != &desc || last_timed_->inputs != inputs) {
+        last_timed_.reset();
+        DMLTOOL_ASSIGN_OR_RETURN(last_timed_, prepare(op, desc, inputs));
+    }
+    Prepared& prepared = *last_timed_;
+    return context_->time_gpu(iterations, [&] { return record_plan(prepared); });
+}
+
+}  // namespace dmltool::gpu
