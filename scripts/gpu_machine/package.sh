@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Packages dmltool for a machine with a GPU but no package registry (the H200 machine): the binary, every
+# shared library it links except glibc's (resolved with ldd on this Debian 12 build), the bundled cases and
+# run.sh. Output: dist/dmltool-gpu/ (git-ignored), about 20 MB. Build first (scripts/build.sh).
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+out="$repo/dist/dmltool-gpu"
+binary="$repo/build/app/dmltool"
+[ -x "$binary" ] || { echo "package.sh: $binary not found: run scripts/build.sh first" >&2; exit 2; }
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib"
+cp "$binary" "$out/bin/"
+# glibc (libc, libm, libdl, libpthread, librt, the loader) must come from the target: it matches its kernel.
+ldd "$binary" | awk '/=> \// {print $3}' | while read -r lib; do
+  case "$(basename "$lib")" in
+    libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|ld-linux*) ;;
+    *) cp -L "$lib" "$out/lib/" ;;
+  esac
+done
+cp -r "$repo/cases" "$out/cases"
+cp "$repo/scripts/gpu_machine/run.sh" "$out/"
+[ -f "$repo/scripts/gpu_machine/pytorch_baseline.py" ] && cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$out/"
+du -sh "$out"
