@@ -1,21 +1,244 @@
-// PLACEHOLDER until the quantized_linear_convolution operator lands (being written now): refuses every case.
+// DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION (spec §7; validation §10; vectors §9.4): dequantize input and
+// filter, cross-correlate (grouped, strided, dilated, padded), add an int32 bias in the accumulator domain and
+// requantize with round-half-to-even and saturation.
+//
+// Feature-level table (spec §7.5; data types at every level: Input/Filter/Output and their zero points
+// INT8/UINT8, scales FLOAT32, bias INT32):
+//   FL 2_1: every tensor 4-D.
+//   FL 4_0: Input/Filter/Bias/Output 3-4 dims; FilterScale 3-4 dims; the other scales and zero points 1-4.
+//   FL 5_2: as 4_0, but FilterScale 1-4 dims.
+//
+// Scale/zero-point shape rule chosen here (the docs say only {1,1,1,1} / {1,M,1,1}): input/output scales and
+// zero points hold exactly one element of any shape; filter scale/zero point hold one element or M elements
+// laid out as {M} (1-D) or with M on dim 1 and 1 elsewhere ({1,M}, {1,M,1}, {1,M,1,1}).
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/op.h"
+#include "ops/quantized_linear_convolution/quantized_linear_convolution.h"
 
 namespace dmltool::ops::quantized_linear_convolution {
 namespace {
-class PlaceholderOp final : public Op {
+
+constexpr DataTypeSet kQuantizedTypes{DataType::kInt8, DataType::kUint8};
+constexpr DataTypeSet kScaleTypes{DataType::kFloat32};
+constexpr DataTypeSet kBiasTypes{DataType::kInt32};
+
+std::string format_dims64(const std::vector<uint64_t>& dims) {
+    std::string out = "{";
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (i) out += ',';
+        out += std::to_string(dims[i]);
+    }
+    return out + "}";
+}
+
+// Every check of spec §7.3, §7.4 and §10 that does not depend on the feature level. `path` is the desc's
+// JSON path; `dimension_count` the optional DimensionCount member.
+Status validate(const QuantizedLinearConvolutionDesc& d, const std::string& path,
+                std::optional<uint32_t> dimension_count) {
+    const uint32_t rank = d.input.rank();
+    if (rank != 3 && rank != 4)
+        return invalid_input(path + "/InputTensor/Sizes: expected 3 or 4 dimensions ({N,C,W} or {N,C,H,W}), found " +
+                             format_dims(d.input.sizes));
+    const auto same_rank = [&](const TensorDesc& t, const char* member) -> Status {
+        if (t.rank() == rank) return Status::ok();
+        return invalid_input(path + "/" + member + "/Sizes: expected " + std::to_string(rank) +
+                             " dimensions (the rank of InputTensor), found " + format_dims(t.sizes));
+    };
+    DMLTOOL_RETURN_IF_ERROR(same_rank(d.filter, "FilterTensor"));
+    DMLTOOL_RETURN_IF_ERROR(same_rank(d.output, "OutputTensor"));
+
+    const uint32_t spatial = rank - 2;
+    if (dimension_count && *dimension_count != spatial)
+        return invalid_input(path + "/DimensionCount: expected " + std::to_string(spatial) + " (InputTensor has " +
+                             std::to_string(rank) + " dimensions, so " + std::to_string(spatial) +
+                             " spatial), found " + std::to_string(*dimension_count));
+    const struct {
+        const char* member;
+        const Dims* values;
+        bool at_least_one;
+    } arrays[] = {{"Strides", &d.strides, true},
+                  {"Dilations", &d.dilations, true},
+                  {"StartPadding", &d.start_padding, false},
+                  {"EndPadding", &d.end_padding, false}};
+    for (const auto& a : arrays) {
+        if (a.values->size() != spatial)
+            return invalid_input(path + "/" + a.member + ": expected " + std::to_string(spatial) +
+                                 " entries (one per spatial dimension of InputTensor " + format_dims(d.input.sizes) +
+                                 "), found " + std::to_string(a.values->size()));
+        for (size_t i = 0; a.at_least_one && i < spatial; ++i)
+            if ((*a.values)[i] == 0)
+                return invalid_input(path + "/" + a.member + "/" + std::to_string(i) + ": expected at least 1, found 0");
+    }
+    if (d.group_count == 0) return invalid_input(path + "/GroupCount: expected at least 1, found 0");
+
+    const uint64_t channels = d.input.sizes[1], out_channels = d.filter.sizes[0];
+    if (uint64_t(d.filter.sizes[1]) * d.group_count != channels)
+        return invalid_input(path + "/FilterTensor/Sizes: expected Sizes[1] * GroupCount == " +
+                             std::to_string(channels) + " (the channels of InputTensor " +
+                             format_dims(d.input.sizes) + "), found Sizes[1] = " + std::to_string(d.filter.sizes[1]) +
+                             " with GroupCount " + std::to_string(d.group_count));
+    if (out_channels % d.group_count != 0)
+        return invalid_input(path + "/FilterTensor/Sizes: expected Sizes[0] (output channels M) to be a multiple of "
+                             "GroupCount " + std::to_string(d.group_count) + ", found " + format_dims(d.filter.sizes));
+
+    std::vector<uint64_t> expected_output{d.input.sizes[0], out_channels};
+    for (uint32_t i = 0; i < spatial; ++i) {
+        const uint64_t in = d.input.sizes[2 + i], k = d.filter.sizes[2 + i];
+        const auto out = conv_output_size(in, k, d.strides[i], d.dilations[i], d.start_padding[i], d.end_padding[i]);
+        if (!out)
+            return invalid_input(
+                path + "/FilterTensor/Sizes: expected the dilated kernel ((" + std::to_string(k) + " - 1) * Dilations[" +
+                std::to_string(i) + "] " + std::to_string(d.dilations[i]) + " + 1 = " +
+                std::to_string((k - 1) * d.dilations[i] + 1) + ") to fit the padded input (" + std::to_string(in) +
+                " + StartPadding " + std::to_string(d.start_padding[i]) + " + EndPadding " +
+                std::to_string(d.end_padding[i]) + ") in spatial dimension " + std::to_string(i) + ", found " +
+                format_dims(d.filter.sizes));
+        expected_output.push_back(*out);
+    }
+    if (std::vector<uint64_t>(d.output.sizes.begin(), d.output.sizes.end()) != expected_output)
+        return invalid_input(path + "/OutputTensor/Sizes: expected " + format_dims64(expected_output) +
+                             " (N of InputTensor, M of FilterTensor, spatial floor((in + start + end - ((k - 1) * "
+                             "dilation + 1)) / stride) + 1), found " + format_dims(d.output.sizes));
+
+    const auto same_type = [&](const std::optional<TensorDesc>& zp, const char* member, const TensorDesc& of,
+                               const char* of_member) -> Status {
+        if (!zp || zp->data_type == of.data_type) return Status::ok();
+        return invalid_input(path + "/" + member + "/DataType: expected " + std::string(data_type_name(of.data_type)) +
+                             " (the data type of " + of_member + "), found " +
+                             std::string(data_type_name(zp->data_type)));
+    };
+    DMLTOOL_RETURN_IF_ERROR(same_type(d.input_zero_point, "InputZeroPointTensor", d.input, "InputTensor"));
+    DMLTOOL_RETURN_IF_ERROR(same_type(d.filter_zero_point, "FilterZeroPointTensor", d.filter, "FilterTensor"));
+    DMLTOOL_RETURN_IF_ERROR(same_type(d.output_zero_point, "OutputZeroPointTensor", d.output, "OutputTensor"));
+
+    // Input and output quantization is per tensor only (spec §7.2).
+    const auto single = [&](const TensorDesc* t, const char* member) -> Status {
+        if (!t || t->element_count() == 1) return Status::ok();
+        return invalid_input(path + "/" + member + "/Sizes: expected exactly 1 element (per-tensor), found " +
+                             format_dims(t->sizes));
+    };
+    DMLTOOL_RETURN_IF_ERROR(single(&d.input_scale, "InputScaleTensor"));
+    DMLTOOL_RETURN_IF_ERROR(single(d.input_zero_point ? &*d.input_zero_point : nullptr, "InputZeroPointTensor"));
+    DMLTOOL_RETURN_IF_ERROR(single(&d.output_scale, "OutputScaleTensor"));
+    DMLTOOL_RETURN_IF_ERROR(single(d.output_zero_point ? &*d.output_zero_point : nullptr, "OutputZeroPointTensor"));
+    const auto per_channel = [&](const TensorDesc* t, const char* member) -> Status {
+        if (!t || t->element_count() == 1 || is_per_channel_shape(t->sizes, out_channels)) return Status::ok();
+        const std::string m = std::to_string(out_channels);
+        return invalid_input(path + "/" + member + "/Sizes: expected 1 element (per-tensor) or M = " + m +
+                             " elements (per-channel: {" + m + "} or M on dim 1 and 1 elsewhere, e.g. {1," + m +
+                             ",1,1}), found " + format_dims(t->sizes));
+    };
+    DMLTOOL_RETURN_IF_ERROR(per_channel(&d.filter_scale, "FilterScaleTensor"));
+    DMLTOOL_RETURN_IF_ERROR(per_channel(d.filter_zero_point ? &*d.filter_zero_point : nullptr, "FilterZeroPointTensor"));
+
+    if (d.bias) {
+        Dims expected_bias(rank, 1);
+        expected_bias[1] = uint32_t(out_channels);
+        if (d.bias->sizes != expected_bias)
+            return invalid_input(path + "/BiasTensor/Sizes: expected " + format_dims(expected_bias) +
+                                 " (one value per output channel, the rank of OutputTensor), found " +
+                                 format_dims(d.bias->sizes));
+    }
+    return Status::ok();
+}
+
+FeatureLevelRow make_row(FeatureLevel level, RankRange main, RankRange quant, RankRange filter_scale) {
+    return {level,
+            {{"InputTensor", main, kQuantizedTypes},
+             {"InputScaleTensor", quant, kScaleTypes},
+             {"InputZeroPointTensor", quant, kQuantizedTypes},
+             {"FilterTensor", main, kQuantizedTypes},
+             {"FilterScaleTensor", filter_scale, kScaleTypes},
+             {"FilterZeroPointTensor", quant, kQuantizedTypes},
+             {"BiasTensor", main, kBiasTypes},
+             {"OutputScaleTensor", quant, kScaleTypes},
+             {"OutputZeroPointTensor", quant, kQuantizedTypes},
+             {"OutputTensor", main, kQuantizedTypes}}};
+}
+
+class QuantizedLinearConvolutionOp final : public Op {
 public:
-    std::string_view name() const override { return "quantized_linear_convolution"; }
-    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader&) const override { return internal_error("not implemented"); }
-    std::vector<TensorSlot> tensors(const OpDesc&) const override { return {}; }
-    const FeatureLevelTable& feature_levels() const override { static const FeatureLevelTable t; return t; }
-    Status run_reference(const OpDesc&, std::span<const HostTensor* const>, std::span<HostTensor* const>,
-                         const ReferenceContext&) const override { return internal_error("not implemented"); }
-    Tolerance default_tolerance(const OpDesc&, size_t) const override { return {}; }
-    WorkEstimate work(const OpDesc&) const override { return {}; }
+    std::string_view name() const override { return "QUANTIZED_LINEAR_CONVOLUTION"; }
+
+    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& reader) const override {
+        auto d = std::make_unique<QuantizedLinearConvolutionDesc>();
+        const TensorRole in = TensorRole::kInput;
+        DMLTOOL_ASSIGN_OR_RETURN(d->input, reader.required_tensor("InputTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->input_scale, reader.required_tensor("InputScaleTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->input_zero_point, reader.optional_tensor("InputZeroPointTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->filter, reader.required_tensor("FilterTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->filter_scale, reader.required_tensor("FilterScaleTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->filter_zero_point, reader.optional_tensor("FilterZeroPointTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->bias, reader.optional_tensor("BiasTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->output_scale, reader.required_tensor("OutputScaleTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->output_zero_point, reader.optional_tensor("OutputZeroPointTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d->output, reader.required_tensor("OutputTensor", TensorRole::kOutput));
+        DMLTOOL_ASSIGN_OR_RETURN(auto dimension_count, reader.optional_uint("DimensionCount"));
+        DMLTOOL_ASSIGN_OR_RETURN(d->strides, reader.required_uint_array("Strides"));
+        DMLTOOL_ASSIGN_OR_RETURN(d->dilations, reader.required_uint_array("Dilations"));
+        DMLTOOL_ASSIGN_OR_RETURN(d->start_padding, reader.required_uint_array("StartPadding"));
+        DMLTOOL_ASSIGN_OR_RETURN(d->end_padding, reader.required_uint_array("EndPadding"));
+        DMLTOOL_ASSIGN_OR_RETURN(d->group_count, reader.required_uint("GroupCount"));
+        DMLTOOL_RETURN_IF_ERROR(validate(*d, reader.path(), dimension_count));
+        return std::unique_ptr<OpDesc>(std::move(d));
+    }
+
+    std::vector<TensorSlot> tensors(const OpDesc& base) const override {
+        const auto& d = static_cast<const QuantizedLinearConvolutionDesc&>(base);
+        const auto slot = [](std::string_view member, TensorRole role, const TensorDesc* t) {
+            return TensorSlot{std::string(member), member, role, t};
+        };
+        const auto maybe = [](const std::optional<TensorDesc>& t) { return t ? &*t : nullptr; };
+        const TensorRole in = TensorRole::kInput;
+        return {slot("InputTensor", in, &d.input),
+                slot("InputScaleTensor", in, &d.input_scale),
+                slot("InputZeroPointTensor", in, maybe(d.input_zero_point)),
+                slot("FilterTensor", in, &d.filter),
+                slot("FilterScaleTensor", in, &d.filter_scale),
+                slot("FilterZeroPointTensor", in, maybe(d.filter_zero_point)),
+                slot("BiasTensor", in, maybe(d.bias)),
+                slot("OutputScaleTensor", in, &d.output_scale),
+                slot("OutputZeroPointTensor", in, maybe(d.output_zero_point)),
+                slot("OutputTensor", TensorRole::kOutput, &d.output)};
+    }
+
+    const FeatureLevelTable& feature_levels() const override { return table_; }
+
+    Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
+                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
+        return quantized_linear_convolution::run_reference(static_cast<const QuantizedLinearConvolutionDesc&>(desc),
+                                                           inputs, outputs, context);
+    }
+
+    Tolerance default_tolerance(const OpDesc&, size_t) const override {
+        return {.bitwise = false,
+                .ulp = 0,
+                .abs = 1,
+                .reason = "the requantization multiplier may be evaluated in float32 or fixed point and accumulate "
+                          "in another order, so a value at a rounding tie can move by one step"};
+    }
+
+    WorkEstimate work(const OpDesc& base) const override {
+        const auto& d = static_cast<const QuantizedLinearConvolutionDesc&>(base);
+        const auto bytes = [](const TensorDesc& t) { return t.element_count() * element_size(t.data_type); };
+        WorkEstimate w;
+        w.bytes = bytes(d.input) + bytes(d.filter) + (d.bias ? bytes(*d.bias) : 0) + bytes(d.output);
+        // Every output element is one dot product of length (C/G) * prod(kernel); a MAC counts as 2 ops.
+        w.ops = 2 * d.output.element_count() * (d.filter.element_count() / d.filter.sizes[0]);
+        return w;
+    }
+
+private:
+    const FeatureLevelTable table_{make_row(fl(2, 1), {4, 4}, {4, 4}, {4, 4}),
+                                   make_row(fl(4, 0), {3, 4}, {1, 4}, {3, 4}),
+                                   make_row(fl(5, 2), {3, 4}, {1, 4}, {1, 4})};
 };
+
 }  // namespace
-std::unique_ptr<Op> make_op() { return std::make_unique<PlaceholderOp>(); }
+
+std::unique_ptr<Op> make_op() { return std::make_unique<QuantizedLinearConvolutionOp>(); }
+
 }  // namespace dmltool::ops::quantized_linear_convolution
