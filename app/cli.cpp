@@ -2,6 +2,7 @@
 #include "app/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 
 #include "app/commands.h"
 
@@ -119,6 +120,16 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
+        // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
+        const std::string first = argc > 1 ? argv[1] : "";
+        const CLI::App* subcommands[] = {run, validate, list, bench};
+        const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
+                                       [&](const CLI::App* sub) { return sub->check_name(first); });
+        if (!first.empty() && first[0] != '-' && !known) {
+            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list or bench; see "
+                         "dmltool --help)\n", first.c_str());
+            return 2;
+        }
         std::fprintf(stderr, "dmltool: error: %s (see dmltool --help)\n", e.what());
         return 2;
     }

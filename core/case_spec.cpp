@@ -325,6 +325,14 @@ CaseFile load_case_file(const std::string& path, const OpRegistry& registry) {
         file.status = invalid_input(path + ": malformed JSON at " + line_and_column(text, e.byte ? e.byte - 1 : 0) +
                                     ": " + (colon != std::string::npos ? what.substr(colon) : what));
         return file;
+    } catch (const json::exception& e) {
+        // Not every syntax problem is a parse_error: a number such as 1e400 throws out_of_range.406, which
+        // would otherwise escape as an "internal error" (exit 3) instead of an invalid case file (exit 2).
+        std::string what = e.what();
+        const size_t bracket = what.find("] ");
+        file.status = invalid_input(path + ": malformed JSON: " +
+                                    (bracket != std::string::npos ? what.substr(bracket + 2) : what));
+        return file;
     }
     std::vector<const json*> case_values;
     std::string pointer_prefix;

@@ -13,7 +13,12 @@ std::string describe_json(const nlohmann::json& value) {
         case nlohmann::json::value_t::boolean: return std::string("boolean ") + (value.get<bool>() ? "true" : "false");
         case nlohmann::json::value_t::string: {
             std::string text = value.get<std::string>();
-            if (text.size() > 40) text = text.substr(0, 37) + "...";
+            if (text.size() > 40) {
+                // Cut before a UTF-8 continuation byte: half a character would make reports invalid UTF-8/XML.
+                size_t cut = 37;
+                while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+                text = text.substr(0, cut) + "...";
+            }
             return "string \"" + text + "\"";
         }
         case nlohmann::json::value_t::number_integer:
@@ -100,6 +105,8 @@ Result<TensorDesc> parse_tensor_desc(const nlohmann::json& value, const std::str
     }
     DMLTOOL_ASSIGN_OR_RETURN(auto alignment, reader.optional_uint("GuaranteedBaseOffsetAlignment"));
     desc.guaranteed_base_offset_alignment = alignment.value_or(0);
+    // Members read only when present must still be offered for a typo such as "Stride".
+    for (const char* key : {"Flags", "Strides", "TotalTensorSizeInBytes", "Type"}) reader.accept(key);
     DMLTOOL_RETURN_IF_ERROR(reader.finish());
     Status valid = validate_tensor_desc(desc, role, total_given);
     if (!valid.is_ok()) {
@@ -221,7 +228,9 @@ Status JsonObjectReader::finish() const {
     for (auto it = object_.begin(); it != object_.end(); ++it) {
         if (std::find(known_keys_.begin(), known_keys_.end(), it.key()) != known_keys_.end()) continue;
         std::string allowed;
-        for (const auto& k : known_keys_) allowed += (allowed.empty() ? "" : ", ") + k;
+        for (size_t i = 0; i < known_keys_.size(); ++i)
+            if (std::find(known_keys_.begin(), known_keys_.begin() + i, known_keys_[i]) == known_keys_.begin() + i)
+                allowed += (allowed.empty() ? "" : ", ") + known_keys_[i];  // a key may be both read and accepted
         return invalid_input(member_path(it.key()) + ": unknown member (expected one of " + allowed + ")");
     }
     return Status::ok();

@@ -198,7 +198,8 @@ Status write_json_report(const std::string& path, const std::vector<CaseResult>&
     root["cases"] = cases;
     std::ofstream out(path);
     if (!out) return io_error(path + ": cannot write the JSON report");
-    out << root.dump(2) << "\n";
+    // File names come from the command line and need not be UTF-8; replace bad bytes rather than throw.
+    out << root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return out.good() ? Status::ok() : io_error(path + ": write failed");
 }
 

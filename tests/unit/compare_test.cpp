@@ -1,0 +1,199 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/compare.h"
+
+namespace dmltool {
+namespace {
+
+constexpr uint64_t kNanDistance = std::numeric_limits<uint64_t>::max();
+
+HostTensor tensor(DataType type, Dims sizes, const std::vector<double>& values) {
+    TensorDesc d;
+    d.data_type = type;
+    d.sizes = std::move(sizes);
+    EXPECT_TRUE(validate_tensor_desc(d, TensorRole::kOutput, false).is_ok());
+    HostTensor t(d);
+    EXPECT_EQ(values.size(), t.element_count());
+    for (uint64_t i = 0; i < t.element_count(); ++i) t.set_from_double(i, values[i]);
+    return t;
+}
+
+HostTensor f32(const std::vector<double>& values) { return tensor(DataType::kFloat32, {uint32_t(values.size())}, values); }
+
+Tolerance bitwise() { return Tolerance{true, 0, 0, "data movement"}; }
+Tolerance ulp_abs(uint64_t ulp, double abs) { return Tolerance{false, ulp, abs, "test"}; }
+
+uint32_t bits_of(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+
+TEST(UlpDistance, Floats) {
+    EXPECT_EQ(ulp_distance(DataType::kFloat32, bits_of(1.0f), bits_of(std::nextafter(1.0f, 2.0f))), 1u);
+    EXPECT_EQ(ulp_distance(DataType::kFloat32, bits_of(0.0f), bits_of(-0.0f)), 0u);
+    // Across zero: the smallest positive and negative subnormals are 2 apart.
+    EXPECT_EQ(ulp_distance(DataType::kFloat16, 0x0001, 0x8001), 2u);
+    EXPECT_EQ(ulp_distance(DataType::kFloat16, 0x3c00, 0x3c02), 2u);
+    EXPECT_EQ(ulp_distance(DataType::kFloat64, 0x3ff0000000000000ull, 0x3ff0000000000003ull), 3u);
+    EXPECT_EQ(ulp_distance(DataType::kFloat32, 0x7fc00000u, bits_of(1.0f)), kNanDistance);
+    EXPECT_EQ(ulp_distance(DataType::kFloat32, 0x7fc00000u, 0x7fc00001u), 0u);  // NaN vs NaN: no distance
+}
+
+TEST(UlpDistance, Integers) {
+    EXPECT_EQ(ulp_distance(DataType::kInt8, 0x80, 0x7f), 255u);  // -128 vs 127
+    EXPECT_EQ(ulp_distance(DataType::kUint8, 0x80, 0x7f), 1u);
+    EXPECT_EQ(ulp_distance(DataType::kInt16, 0xffff, 0x0001), 2u);  // -1 vs 1
+    EXPECT_EQ(ulp_distance(DataType::kInt64, 0x8000000000000000ull, 0x7fffffffffffffffull), kNanDistance);
+    EXPECT_EQ(ulp_distance(DataType::kUint64, 0, ~0ull), ~0ull);
+    EXPECT_EQ(ulp_distance(DataType::kInt64, ~0ull, 1), 2u);  // -1 vs 1
+}
+
+TEST(DescribeTolerance, Formats) {
+    EXPECT_EQ(describe_tolerance(bitwise()), "bit-exact");
+    EXPECT_EQ(describe_tolerance(ulp_abs(4, 1e-6)), "ulp <= 4 or |diff| <= 1e-06");
+}
+
+TEST(FormatMismatch, ShowsCoordinatesValuesAndErrors) {
+    Mismatch m{5, {0, 1}, "1.5 (0x3fc00000)", "1.75 (0x3fe00000)", 0.25, 2097152};
+    EXPECT_EQ(format_mismatch(m), "[0,1] expected 1.5 (0x3fc00000) got 1.75 (0x3fe00000) |diff| 0.25, 2097152 ulp");
+    m.ulp_error = kNanDistance;
+    EXPECT_EQ(format_mismatch(m), "[0,1] expected 1.5 (0x3fc00000) got 1.75 (0x3fe00000) (NaN mismatch)");
+}
+
+TEST(CompareTensors, IdenticalPasses) {
+    CompareResult r = compare_tensors(f32({1, 2, 3}), f32({1, 2, 3}), bitwise());
+    EXPECT_EQ(r.verdict, Verdict::kPassed);
+    EXPECT_EQ(r.element_count, 3u);
+    EXPECT_EQ(r.mismatch_count, 0u);
+    EXPECT_TRUE(r.reason.empty());
+}
+
+TEST(CompareTensors, BitwiseRejectsSignedZeroAndUlpAcceptsIt) {
+    const HostTensor expected = f32({0.0, 1, 2});
+    const HostTensor got = f32({-0.0, 1, 2});
+    CompareResult exact = compare_tensors(expected, got, bitwise());
+    EXPECT_EQ(exact.verdict, Verdict::kFailed);
+    ASSERT_EQ(exact.mismatches.size(), 1u);
+    EXPECT_EQ(exact.mismatches[0].expected, "0 (0x00000000)");
+    EXPECT_EQ(exact.mismatches[0].got, "-0 (0x80000000)");
+    EXPECT_EQ(exact.reason, "1 of 3 elements outside tolerance (bit-exact)");
+    EXPECT_EQ(compare_tensors(expected, got, ulp_abs(0, 0)).verdict, Verdict::kPassed);
+}
+
+TEST(CompareTensors, UlpOrAbs) {
+    const float one_up = std::nextafter(1.0f, 2.0f);
+    const HostTensor expected = f32({1.0, 2.0, 3.0});
+    const HostTensor got = f32({one_up, 2.0, 3.5});
+    // ulp 1 covers the first element, abs 0.5 the third: an element passes when EITHER holds.
+    EXPECT_EQ(compare_tensors(expected, got, ulp_abs(1, 0.5)).verdict, Verdict::kPassed);
+    CompareResult no_abs = compare_tensors(expected, got, ulp_abs(1, 0.4));
+    EXPECT_EQ(no_abs.verdict, Verdict::kFailed);
+    EXPECT_EQ(no_abs.mismatch_count, 1u);
+    EXPECT_EQ(no_abs.mismatches.at(0).index, 2u);
+    EXPECT_EQ(no_abs.mismatches[0].abs_error, 0.5);
+    EXPECT_EQ(no_abs.mismatches[0].ulp_error, 0x200000u);  // in [2, 4) a float ulp is 2^-22: 0.5 is 2^21 ulps
+    CompareResult no_ulp = compare_tensors(expected, got, ulp_abs(0, 0.5));
+    EXPECT_EQ(no_ulp.verdict, Verdict::kPassed);  // 1 ulp is also < 0.5 absolute
+    CompareResult strict = compare_tensors(expected, got, ulp_abs(0, 0));
+    EXPECT_EQ(strict.mismatch_count, 2u);
+    EXPECT_EQ(strict.max_ulp_error, 0x200000u);
+    EXPECT_EQ(strict.max_abs_error, 0.5);
+    EXPECT_EQ(strict.reason, "2 of 3 elements outside tolerance (ulp <= 0 or |diff| <= 0)");
+}
+
+TEST(CompareTensors, IntegerAbsTolerance) {
+    const HostTensor expected = tensor(DataType::kUint8, {3}, {10, 20, 30});
+    EXPECT_EQ(compare_tensors(expected, tensor(DataType::kUint8, {3}, {11, 19, 30}), ulp_abs(0, 1)).verdict,
+              Verdict::kPassed);
+    CompareResult r = compare_tensors(expected, tensor(DataType::kUint8, {3}, {12, 20, 30}), ulp_abs(0, 1));
+    EXPECT_EQ(r.verdict, Verdict::kFailed);
+    EXPECT_EQ(r.mismatches.at(0).expected, "10");
+    EXPECT_EQ(r.mismatches[0].got, "12");
+    EXPECT_EQ(r.mismatches[0].ulp_error, 2u);
+}
+
+TEST(CompareTensors, NanPolicy) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // NaN where NaN is expected passes (payloads may differ), unless bit-exact is required.
+    HostTensor expected = f32({nan, 1, 2});
+    HostTensor other_payload = f32({0, 1, 2});
+    other_payload.set<uint32_t>(0, 0x7fc00001u);
+    EXPECT_EQ(compare_tensors(expected, other_payload, ulp_abs(0, 0)).verdict, Verdict::kPassed);
+    EXPECT_EQ(compare_tensors(expected, other_payload, bitwise()).verdict, Verdict::kFailed);
+    // NaN against a number never passes, whatever the tolerance.
+    CompareResult r = compare_tensors(expected, f32({1, 1, 2}), ulp_abs(kNanDistance - 1, 1e300));
+    EXPECT_EQ(r.verdict, Verdict::kFailed);
+    ASSERT_EQ(r.mismatches.size(), 1u);
+    EXPECT_EQ(r.mismatches[0].ulp_error, kNanDistance);
+    EXPECT_NE(format_mismatch(r.mismatches[0]).find("(NaN mismatch)"), std::string::npos);
+    EXPECT_EQ(r.max_ulp_error, 0u);  // NaN mismatches do not pollute the error statistics
+    CompareResult reverse = compare_tensors(f32({1, 1, 2}), expected, ulp_abs(kNanDistance - 1, 1e300));
+    EXPECT_EQ(reverse.verdict, Verdict::kFailed);
+}
+
+TEST(CompareTensors, MismatchCoordinatesAndLimit) {
+    const HostTensor expected = tensor(DataType::kInt32, {2, 3}, {0, 1, 2, 3, 4, 5});
+    const HostTensor got = tensor(DataType::kInt32, {2, 3}, {0, 9, 2, 9, 9, 9});
+    CompareResult r = compare_tensors(expected, got, bitwise(), 2);
+    EXPECT_EQ(r.verdict, Verdict::kFailed);
+    EXPECT_EQ(r.mismatch_count, 4u);
+    ASSERT_EQ(r.mismatches.size(), 2u);  // only the first few are kept, in index order
+    EXPECT_EQ(r.mismatches[0].index, 1u);
+    EXPECT_EQ(r.mismatches[0].coordinates, (std::vector<uint32_t>{0, 1}));
+    EXPECT_EQ(r.mismatches[1].index, 3u);
+    EXPECT_EQ(r.mismatches[1].coordinates, (std::vector<uint32_t>{1, 0}));
+    EXPECT_EQ(r.reason, "4 of 6 elements outside tolerance (bit-exact)");
+}
+
+TEST(CompareTensors, ShapeOrTypeDiffers) {
+    CompareResult shape = compare_tensors(f32({1, 2}), f32({1, 2, 3}), bitwise());
+    EXPECT_EQ(shape.verdict, Verdict::kFailed);
+    EXPECT_EQ(shape.reason, "shape or type differs: expected FLOAT32 {2}, got FLOAT32 {3}");
+    CompareResult type = compare_tensors(f32({1, 2}), tensor(DataType::kInt32, {2}, {1, 2}), bitwise());
+    EXPECT_EQ(type.reason, "shape or type differs: expected FLOAT32 {2}, got INT32 {2}");
+}
+
+// Zero trust: a kernel that writes nothing (zeros) must not pass against a non-constant expectation, even
+// when every element is within tolerance.
+TEST(CompareTensors, ConstantOutputIsMistrusted) {
+    CompareResult r = compare_tensors(f32({0, 0, 1e-7}), f32({0, 0, 0}), ulp_abs(0, 1e-6));
+    EXPECT_EQ(r.mismatch_count, 0u);
+    EXPECT_EQ(r.verdict, Verdict::kMistrusted);
+    EXPECT_EQ(r.reason, "output is constant (0 (0x00000000) everywhere) while the expectation is not: a kernel that "
+                        "writes nothing would pass");
+}
+
+TEST(CompareTensors, ConstantExpectationIsMistrusted) {
+    CompareResult r = compare_tensors(f32({2, 2, 2}), f32({2, 2, 2}), bitwise());
+    EXPECT_EQ(r.verdict, Verdict::kMistrusted);
+    EXPECT_NE(r.reason.find("expected output is constant (2 (0x40000000) everywhere)"), std::string::npos) << r.reason;
+}
+
+TEST(CompareTensors, MismatchesWinOverMistrust) {
+    CompareResult r = compare_tensors(f32({1, 2, 3}), f32({0, 0, 0}), bitwise());
+    EXPECT_EQ(r.verdict, Verdict::kFailed);
+    EXPECT_EQ(r.mismatch_count, 3u);
+}
+
+TEST(CompareTensors, SingleElementCannotBeMistrusted) {
+    EXPECT_EQ(compare_tensors(f32({0}), f32({0}), bitwise()).verdict, Verdict::kPassed);
+}
+
+TEST(CompareTensors, Float16Values) {
+    const HostTensor expected = tensor(DataType::kFloat16, {2}, {1.0, 2.0});
+    HostTensor got = expected;
+    got.set<uint16_t>(0, 0x3c01);
+    CompareResult r = compare_tensors(expected, got, bitwise());
+    ASSERT_EQ(r.mismatches.size(), 1u);
+    EXPECT_EQ(r.mismatches[0].expected, "1 (0x3c00)");
+    EXPECT_EQ(r.mismatches[0].got, "1.00097656 (0x3c01)");
+    EXPECT_EQ(r.mismatches[0].ulp_error, 1u);
+    EXPECT_EQ(compare_tensors(expected, got, ulp_abs(1, 0)).verdict, Verdict::kPassed);
+}
+
+}  // namespace
+}  // namespace dmltool

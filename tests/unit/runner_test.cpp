@@ -1,0 +1,293 @@
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include <nlohmann/json.hpp>
+
+#include "core/report.h"
+#include "core/runner.h"
+#include "temp_dir.h"
+
+namespace dmltool {
+namespace {
+
+using nlohmann::json;
+using testing::TempDir;
+
+// DEPTH_TO_SPACE1 {1,4,1,2} -> {1,1,2,4}, BlockSize 2, DCR: output row-major is input[0,2,1,3,4,6,5,7].
+json d2s_case(const std::string& name) {
+    json c = json::parse(R"({
+      "operator": {
+        "type": "DML_OPERATOR_DEPTH_TO_SPACE1",
+        "desc": {
+          "InputTensor":  {"DataType": "UINT32", "Sizes": [1, 4, 1, 2]},
+          "OutputTensor": {"DataType": "UINT32", "Sizes": [1, 1, 2, 4]},
+          "BlockSize": 2,
+          "Order": "DEPTH_COLUMN_ROW"
+        }
+      },
+      "inputs": {"InputTensor": {"values": [10, 11, 12, 13, 14, 15, 16, 17]}},
+      "expected": {"OutputTensor": {"values": [10, 12, 11, 13, 14, 16, 15, 17]}}
+    })");
+    c["name"] = name;
+    return c;
+}
+
+// Returns fixed outputs (or an error) in place of a GPU, to exercise the runner's backend path.
+class FakeBackend : public Backend {
+public:
+    std::string name() const override { return "fake"; }
+    Result<std::vector<HostTensor>> execute(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
+                                            BackendTiming* timing) override {
+        ++calls;
+        if (!error.is_ok()) return error;
+        timing->first_ms = 1.5;
+        return outputs;
+    }
+    Result<std::vector<double>> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
+                                                unsigned) override {
+        return std::vector<double>{};
+    }
+    std::vector<HostTensor> outputs;
+    Status error;
+    int calls = 0;
+};
+
+class RunnerTest : public ::testing::Test {
+protected:
+    // Loads `cases` as one file; the CaseFile must outlive the results (specs point into it).
+    const CaseFile& load(const std::vector<json>& cases) {
+        files_.push_back(load_case_file(dir_.write("cases" + std::to_string(files_.size()) + ".json",
+                                                   json{{"cases", cases}}.dump(2)),
+                                        registry_));
+        EXPECT_TRUE(files_.back().status.is_ok()) << files_.back().status.message();
+        return files_.back();
+    }
+    CaseResult run_one(const json& c, Backend* backend = nullptr) {
+        const CaseFile& f = load({c});
+        Runner runner(options_, pool_, backend);
+        return runner.run(f.cases.at(0));
+    }
+    std::string file(size_t index) const { return (dir_.path() / ("cases" + std::to_string(index) + ".json")).string(); }
+
+    TempDir dir_;
+    OpRegistry registry_ = make_builtin_registry();
+    ThreadPool pool_{2};
+    RunOptions options_;
+    std::deque<CaseFile> files_;
+};
+
+TEST_F(RunnerTest, Passed) {
+    CaseResult r = run_one(d2s_case("d2s/pass"));
+    EXPECT_EQ(r.status, CaseStatus::kPassed) << r.reason;
+    EXPECT_EQ(r.name, "d2s/pass");
+    EXPECT_EQ(r.op, "DEPTH_TO_SPACE1");
+    EXPECT_EQ(r.feature_level, fl(2, 1));
+    ASSERT_EQ(r.outputs.size(), 1u);
+    EXPECT_EQ(r.outputs[0].output, "OutputTensor");
+    EXPECT_EQ(r.outputs[0].comparison, "reference vs expected");
+    EXPECT_EQ(r.outputs[0].result.element_count, 8u);
+    EXPECT_TRUE(r.outputs[0].tolerance.bitwise);  // data movement is compared bit-exactly by default
+    EXPECT_EQ(r.repro, "dmltool run '" + file(0) + "' --filter '^d2s/pass$' --backend cpu");
+}
+
+TEST_F(RunnerTest, FailedWithMismatchDetails) {
+    json c = d2s_case("d2s/fail");
+    c["expected"]["OutputTensor"]["values"][6] = 99;
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kFailed);
+    EXPECT_EQ(r.reason, file(0) + ": case 'd2s/fail': OutputTensor (reference vs expected): 1 of 8 elements outside "
+                                  "tolerance (bit-exact)");
+    ASSERT_EQ(r.outputs.at(0).result.mismatches.size(), 1u);
+    const Mismatch& m = r.outputs[0].result.mismatches[0];
+    EXPECT_EQ(m.coordinates, (std::vector<uint32_t>{0, 0, 1, 2}));
+    EXPECT_EQ(m.expected, "99");
+    EXPECT_EQ(m.got, "15");
+}
+
+TEST_F(RunnerTest, ToleranceOverrideApplies) {
+    json c = d2s_case("d2s/tolerant");
+    c["expected"]["OutputTensor"]["values"][6] = 16;
+    c["tolerance"] = {{"OutputTensor", {{"abs", 1}}}, {"reason", "unit test"}};
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kPassed) << r.reason;
+    EXPECT_FALSE(r.outputs.at(0).tolerance.bitwise);
+    EXPECT_EQ(r.outputs[0].tolerance.abs, 1.0);
+    EXPECT_EQ(r.outputs[0].tolerance.reason, "unit test");
+}
+
+TEST_F(RunnerTest, UnsupportedAboveFeatureLevelCap) {
+    json c = d2s_case("d2s/f64");
+    c["operator"]["desc"]["InputTensor"]["DataType"] = "FLOAT64";
+    c["operator"]["desc"]["OutputTensor"]["DataType"] = "FLOAT64";
+    options_.feature_level_cap = fl(4, 1);
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kUnsupported);
+    EXPECT_EQ(r.reason, file(0) + ": case 'd2s/f64': needs feature level 5_0 (derived from the DEPTH_TO_SPACE1 "
+                                  "tables), above the cap 4_1 (--feature-level)");
+    EXPECT_NE(r.repro.find(" --feature-level 4_1"), std::string::npos);  // the repro keeps the cap
+    options_.feature_level_cap = fl(5, 0);
+    EXPECT_EQ(run_one(c).status, CaseStatus::kPassed);
+}
+
+TEST_F(RunnerTest, SkippedWithoutExpectedOrBackend) {
+    json c = d2s_case("d2s/skip");
+    c.erase("expected");
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kSkipped);
+    EXPECT_NE(r.reason.find("nothing to compare"), std::string::npos) << r.reason;
+    EXPECT_TRUE(r.outputs.empty());
+}
+
+TEST_F(RunnerTest, InvalidWhenExplicitDataConflictsWithBroadcast) {
+    json c = d2s_case("d2s/broadcast");
+    c["operator"]["desc"]["InputTensor"] = {{"DataType", "UINT32"}, {"Sizes", {2, 4, 1, 2}}, {"Strides", {0, 2, 2, 1}}};
+    c["operator"]["desc"]["OutputTensor"]["Sizes"] = {2, 1, 2, 4};
+    // Batch 1 differs from batch 0 although both read the same buffer locations.
+    c["inputs"]["InputTensor"]["values"] = {10, 11, 12, 13, 14, 15, 16, 17, 10, 11, 12, 13, 14, 15, 16, 99};
+    c["expected"]["OutputTensor"]["values"] = {10, 12, 11, 13, 14, 16, 15, 17, 10, 12, 11, 13, 14, 16, 15, 17};
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kInvalid);
+    EXPECT_NE(r.reason.find("case 'd2s/broadcast': /inputs/InputTensor: expected data consistent with the Strides "
+                            "{0,2,2,1} of InputTensor (elements that share a buffer location must be equal), found "
+                            "element [0,3,0,1] = 17.000000 where its location holds 99.000000"),
+              std::string::npos)
+        << r.reason;
+    // Consistent data through the same broadcast passes.
+    c["inputs"]["InputTensor"]["values"][15] = 17;
+    EXPECT_EQ(run_one(c).status, CaseStatus::kPassed);
+}
+
+TEST_F(RunnerTest, PaddedOutputStridesCompareOnlyAddressedElements) {
+    json c = d2s_case("d2s/padded");
+    c["operator"]["desc"]["OutputTensor"]["Strides"] = {16, 16, 8, 1};
+    c["operator"]["desc"]["OutputTensor"]["TotalTensorSizeInBytes"] = 128;
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kPassed) << r.reason;
+}
+
+TEST_F(RunnerTest, InvalidLoadedCaseStaysInvalid) {
+    json c = d2s_case("d2s/bad");
+    c["operator"]["desc"]["BlockSize"] = 0;
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kInvalid);
+    EXPECT_NE(r.reason.find("case 'd2s/bad': /cases/0/operator/desc/BlockSize: expected at least 1, found 0"), std::string::npos)
+        << r.reason;
+}
+
+TEST_F(RunnerTest, InvalidSourceValues) {
+    json c = d2s_case("d2s/range");
+    c["inputs"]["InputTensor"]["values"][0] = -1;
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kInvalid);
+    EXPECT_NE(r.reason.find("case 'd2s/range': /inputs/InputTensor/values[0]: expected an integer in [0, 4294967295] "
+                            "for UINT32, found -1"),
+              std::string::npos)
+        << r.reason;
+}
+
+TEST_F(RunnerTest, MissingHdf5FileIsInvalid) {
+    json c = d2s_case("d2s/nofile");
+    c["inputs"]["InputTensor"] = {{"hdf5", "missing.h5"}, {"dataset", "/x"}};
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kInvalid);
+    EXPECT_NE(r.reason.find("case 'd2s/nofile': /inputs/InputTensor: HDF5 file '"), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find("missing.h5': no such file"), std::string::npos) << r.reason;
+}
+
+TEST_F(RunnerTest, ConstantExpectationIsMistrusted) {
+    json c = d2s_case("d2s/constant");
+    c["inputs"]["InputTensor"] = {{"constant", 3}};
+    c["expected"]["OutputTensor"] = {{"constant", 3}};
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kMistrusted);
+    EXPECT_NE(r.reason.find("expected output is constant"), std::string::npos) << r.reason;
+}
+
+TEST_F(RunnerTest, MemoryBudget) {
+    options_.max_host_bytes = 64;
+    CaseResult r = run_one(d2s_case("d2s/budget"));
+    EXPECT_EQ(r.status, CaseStatus::kUnsupported);
+    EXPECT_NE(r.reason.find("MiB allowed (--max-host-memory)"), std::string::npos) << r.reason;
+}
+
+TEST_F(RunnerTest, BackendMatchingPasses) {
+    const CaseFile& f = load({d2s_case("d2s/gpu")});
+    FakeBackend backend;
+    TensorDesc out = *f.cases.at(0).spec.op->tensors(*f.cases[0].spec.desc).at(1).desc;
+    HostTensor good(out);
+    const uint32_t values[] = {10, 12, 11, 13, 14, 16, 15, 17};
+    for (uint64_t i = 0; i < 8; ++i) good.set<uint32_t>(i, values[i]);
+    backend.outputs.push_back(good);
+    options_.backend = BackendChoice::kBoth;
+    Runner runner(options_, pool_, &backend);
+    CaseResult r = runner.run(f.cases[0]);
+    EXPECT_EQ(r.status, CaseStatus::kPassed) << r.reason;
+    EXPECT_EQ(backend.calls, 1);
+    ASSERT_EQ(r.outputs.size(), 3u);
+    EXPECT_EQ(r.outputs[0].comparison, "gpu vs reference");
+    EXPECT_EQ(r.outputs[1].comparison, "reference vs expected");
+    EXPECT_EQ(r.outputs[2].comparison, "gpu vs expected");
+    EXPECT_EQ(r.backend_ms, 1.5);
+
+    // A wrong device output is a GPU-only failure when the reference matches the expectation.
+    backend.outputs[0].set<uint32_t>(0, 0);
+    CaseResult bad = runner.run(f.cases[0]);
+    EXPECT_EQ(bad.status, CaseStatus::kFailed);
+    EXPECT_NE(bad.reason.find("OutputTensor (gpu vs reference): 1 of 8 elements outside tolerance"), std::string::npos)
+        << bad.reason;
+    EXPECT_NE(bad.reason.find("[GPU-only failure: the reference matches the expected outputs]"), std::string::npos);
+}
+
+TEST_F(RunnerTest, BackendDeviceErrorMarksTheRun) {
+    const CaseFile& f = load({d2s_case("d2s/lost")});
+    FakeBackend backend;
+    backend.error = device_error("device removed");
+    Runner runner(options_, pool_, &backend);
+    CaseResult r = runner.run(f.cases.at(0));
+    EXPECT_EQ(r.status, CaseStatus::kFailed);
+    EXPECT_TRUE(r.device_error);
+    EXPECT_EQ(r.reason, file(0) + ": case 'd2s/lost': fake: device removed");
+    EXPECT_EQ(exit_code_for(summarize({r}, 0)), 3);
+}
+
+TEST_F(RunnerTest, InvalidFileBecomesOneResult) {
+    CaseFile broken;
+    broken.path = "x.json";
+    broken.status = invalid_input("x.json: malformed JSON at line 1, column 2: syntax error");
+    CaseResult r = Runner::invalid_file(broken);
+    EXPECT_EQ(r.status, CaseStatus::kInvalid);
+    EXPECT_EQ(r.file, "x.json");
+    EXPECT_EQ(r.reason, broken.status.message());
+}
+
+TEST(ReproCommand, QuotesAndEscapes) {
+    CaseSpec spec;
+    spec.file = "it's.json";
+    spec.name = "a.b(c)";
+    RunOptions options;
+    options.backend = BackendChoice::kGpu;
+    options.sources.allow_outside_paths = true;
+    options.semantics.resample_nearest_rule = NearestRule::kHalfUp;
+    EXPECT_EQ(repro_command(spec, options), "dmltool run 'it'\\''s.json' --filter '^a\\.b\\(c\\)$' --backend gpu "
+                                            "--nearest-rule half-up --allow-outside-paths");
+}
+
+TEST(ExitCode, Precedence) {
+    auto with = [](CaseStatus s) {
+        CaseResult r;
+        r.status = s;
+        return r;
+    };
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kPassed), with(CaseStatus::kSkipped),
+                                       with(CaseStatus::kUnsupported)}, 0)), 0);
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kPassed), with(CaseStatus::kMistrusted)}, 0)), 1);
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kFailed), with(CaseStatus::kInvalid)}, 0)), 2);
+    RunSummary s = summarize({with(CaseStatus::kFailed), with(CaseStatus::kInvalid), with(CaseStatus::kInvalid)}, 0);
+    EXPECT_EQ(s.total, 3u);
+    EXPECT_EQ(s.invalid, 2u);
+    EXPECT_EQ(s.failed, 1u);
+}
+
+}  // namespace
+}  // namespace dmltool
