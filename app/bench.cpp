@@ -59,19 +59,10 @@ void print_feature_level_table(const std::map<std::string, Measured>& measured) 
 
 int bench_command(const BenchCommandOptions& options, const OpRegistry& registry) {
     auto selected = select_cases(options.selection, registry);
-    if (!selected.is_ok()) {
-        std::fprintf(stderr, "dmltool: error: %s\n", selected.status().message().c_str());
-        return 2;
-    }
-    std::unique_ptr<Backend> backend;
-    if (options.run.backend != BackendChoice::kCpu) {
-        auto made = make_gpu_backend(options.device, options.run.semantics);
-        if (!made.is_ok()) {
-            std::fprintf(stderr, "dmltool: error: %s\n", made.status().message().c_str());
-            return 3;
-        }
-        backend = std::move(made).value();
-    }
+    if (!selected.is_ok()) return report_error(selected.status(), 2);
+    auto opened = open_backend(options.run, options.device);
+    if (!opened.is_ok()) return report_error(opened.status(), 3);
+    std::unique_ptr<Backend> backend = std::move(opened).value();
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, backend.get());
     const bool with_cpu = options.run.backend != BackendChoice::kGpu;

@@ -34,19 +34,10 @@ private:
 int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     const auto start = std::chrono::steady_clock::now();
     auto selected = select_cases(options.selection, registry);
-    if (!selected.is_ok()) {
-        std::fprintf(stderr, "dmltool: error: %s\n", selected.status().message().c_str());
-        return 2;
-    }
-    std::unique_ptr<Backend> backend;
-    if (options.run.backend != BackendChoice::kCpu) {
-        auto made = make_gpu_backend(options.device, options.run.semantics);
-        if (!made.is_ok()) {
-            std::fprintf(stderr, "dmltool: error: %s\n", made.status().message().c_str());
-            return 3;
-        }
-        backend = std::move(made).value();
-    }
+    if (!selected.is_ok()) return report_error(selected.status(), 2);
+    auto opened = open_backend(options.run, options.device);
+    if (!opened.is_ok()) return report_error(opened.status(), 3);
+    std::unique_ptr<Backend> backend = std::move(opened).value();
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, backend.get());
     std::vector<CaseResult> results;
@@ -76,20 +67,14 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
         if (path.empty()) continue;
         Status written = write == 0 ? write_junit(path, results, summary)
                                     : write_json_report(path, results, summary, backend_name);
-        if (!written.is_ok()) {
-            std::fprintf(stderr, "dmltool: error: %s\n", written.message().c_str());
-            code = std::max(code, 2);
-        }
+        if (!written.is_ok()) code = std::max(code, report_error(written, 2));
     }
     return code;
 }
 
 int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry) {
     auto selected = select_cases(selection, registry);
-    if (!selected.is_ok()) {
-        std::fprintf(stderr, "dmltool: error: %s\n", selected.status().message().c_str());
-        return 2;
-    }
+    if (!selected.is_ok()) return report_error(selected.status(), 2);
     size_t invalid = selected->broken.size(), unsupported = 0;
     for (const CaseFile* file : selected->broken) std::printf("[INVALID] %s\n", file->status.message().c_str());
     for (const LoadedCase* c : selected->cases) {

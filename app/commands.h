@@ -54,4 +54,9 @@ struct SelectedCases {
 };
 Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry& registry);
 
+// The device backend a run asks for; null for --backend cpu.
+Result<std::unique_ptr<Backend>> open_backend(const RunOptions& run, const DeviceOptions& device);
+// Prints "dmltool: error: <message>" on stderr and returns exit_code.
+int report_error(const Status& status, int exit_code);
+
 }  // namespace dmltool::app

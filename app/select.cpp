@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <cstdio>
 #include <regex>
 
 #include "app/commands.h"
+#include "app/device.h"
 
 namespace dmltool::app {
 
@@ -38,6 +40,16 @@ Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry&
         }
     }
     return out;
+}
+
+Result<std::unique_ptr<Backend>> open_backend(const RunOptions& run, const DeviceOptions& device) {
+    if (run.backend == BackendChoice::kCpu) return std::unique_ptr<Backend>();
+    return make_gpu_backend(device, run.semantics);
+}
+
+int report_error(const Status& status, int exit_code) {
+    std::fprintf(stderr, "dmltool: error: %s\n", status.message().c_str());
+    return exit_code;
 }
 
 }  // namespace dmltool::app
