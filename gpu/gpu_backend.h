@@ -33,6 +33,8 @@ public:
                                                 unsigned iterations) override;
 
     GpuContext& context() { return *context_; }
+    // The semantics later plans follow (tests switch rules on one device instead of creating another).
+    void set_semantics(const SemanticsOptions& semantics) { semantics_ = semantics; }
 
 private:
     // Device buffers and kernels of one planned execution.

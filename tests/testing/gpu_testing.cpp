@@ -119,6 +119,7 @@ DifferentialResult run_differential(const Op& op, const DifferentialCase& c) {
         result.message = where + ": reference failed: " + ran.message();
         return result;
     }
+    backend->set_semantics(c.semantics);
     auto gpu_outputs = backend->execute(op, **desc, inputs, nullptr);
     bool passed = gpu_outputs.is_ok();
     std::string message;
