@@ -11,6 +11,7 @@
 
 #include "core/op.h"
 #include "ops/resample/desc.h"
+#include "ops/resample/kernel.h"
 
 namespace dmltool::ops::resample {
 namespace {
@@ -113,6 +114,11 @@ public:
                         .reason = "8-bit result of a rounded blend: rounding at (near-)ties may differ by one "
                                   "(spec §6.7)"};
         }
+    }
+
+    // Tables from coordinates.h on the host; the kernel only gathers and blends (kernel.cpp).
+    Result<DevicePlan> plan_device(const OpDesc& base, const SemanticsOptions& semantics) const override {
+        return plan_resample(static_cast<const ResampleDesc&>(base), semantics);
     }
 
     // bytes = numel(in) * size + numel(out) * size (spec §6.8, input counted once).

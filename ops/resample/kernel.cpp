@@ -1,0 +1,773 @@
+// GPU kernels of DML_RESAMPLE v1.
+//
+// Host side (plan_resample): per output dimension, the tables the CPU reference uses are built with
+// coordinates.h (nearest_index for the semantics' rule; linear_tap) and classified:
+//   identity  — source index == output index (scale 1 with a matching size, or a crop): offset = c * stride;
+//   gather    — nearest, or linear whose weights are all exactly {1, 0}: a table of premultiplied offsets;
+//   blend     — linear otherwise: a table of {x0 * stride, x1 * stride, w0, w1} per output coordinate.
+// Skipping the zero-weight corner of identity/gather dimensions gives the reference's result (the weights there
+// are exactly 1 and 0) for every finite input. Size-1 gather dimensions fold into a constant input offset,
+// adjacent identity dimensions with compatible strides merge, so packed NCHW upsampling of H and W becomes
+// rank 3 {N*C identity, H, W}: 4 corners per output, 2 udivs per thread.
+//
+// Device side: the kernel does no coordinate math, only table loads, gathers and blends. Variants are
+// specialised on data type, canonical rank, each dimension's kind and the store path (see StorePath); sizes,
+// strides and table positions are root constants, so one blob serves every shape of a class.
+//   kRows: the output's last dimension is contiguous and every row starts 16-byte (else 4-byte) aligned; a
+//   thread writes 16 (4) bytes of one row with one store — consecutive threads write consecutive vectors. Lanes
+//   past the row's end are clamped to the last column and land in bytes no output element addresses.
+//   kFlatWords / kElements: the general layouts (see kernel.h).
+//
+// Linear arithmetic. The reference sums the 2^k corner products in double and rounds once. A plain float32
+// sum is NOT within the tolerance (4 ulp float32, 2 ulp float16): with mixed-sign inputs the result can be
+// much smaller than the corner terms, and their float32 rounding errors (~2^-24 of the terms) then exceed many
+// ulps of the result (measured: ~3% of random outputs off by > 4 ulp). Float outputs therefore use
+// error-free transformations: the blend is separable (innermost blended dimension first), each product
+// a * w is Dekker's exact TwoProduct (w split into 12-bit halves on the device by masking, a split the same
+// way unless it is a widened half, whose 11 significant bits make a * w_half exact), sums are Knuth's TwoSum,
+// and the rounding errors are carried in a float32 "lo" word. The result hi + lo is within ~2^-48 of the
+// terms' magnitude before its final rounding — i.e. correctly rounded except for cancellations far beyond
+// anything the tolerance can see. Every product whose rounding matters goes through unfused_mul (vkd3d 1.2
+// drops 'precise', so nothing else stops a driver from contracting it into an FMA); the remaining products
+// are exact, so fusing them cannot change a result. A non-finite hi (inf/NaN inputs) is returned as is.
+// INT8/UINT8 outputs tolerate ±1 after round_ne + clamp, so they blend in plain float32.
+#include "ops/resample/kernel.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "ops/resample/coordinates.h"
+#include "shaders/elements.h"
+#include "shaders/kernels.h"
+
+namespace dmltool::ops::resample {
+namespace {
+
+using shaders::Extend;
+using shaders::imm;
+using shaders::imm_f;
+using shaders::Operand;
+using shaders::ProgramBuilder;
+using shaders::Resource;
+using shaders::TensorViews;
+using shaders::UintArray;
+
+// Root constants.
+constexpr uint32_t kThreadCount = 0;
+constexpr uint32_t kThreadsPerRow = 1;
+constexpr uint32_t kInputBase = 2;     // element offset of the folded size-1 dimensions
+constexpr uint32_t kRuntimeZero = 3;   // always 0; keeps unfused_mul's products out of FMAs
+constexpr uint32_t kGroupsPerRow = 4;  // kRows: threads per output row
+constexpr uint32_t kLastSize = 5;      // kRows: size of the last dimension
+constexpr uint32_t kElementCount = 6;  // kFlatWords: output elements
+constexpr uint32_t kSizes = 8;         // [4] canonical output sizes
+constexpr uint32_t kOutStrides = 12;   // [4] output strides (elements)
+constexpr uint32_t kInStrides = 16;    // [4] input strides (elements; identity dimensions)
+constexpr uint32_t kTableOffsets = 20; // [4] first word of each dimension's table in the auxiliary buffer
+constexpr uint32_t kRootConstantCount = 24;
+
+constexpr uint32_t kMaxRank = 4;
+constexpr uint32_t kThreadsPerGroup = shaders::kDefaultThreadsPerGroup;
+constexpr uint32_t kSplitMask = 0xfffff000u;  // keeps the top 12 significant bits of a float32
+constexpr uint64_t kWindowBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
+
+bool is_compensated(DataType type) { return type == DataType::kFloat32 || type == DataType::kFloat16; }
+
+uint32_t log2_of(uint32_t power_of_two) { return uint32_t(std::countr_zero(power_of_two)); }
+
+// ---- kernel emission ----------------------------------------------------------------------------------------
+
+// One dimension's contribution to the source address of one output coordinate.
+struct Term {
+    DimKind kind = DimKind::kIdentity;
+    Operand offset;  // identity / gather: element offset (scalar)
+    Operand tap;     // blend: x = x0 * stride, y = x1 * stride, z = w0, w = w1
+    Operand split;   // blend, float types: x = hi(w0), y = hi(w1), z = lo(w0), w = lo(w1) (12 bits each)
+};
+
+// A blended value: hi (+ lo, the accumulated rounding errors, for float types).
+struct Value {
+    Operand hi;
+    Operand lo;
+    bool has_lo = false;
+    bool narrow = false;  // hi has at most 12 significant bits (a widened half): a * w_half is exact
+};
+
+class Emitter {
+public:
+    Emitter(ProgramBuilder& b, const KernelConfig& config)
+        : b_(b),
+          config_(config),
+          esize_(uint32_t(element_size(config.type))),
+          sizes_(UintArray::root_constants(kSizes)),
+          out_strides_(UintArray::root_constants(kOutStrides)),
+          in_strides_(UintArray::root_constants(kInStrides)) {
+        input_.window_log2 = shaders::kMaxViewBytesLog2;
+        output_.window_log2 = shaders::kMaxViewBytesLog2;
+        for (uint32_t i = 0; i < config.input_views; ++i) input_.views.push_back(b.srv_raw(i));
+        for (uint32_t d = 0; d < config.rank; ++d)
+            if (config.kinds[d] != DimKind::kIdentity) uses_table_ = true;
+        if (uses_table_) table_ = b.srv_raw(config.input_views);
+        for (uint32_t i = 0; i < config.output_views; ++i) output_.views.push_back(b.uav_raw(i));
+    }
+
+    void emit() {
+        Operand thread = shaders::linear_thread_index(b_, b_.root_constant(kThreadsPerRow));
+        Operand in_range = b_.temp();
+        b_.ult(in_range.x(), thread, b_.root_constant(kThreadCount));
+        b_.if_nz(in_range.x());
+        switch (config_.path) {
+            case StorePath::kRows: emit_rows(thread); break;
+            case StorePath::kFlatWords: emit_flat_words(thread); break;
+            case StorePath::kElements: emit_elements(thread); break;
+        }
+        b_.endif();
+        b_.ret();
+    }
+
+private:
+    Operand rc(uint32_t index) { return b_.root_constant(index); }
+
+    Term dim_term(uint32_t d, Operand coord) {
+        Term term;
+        term.kind = config_.kinds[d];
+        Operand t = b_.temp();
+        switch (term.kind) {
+            case DimKind::kIdentity:
+                b_.imul(t.x(), coord, in_strides_.get(b_, d));
+                term.offset = t.x();
+                break;
+            case DimKind::kGather:
+                b_.iadd(t.x(), coord, rc(kTableOffsets + d));
+                b_.ishl(t.x(), t.x(), imm(2));
+                b_.ld_raw(t.y(), t.x(), table_);
+                term.offset = t.y();
+                break;
+            case DimKind::kBlend: {
+                b_.ishl(t.x(), coord, imm(2));
+                b_.iadd(t.x(), t.x(), rc(kTableOffsets + d));
+                b_.ishl(t.x(), t.x(), imm(2));
+                term.tap = b_.temp();
+                b_.ld_raw(term.tap.xyzw(), t.x(), table_);
+                if (is_compensated(config_.type)) {
+                    term.split = b_.temp();
+                    b_.and_(term.split.xy(), term.tap.zw(), imm(kSplitMask));
+                    b_.sub(term.split.zw(), term.tap.zw(), term.split.xy());
+                }
+                break;
+            }
+        }
+        return term;
+    }
+
+    // Adds the offsets of the non-blended terms to `base`; collects the blended ones (outermost first).
+    Operand fold_offsets(Operand base, const std::vector<const Term*>& terms, std::vector<const Term*>& blends) {
+        Operand sum = base;
+        for (const Term* term : terms) {
+            if (term->kind == DimKind::kBlend) {
+                blends.push_back(term);
+                continue;
+            }
+            Operand t = b_.temp();
+            b_.iadd(t.x(), sum, term->offset);
+            sum = t.x();
+        }
+        return sum;
+    }
+
+    Value load_corner(Operand source) {
+        Operand v = b_.temp();
+        Value value;
+        switch (config_.type) {
+            case DataType::kFloat32:
+                shaders::load_element(b_, input_, 4, source, v.x());
+                value.hi = v.x();
+                break;
+            case DataType::kFloat16:
+                shaders::load_element(b_, input_, 2, source, v.x());
+                shaders::half_to_float(b_, v.y(), v.x());
+                value.hi = v.y();
+                value.narrow = true;
+                break;
+            case DataType::kInt8:
+                shaders::load_element(b_, input_, 1, source, v.x(), Extend::kSign);
+                b_.itof(v.y(), v.x());
+                value.hi = v.y();
+                break;
+            default:  // kUint8
+                shaders::load_element(b_, input_, 1, source, v.x(), Extend::kZero);
+                b_.utof(v.y(), v.x());
+                value.hi = v.y();
+                break;
+        }
+        return value;
+    }
+
+    // d = d, through an integer OR with the run-time zero: the value is unchanged but no longer an expression
+    // the driver's compiler can simplify or fuse with its neighbours.
+    void opaque(Operand d) { b_.or_(d, d, rc(kRuntimeZero)); }
+
+    // p = fl(a * w) (kept out of FMAs), e = a * w - p exactly (Dekker; every partial product is exact).
+    void two_product(const Value& a, Operand w, Operand w_hi, Operand w_lo, Operand p, Operand e) {
+        shaders::unfused_mul(b_, p, a.hi, w, rc(kRuntimeZero));
+        // Each partial sum is made opaque: otherwise a compiler may factor ah * wh + ah * wl into ah * w (NIR's
+        // inexact algebra does), which rounds and loses exactly the bits e exists to keep.
+        if (a.narrow) {
+            b_.mad(e, a.hi, w_hi, -p);
+            opaque(e);
+            b_.mad(e, a.hi, w_lo, e);
+            return;
+        }
+        Operand s = b_.temp();
+        b_.and_(s.x(), a.hi, imm(kSplitMask));
+        b_.sub(s.y(), a.hi, s.x());
+        b_.mad(e, s.x(), w_hi, -p);
+        opaque(e);
+        b_.mad(e, s.x(), w_lo, e);
+        opaque(e);
+        b_.mad(e, s.y(), w_hi, e);
+        opaque(e);
+        b_.mad(e, s.y(), w_lo, e);
+    }
+
+    Value blend(const Value& a, const Value& c, const Term& term) {
+        Value out;
+        if (!is_compensated(config_.type)) {
+            Operand r = b_.temp();
+            b_.mul(r.x(), a.hi, term.tap.z());
+            b_.mad(r.x(), c.hi, term.tap.w(), r.x());
+            out.hi = r.x();
+            return out;
+        }
+        Operand r = b_.temp();  // x p0, y e0, z p1, w e1
+        Operand q = b_.temp();
+        two_product(a, term.tap.z(), term.split.x(), term.split.z(), r.x(), r.y());
+        two_product(c, term.tap.w(), term.split.y(), term.split.w(), r.z(), r.w());
+        // TwoSum(p0, p1): s + es == p0 + p1 exactly. The intermediates pass through opaque() so that a
+        // compiler's algebraic rewrites ((p0 + p1) - p0 -> p1, which Mesa's NIR applies to SPIR-V without
+        // NoContraction) cannot see through them.
+        b_.add(q.x(), r.x(), r.z());
+        opaque(q.x());
+        b_.sub(q.y(), q.x(), r.x());
+        opaque(q.y());
+        b_.sub(q.z(), q.x(), q.y());
+        opaque(q.z());
+        b_.sub(q.z(), r.x(), q.z());
+        b_.sub(q.w(), r.z(), q.y());
+        b_.add(q.z(), q.z(), q.w());
+        b_.add(q.z(), q.z(), r.y());
+        b_.add(q.z(), q.z(), r.w());
+        if (a.has_lo) b_.mad(q.z(), a.lo, term.tap.z(), q.z());
+        if (c.has_lo) b_.mad(q.z(), c.lo, term.tap.w(), q.z());
+        out.hi = q.x();
+        out.lo = q.z();
+        out.has_lo = true;
+        return out;
+    }
+
+    Value corners(const std::vector<const Term*>& blends, size_t k, Operand base) {
+        if (k == blends.size()) return load_corner(base);
+        const Term& term = *blends[k];
+        Operand o = b_.temp();
+        b_.iadd(o.x(), base, term.tap.x());
+        b_.iadd(o.y(), base, term.tap.y());
+        const Value a = corners(blends, k + 1, o.x());
+        const Value c = corners(blends, k + 1, o.y());
+        return blend(a, c, term);
+    }
+
+    // The output element's bits (low element_size bytes of a scalar).
+    Operand element_bits(Operand base, const std::vector<const Term*>& blends) {
+        Operand f = b_.temp();
+        if (blends.empty()) {  // a pure gather: bit-exact copy
+            shaders::load_element(b_, input_, esize_, base, f.x());
+            return f.x();
+        }
+        const Value v = corners(blends, 0, base);
+        if (is_compensated(config_.type)) {
+            b_.add(f.x(), v.hi, v.lo);
+            b_.and_(f.y(), v.hi, imm(0x7fffffffu));
+            b_.ult(f.y(), f.y(), imm(0x7f800000u));  // hi finite: hi + lo; else inf/NaN as the plain sum has it
+            b_.movc(f.x(), f.y(), f.x(), v.hi);
+            if (config_.type == DataType::kFloat32) return f.x();
+            shaders::float_to_half(b_, f.z(), f.x());
+            return f.z();
+        }
+        const bool is_signed = config_.type == DataType::kInt8;
+        b_.round_ne(f.x(), v.hi);
+        b_.max(f.x(), f.x(), imm_f(is_signed ? -128.0f : 0.0f));
+        b_.min(f.x(), f.x(), imm_f(is_signed ? 127.0f : 255.0f));
+        if (is_signed) b_.ftoi(f.y(), f.x());
+        else b_.ftou(f.y(), f.x());
+        return f.y();
+    }
+
+    void pack(Operand words, uint32_t lane, Operand bits) {
+        if (esize_ == 4) {
+            b_.mov(words.component(lane), bits);
+        } else {
+            const uint32_t per_word = 4 / esize_;
+            shaders::insert_subword(b_, words.component(lane / per_word), esize_, lane % per_word, bits);
+        }
+    }
+
+    Operand word_operand(Operand words, uint32_t count) {
+        switch (count) {
+            case 1: return words.x();
+            case 2: return words.xy();
+            case 3: return words.xyz();
+            default: return words.xyzw();
+        }
+    }
+
+    void emit_rows(Operand thread) {
+        const uint32_t rank = config_.rank;
+        const uint32_t group = config_.group;
+        Operand rg = b_.temp();  // x row, y group within the row
+        b_.udiv(rg.x(), rg.y(), thread, rc(kGroupsPerRow));
+        const std::vector<Operand> coords = shaders::decompose_index(b_, rg.x(), rank - 1, sizes_);
+        std::vector<Term> outer;
+        for (uint32_t d = 0; d + 1 < rank; ++d) outer.push_back(dim_term(d, coords[d]));
+        std::vector<const Term*> outer_ptrs;
+        for (const Term& t : outer) outer_ptrs.push_back(&t);
+        std::vector<const Term*> outer_blends;
+        const Operand outer_base = fold_offsets(rc(kInputBase), outer_ptrs, outer_blends);
+        const Operand out_row = shaders::dot_strides(b_, coords, out_strides_, imm(0));
+
+        Operand col = b_.temp();  // x first column, y last valid column
+        b_.ishl(col.x(), rg.y(), imm(log2_of(group)));
+        b_.iadd(col.y(), rc(kLastSize), imm(0xffffffffu));
+        const uint32_t word_count = group * esize_ / 4;
+        Operand words = b_.temp();
+        b_.mov(word_operand(words, word_count), imm(0));
+        for (uint32_t lane = 0; lane < group; ++lane) {
+            Operand c = b_.temp();
+            b_.iadd(c.x(), col.x(), imm(lane));
+            b_.umin(c.x(), c.x(), col.y());  // past the row's end: recompute the last column (an unaddressed byte)
+            const Term last = dim_term(rank - 1, c.x());
+            std::vector<const Term*> blends = outer_blends;
+            std::vector<const Term*> last_terms{&last};
+            const Operand base = fold_offsets(outer_base, last_terms, blends);
+            pack(words, lane, element_bits(base, blends));
+        }
+        Operand address = b_.temp();
+        b_.iadd(address.x(), out_row, col.x());
+        b_.ishl(address.x(), address.x(), imm(log2_of(esize_)));
+        shaders::store_words(b_, output_, address.x(), word_operand(words, word_count));
+    }
+
+    // All terms of one output element (flat index `element`); returns the source base and the blends.
+    Operand element_source(Operand element, std::vector<Term>& terms, std::vector<const Term*>& blends,
+                           std::vector<Operand>& coords) {
+        coords = shaders::decompose_index(b_, element, config_.rank, sizes_);
+        terms.clear();
+        terms.reserve(config_.rank);
+        for (uint32_t d = 0; d < config_.rank; ++d) terms.push_back(dim_term(d, coords[d]));
+        std::vector<const Term*> ptrs;
+        for (const Term& t : terms) ptrs.push_back(&t);
+        return fold_offsets(rc(kInputBase), ptrs, blends);
+    }
+
+    void emit_flat_words(Operand thread) {
+        const uint32_t group = config_.group;  // 4 / element size: one output word
+        Operand e = b_.temp();                 // x first element, y last element
+        b_.ishl(e.x(), thread, imm(log2_of(group)));
+        b_.iadd(e.y(), rc(kElementCount), imm(0xffffffffu));
+        Operand word = b_.temp();
+        b_.mov(word.x(), imm(0));
+        for (uint32_t lane = 0; lane < group; ++lane) {
+            Operand c = b_.temp();
+            b_.iadd(c.x(), e.x(), imm(lane));
+            b_.umin(c.x(), c.x(), e.y());  // past the end: a duplicate of the last element in the padding bytes
+            std::vector<Term> terms;
+            std::vector<const Term*> blends;
+            std::vector<Operand> coords;
+            const Operand base = element_source(c.x(), terms, blends, coords);
+            pack(word, lane, element_bits(base, blends));
+        }
+        Operand address = b_.temp();
+        b_.ishl(address.x(), thread, imm(2));
+        shaders::store_words(b_, output_, address.x(), word.x());
+    }
+
+    void emit_elements(Operand thread) {
+        std::vector<Term> terms;
+        std::vector<const Term*> blends;
+        std::vector<Operand> coords;
+        const Operand base = element_source(thread, terms, blends, coords);
+        const Operand bits = element_bits(base, blends);
+        const Operand out = shaders::dot_strides(b_, coords, out_strides_, imm(0));
+        if (esize_ == 4) {
+            Operand address = b_.temp();
+            b_.ishl(address.x(), out, imm(2));
+            shaders::store_words(b_, output_, address.x(), bits);
+        } else {
+            // Neighbouring outputs of other threads may share the word: clear-and-set with atomics.
+            // store_element_atomic reads value.x() of the register, so the bits must sit in component x.
+            Operand value = b_.temp();
+            b_.mov(value.x(), bits);
+            shaders::store_element_atomic(b_, output_, esize_, out, value.x());
+        }
+    }
+
+    ProgramBuilder& b_;
+    const KernelConfig& config_;
+    uint32_t esize_;
+    TensorViews input_;
+    TensorViews output_;
+    Resource table_;
+    bool uses_table_ = false;
+    UintArray sizes_;
+    UintArray out_strides_;
+    UintArray in_strides_;
+};
+
+Status check_config(const KernelConfig& config) {
+    if (config.type != DataType::kFloat32 && config.type != DataType::kFloat16 && config.type != DataType::kInt8 &&
+        config.type != DataType::kUint8)
+        return invalid_input("resample kernel: data type " + std::string(data_type_name(config.type)) +
+                             " is not FLOAT32, FLOAT16, INT8 or UINT8");
+    if (config.rank < 1 || config.rank > kMaxRank) return invalid_input("resample kernel: rank must be 1..4");
+    if (config.input_views < 1 || config.input_views > 8 || config.output_views < 1 || config.output_views > 8)
+        return invalid_input("resample kernel: 1..8 views per tensor (4 GiB of 32-bit byte addresses)");
+    const uint32_t esize = uint32_t(element_size(config.type));
+    const uint32_t bytes = config.group * esize;
+    switch (config.path) {
+        case StorePath::kRows:
+            if (bytes != 4 && bytes != 16) return invalid_input("resample kernel: a row group covers 4 or 16 bytes");
+            break;
+        case StorePath::kFlatWords:
+            if (esize >= 4 || bytes != 4) return invalid_input("resample kernel: flat words need 1/2-byte elements, 4 bytes");
+            break;
+        case StorePath::kElements:
+            if (config.group != 1) return invalid_input("resample kernel: the element path has one output per thread");
+            break;
+    }
+    return Status::ok();
+}
+
+// ---- host planning ---------------------------------------------------------------------------------------------
+
+struct CanonicalDim {
+    uint32_t size = 1;
+    uint32_t out_stride = 0;
+    uint32_t in_stride = 0;
+    DimKind kind = DimKind::kIdentity;
+    std::vector<uint32_t> table;  // gather: offsets; blend: 4 words per coordinate
+};
+
+struct Canonical {
+    std::vector<CanonicalDim> dims;
+    uint64_t input_base = 0;
+    uint64_t table_bytes = 0;
+};
+
+uint32_t float_bits(float f) { return std::bit_cast<uint32_t>(f); }
+
+Result<Canonical> canonicalize(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+    const uint32_t rank = desc.input.rank();
+    const Dims in_strides = desc.input.effective_strides();
+    const Dims out_strides = desc.output.effective_strides();
+    constexpr uint64_t kMaxTableBytes = kWindowBytes;
+    uint64_t table_bytes = 0;
+    for (uint32_t d = 0; d < rank; ++d) table_bytes += uint64_t(desc.output.sizes[d]) * 16;
+    if (table_bytes > kMaxTableBytes)
+        return unsupported("RESAMPLE GPU: the per-dimension tables would exceed one 512 MiB view (output sizes " +
+                           format_dims(desc.output.sizes) + ")");
+    Canonical canonical;
+    for (uint32_t d = 0; d < rank; ++d) {
+        const uint32_t n_in = desc.input.sizes[d];
+        const uint32_t n_out = desc.output.sizes[d];
+        const uint32_t stride = in_strides[d];
+        const float inv = inverse_scale(desc.scales[d]);
+        CanonicalDim dim;
+        dim.size = n_out;
+        dim.out_stride = out_strides[d];
+        dim.in_stride = stride;
+        bool identity = true;
+        if (desc.mode == InterpolationMode::kNearestNeighbor) {
+            dim.kind = DimKind::kGather;
+            dim.table.resize(n_out);
+            for (uint32_t o = 0; o < n_out; ++o) {
+                const uint32_t index = nearest_index(o, n_in, inv, semantics.resample_nearest_rule);
+                identity = identity && index == o;
+                dim.table[o] = uint32_t(uint64_t(index) * stride);
+            }
+        } else {
+            std::vector<LinearTap> taps(n_out);
+            bool weights_trivial = true;  // every output reads one input with weight exactly 1
+            for (uint32_t o = 0; o < n_out; ++o) {
+                taps[o] = linear_tap(o, n_in, inv);
+                weights_trivial = weights_trivial && taps[o].w1 == 0.0f && taps[o].w0 == 1.0f;
+                identity = identity && taps[o].x0 == o;
+            }
+            identity = identity && weights_trivial;
+            if (weights_trivial) {
+                dim.kind = DimKind::kGather;
+                dim.table.resize(n_out);
+                for (uint32_t o = 0; o < n_out; ++o) dim.table[o] = uint32_t(uint64_t(taps[o].x0) * stride);
+            } else {
+                dim.kind = DimKind::kBlend;
+                dim.table.resize(uint64_t(n_out) * 4);
+                for (uint32_t o = 0; o < n_out; ++o) {
+                    dim.table[4 * o + 0] = uint32_t(uint64_t(taps[o].x0) * stride);
+                    dim.table[4 * o + 1] = uint32_t(uint64_t(taps[o].x1) * stride);
+                    dim.table[4 * o + 2] = float_bits(taps[o].w0);
+                    dim.table[4 * o + 3] = float_bits(taps[o].w1);
+                }
+            }
+        }
+        if (identity) {
+            dim.kind = DimKind::kIdentity;
+            dim.table.clear();
+        }
+        if (n_out == 1 && dim.kind != DimKind::kBlend) {  // a constant offset
+            if (dim.kind == DimKind::kGather) canonical.input_base += dim.table[0];
+            continue;
+        }
+        // Merge into the previous identity dimension when one stride walks both (e.g. N and C of NCHW).
+        if (dim.kind == DimKind::kIdentity && !canonical.dims.empty()) {
+            CanonicalDim& prev = canonical.dims.back();
+            if (prev.kind == DimKind::kIdentity && uint64_t(prev.in_stride) == uint64_t(dim.in_stride) * dim.size &&
+                uint64_t(prev.out_stride) == uint64_t(dim.out_stride) * dim.size) {
+                prev.size *= dim.size;  // at most the output's element count, which fits 32 bits
+                prev.in_stride = dim.in_stride;
+                prev.out_stride = dim.out_stride;
+                continue;
+            }
+        }
+        canonical.dims.push_back(std::move(dim));
+    }
+    if (canonical.dims.empty()) canonical.dims.push_back(CanonicalDim{});  // a single element
+    return canonical;
+}
+
+uint64_t padded_buffer_size(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
+
+Result<uint32_t> view_count(const TensorDesc& tensor, const char* role) {
+    constexpr uint64_t kMaxBytes = uint64_t{1} << 32;
+    if (tensor.total_size_in_bytes > kMaxBytes - 16)
+        return unsupported(std::string("RESAMPLE GPU: the ") + role + " buffer (" +
+                           std::to_string(tensor.total_size_in_bytes) +
+                           " bytes) exceeds 4 GiB, the reach of the kernel's 32-bit byte addresses");
+    const uint64_t padded = padded_buffer_size(tensor.total_size_in_bytes);
+    return uint32_t((padded + kWindowBytes - 1) / kWindowBytes);
+}
+
+struct Choice {
+    KernelConfig config;
+    Canonical canonical;
+    uint64_t threads = 0;
+    uint32_t groups_per_row = 0;
+};
+
+Result<Choice> choose(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+    const DataType type = desc.input.data_type;
+    if (type != DataType::kFloat32 && type != DataType::kFloat16 && type != DataType::kInt8 &&
+        type != DataType::kUint8)
+        return unsupported("RESAMPLE GPU: data type " + std::string(data_type_name(type)) + " has no kernel");
+    if (desc.input.rank() < 1 || desc.input.rank() > kMaxRank)
+        return unsupported("RESAMPLE GPU: only 1 to 4 dimensions have a kernel");
+    Choice choice;
+    DMLTOOL_ASSIGN_OR_RETURN(choice.canonical, canonicalize(desc, semantics));
+    const std::vector<CanonicalDim>& dims = choice.canonical.dims;
+    KernelConfig& config = choice.config;
+    config.type = type;
+    config.rank = uint32_t(dims.size());
+    for (uint32_t d = 0; d < config.rank; ++d) config.kinds[d] = dims[d].kind;
+    DMLTOOL_ASSIGN_OR_RETURN(config.input_views, view_count(desc.input, "input"));
+    DMLTOOL_ASSIGN_OR_RETURN(config.output_views, view_count(desc.output, "output"));
+
+    const uint32_t esize = uint32_t(element_size(type));
+    const uint64_t elements = desc.output.element_count();
+    const CanonicalDim& last = dims.back();
+    auto rows_aligned_to = [&](uint64_t bytes) {
+        for (size_t d = 0; d + 1 < dims.size(); ++d)
+            if ((uint64_t(dims[d].out_stride) * esize) % bytes != 0) return false;
+        return true;
+    };
+    bool packed = true;
+    uint64_t expected = 1;
+    for (size_t d = dims.size(); d-- > 0;) {
+        packed = packed && dims[d].out_stride == expected;
+        expected *= dims[d].size;
+    }
+    uint32_t row_bytes = 0;
+    if (last.out_stride == 1) {
+        if (rows_aligned_to(16) && uint64_t(last.size) * esize >= 16) row_bytes = 16;
+        else if (rows_aligned_to(4)) row_bytes = 4;
+    }
+    if (row_bytes >= esize) {
+        config.path = StorePath::kRows;
+        config.group = row_bytes / esize;
+        choice.groups_per_row = (last.size + config.group - 1) / config.group;
+        choice.threads = elements / last.size * choice.groups_per_row;
+    } else if (esize < 4 && packed) {
+        config.path = StorePath::kFlatWords;
+        config.group = 4 / esize;
+        choice.threads = (elements + config.group - 1) / config.group;
+    } else {
+        config.path = StorePath::kElements;
+        config.group = 1;
+        choice.threads = elements;
+    }
+    if (choice.threads >= (uint64_t{1} << 32))
+        return unsupported("RESAMPLE GPU: more than 2^32 threads");
+    return choice;
+}
+
+using ConfigKey = std::tuple<uint8_t, uint32_t, uint8_t, uint8_t, uint8_t, uint8_t, uint8_t, uint32_t, uint32_t, uint32_t>;
+
+ConfigKey key_of(const KernelConfig& c) {
+    return {uint8_t(c.type), c.rank, uint8_t(c.kinds[0]), uint8_t(c.kinds[1]), uint8_t(c.kinds[2]),
+            uint8_t(c.kinds[3]), uint8_t(c.path), c.group, c.input_views, c.output_views};
+}
+
+// Blobs are deterministic; building one per plan would only cost time.
+Result<std::shared_ptr<const std::vector<uint8_t>>> cached_kernel(const KernelConfig& config) {
+    static std::mutex mutex;
+    static std::map<ConfigKey, std::shared_ptr<const std::vector<uint8_t>>> cache;
+    KernelConfig normalized = config;
+    for (uint32_t d = config.rank; d < kMaxRank; ++d) normalized.kinds[d] = DimKind::kIdentity;
+    const ConfigKey key = key_of(normalized);
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
+    }
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_resample_kernel(normalized));
+    auto shared = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
+    std::lock_guard<std::mutex> lock(mutex);
+    cache.emplace(key, shared);
+    return shared;
+}
+
+std::string kernel_label(const KernelConfig& config) {
+    static constexpr const char* kPathNames[] = {"rows", "flat_words", "elements"};
+    static constexpr char kKindLetters[] = {'i', 'g', 'b'};
+    std::string kinds;
+    for (uint32_t d = 0; d < config.rank; ++d) kinds += kKindLetters[uint32_t(config.kinds[d])];
+    return "resample/" + std::string(data_type_name(config.type)) + "/" + kinds + "/" +
+           kPathNames[uint32_t(config.path)] + "x" + std::to_string(config.group);
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> build_resample_kernel(const KernelConfig& config) {
+    DMLTOOL_RETURN_IF_ERROR(check_config(config));
+    ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
+    Emitter(b, config).emit();
+    return b.build_dxbc();
+}
+
+Result<KernelConfig> resample_kernel_config(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+    DMLTOOL_ASSIGN_OR_RETURN(Choice choice, choose(desc, semantics));
+    return choice.config;
+}
+
+Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+    DMLTOOL_ASSIGN_OR_RETURN(Choice choice, choose(desc, semantics));
+    const KernelConfig& config = choice.config;
+    const std::vector<CanonicalDim>& dims = choice.canonical.dims;
+
+    DevicePlan plan;
+    KernelDispatch dispatch;
+    DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, cached_kernel(config));
+    dispatch.label = kernel_label(config);
+
+    std::vector<uint32_t> table;
+    std::vector<uint32_t> constants(kRootConstantCount, 0);
+    for (uint32_t d = 0; d < config.rank; ++d) {
+        constants[kSizes + d] = dims[d].size;
+        constants[kOutStrides + d] = dims[d].out_stride;
+        constants[kInStrides + d] = dims[d].in_stride;
+        if (dims[d].kind == DimKind::kIdentity) continue;
+        table.resize((table.size() + 3) & ~size_t(3));  // 16-byte aligned taps
+        constants[kTableOffsets + d] = uint32_t(table.size());
+        table.insert(table.end(), dims[d].table.begin(), dims[d].table.end());
+    }
+    const shaders::DispatchGrid grid = shaders::plan_dispatch(choice.threads, kThreadsPerGroup);
+    constants[kThreadCount] = uint32_t(choice.threads);
+    constants[kThreadsPerRow] = grid.threads_per_row;
+    constants[kInputBase] = uint32_t(choice.canonical.input_base);
+    constants[kRuntimeZero] = 0;
+    constants[kGroupsPerRow] = choice.groups_per_row;
+    constants[kLastSize] = dims.back().size;
+    constants[kElementCount] = uint32_t(desc.output.element_count());
+    dispatch.root_constants = std::move(constants);
+    dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
+
+    auto windows = [](BufferBinding::Source source, uint32_t count, std::vector<BufferBinding>& out) {
+        for (uint32_t i = 0; i < count; ++i)
+            out.push_back({source, 0, uint64_t(i) * kWindowBytes, i + 1 == count ? 0 : kWindowBytes});
+    };
+    windows(BufferBinding::Source::kInput, config.input_views, dispatch.srvs);
+    if (!table.empty()) {
+        std::vector<std::byte> bytes(table.size() * 4);
+        std::memcpy(bytes.data(), table.data(), bytes.size());
+        plan.auxiliary_buffers.push_back(std::move(bytes));
+        dispatch.srvs.push_back({BufferBinding::Source::kAuxiliary, 0, 0, 0});
+    }
+    windows(BufferBinding::Source::kOutput, config.output_views, dispatch.uavs);
+    plan.dispatches.push_back(std::move(dispatch));
+    return plan;
+}
+
+std::vector<KernelConfig> representative_kernel_configs() {
+    std::vector<KernelConfig> configs;
+    const DataType types[] = {DataType::kFloat32, DataType::kFloat16, DataType::kInt8, DataType::kUint8};
+    // Kind patterns: each kind in every position, all blended (16 corners), the NCHW shape.
+    const std::vector<std::vector<DimKind>> patterns = {
+        {DimKind::kIdentity},
+        {DimKind::kGather},
+        {DimKind::kBlend},
+        {DimKind::kIdentity, DimKind::kBlend, DimKind::kBlend},
+        {DimKind::kIdentity, DimKind::kGather, DimKind::kGather},
+        {DimKind::kGather, DimKind::kBlend},
+        {DimKind::kBlend, DimKind::kIdentity},
+        {DimKind::kBlend, DimKind::kGather, DimKind::kIdentity, DimKind::kBlend},
+        {DimKind::kGather, DimKind::kIdentity, DimKind::kBlend, DimKind::kGather},
+        {DimKind::kBlend, DimKind::kBlend, DimKind::kBlend, DimKind::kBlend},
+        {DimKind::kGather, DimKind::kGather, DimKind::kGather, DimKind::kGather},
+    };
+    for (DataType type : types) {
+        const uint32_t esize = uint32_t(element_size(type));
+        for (const auto& pattern : patterns) {
+            KernelConfig config;
+            config.type = type;
+            config.rank = uint32_t(pattern.size());
+            for (size_t d = 0; d < pattern.size(); ++d) config.kinds[d] = pattern[d];
+            std::vector<std::pair<StorePath, uint32_t>> paths = {{StorePath::kRows, 16 / esize},
+                                                                 {StorePath::kElements, 1}};
+            if (esize < 4) {
+                paths.push_back({StorePath::kRows, 4 / esize});
+                paths.push_back({StorePath::kFlatWords, 4 / esize});
+            }
+            for (const auto& [path, group] : paths) {
+                config.path = path;
+                config.group = group;
+                configs.push_back(config);
+            }
+        }
+        // Tensors beyond one 512 MiB view: several windows on both sides.
+        KernelConfig big;
+        big.type = type;
+        big.rank = 3;
+        big.kinds = {DimKind::kIdentity, DimKind::kBlend, DimKind::kGather, DimKind::kIdentity};
+        big.input_views = 3;
+        big.output_views = 2;
+        for (StorePath path : {StorePath::kRows, StorePath::kElements}) {
+            big.path = path;
+            big.group = path == StorePath::kRows ? 16 / esize : 1;
+            configs.push_back(big);
+        }
+    }
+    return configs;
+}
+
+}  // namespace dmltool::ops::resample

@@ -1,0 +1,54 @@
+// GPU kernels of DML_RESAMPLE v1. All coordinate math happens on the host (coordinates.h, the functions the
+// CPU reference uses); the device gets per-dimension tables and only gathers (nearest: bit copies) or blends
+// (linear). Plan layout and kernel variants are described in kernel.cpp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/device_plan.h"
+#include "core/semantics.h"
+#include "core/status.h"
+#include "ops/resample/desc.h"
+
+namespace dmltool::ops::resample {
+
+// How one (canonical) output dimension maps to the input.
+enum class DimKind : uint8_t {
+    kIdentity,  // source index == output index: offset = coordinate * input stride (no table)
+    kGather,    // one source index per coordinate: table of premultiplied element offsets
+    kBlend,     // linear with a non-zero weight somewhere: table of {x0 * stride, x1 * stride, w0, w1}
+};
+
+// How threads map onto outputs.
+enum class StorePath : uint8_t {
+    kRows,       // last dim contiguous, rows aligned: `group` consecutive outputs of one row per thread, one store
+    kFlatWords,  // packed output with unaligned rows (1/2-byte types): one whole output word per thread
+    kElements,   // anything else: one element per thread, strided store (atomic for 1/2-byte types)
+};
+
+// Everything the DXBC of one dispatch depends on (sizes, strides and tables are run-time data).
+struct KernelConfig {
+    DataType type = DataType::kFloat32;
+    uint32_t rank = 1;                          // canonical rank, 1..4
+    std::array<DimKind, 4> kinds{};             // per canonical dimension
+    StorePath path = StorePath::kElements;
+    uint32_t group = 1;                         // outputs per thread (kRows: 16 or 4 bytes' worth; kFlatWords: 4 bytes)
+    uint32_t input_views = 1;                   // 512 MiB windows
+    uint32_t output_views = 1;
+};
+
+Result<std::vector<uint8_t>> build_resample_kernel(const KernelConfig& config);
+
+// The device plan for a parsed desc (tables built with coordinates.h for semantics' nearest rule).
+Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOptions& semantics);
+
+// The kernel configuration plan_resample picks for a desc (for tests that check which path a case takes).
+Result<KernelConfig> resample_kernel_config(const ResampleDesc& desc, const SemanticsOptions& semantics);
+
+// A covering set of configurations (every data type x path x dimension kind in every position, both view
+// counts) for validating the generator's output offline.
+std::vector<KernelConfig> representative_kernel_configs();
+
+}  // namespace dmltool::ops::resample
