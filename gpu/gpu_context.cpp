@@ -1,0 +1,340 @@
+#include "gpu/gpu_context.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "gpu/gpu_buffer.h"
+#include "gpu/hresult.h"
+
+#if !defined(_WIN32)
+// vkd3d's own API (plain C, SysV ABI). VKD3D_NO_WIN32_TYPES: the COM types come from DirectX-Headers.
+#define VKD3D_NO_WIN32_TYPES
+#include <vkd3d.h>
+#include <vulkan/vulkan.h>
+#endif
+
+namespace dmltool::gpu {
+
+// The event a fence signals. vkd3d calls the instance's pfn_signal_event with whatever HANDLE was given to
+// SetEventOnCompletion, so the handle can be this object. We do not use libvkd3d-utils' events because
+// vkd3d 1.2's vkd3d_wait_event implements only infinite waits ("Timed wait not implemented yet": a finite
+// timeout fails at once), and a hung GPU must not hang the tool.
+class GpuContext::FenceEvent {
+public:
+    static HRESULT signal(HANDLE handle) {
+        auto* event = static_cast<FenceEvent*>(handle);
+        std::lock_guard<std::mutex> lock(event->mutex_);
+        event->signaled_ = true;
+        event->condition_.notify_all();
+        return S_OK;
+    }
+    // Auto-reset wait: true if signalled within the timeout.
+    bool wait(uint32_t timeout_ms) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (!condition_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return signaled_; })) return false;
+        signaled_ = false;
+        return true;
+    }
+    HANDLE handle() { return this; }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable condition_;
+    bool signaled_ = false;
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+AdapterKind kind_from_vulkan(VkPhysicalDeviceType type) {
+    switch (type) {
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return AdapterKind::kDiscrete;
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return AdapterKind::kIntegrated;
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return AdapterKind::kVirtual;
+        case VK_PHYSICAL_DEVICE_TYPE_CPU: return AdapterKind::kCpu;
+        default: return AdapterKind::kOther;
+    }
+}
+
+int preference(AdapterKind kind) {
+    switch (kind) {
+        case AdapterKind::kDiscrete: return 0;
+        case AdapterKind::kIntegrated: return 1;
+        case AdapterKind::kVirtual: return 2;
+        case AdapterKind::kOther: return 3;
+        case AdapterKind::kCpu: return 4;
+    }
+    return 5;
+}
+
+std::string lowercase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    return text;
+}
+
+struct InstanceAndDevices {
+    vkd3d_instance* instance = nullptr;
+    std::vector<VkPhysicalDevice> devices;
+    std::vector<AdapterInfo> adapters;
+};
+
+// Creates a vkd3d instance (which loads Vulkan) and describes its physical devices. The caller owns
+// `instance` (vkd3d_instance_decref).
+Result<InstanceAndDevices> open_instance(PFN_vkd3d_signal_event signal_event) {
+    vkd3d_instance_create_info info{};
+    info.type = VKD3D_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    info.pfn_signal_event = signal_event;  // how vkd3d's fence worker signals our events
+    info.wchar_size = sizeof(WCHAR);
+    InstanceAndDevices out;
+    const HRESULT hr = vkd3d_create_instance(&info, &out.instance);
+    if (FAILED(hr)) {
+        return device_error("vkd3d_create_instance failed: " + hresult_name(hr) +
+                            " (is a Vulkan driver installed? e.g. mesa-vulkan-drivers for lavapipe)");
+    }
+    const VkInstance vk_instance = vkd3d_instance_get_vk_instance(out.instance);
+    uint32_t count = 0;
+    VkResult vr = vkEnumeratePhysicalDevices(vk_instance, &count, nullptr);
+    if (vr == VK_SUCCESS) {
+        out.devices.resize(count);
+        vr = vkEnumeratePhysicalDevices(vk_instance, &count, out.devices.data());
+    }
+    if (vr != VK_SUCCESS) {
+        vkd3d_instance_decref(out.instance);
+        return device_error("vkEnumeratePhysicalDevices failed: VkResult " + std::to_string(vr));
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        VkPhysicalDeviceProperties properties{};
+        vkGetPhysicalDeviceProperties(out.devices[i], &properties);
+        VkPhysicalDeviceMemoryProperties memory{};
+        vkGetPhysicalDeviceMemoryProperties(out.devices[i], &memory);
+        AdapterInfo adapter;
+        adapter.index = i;
+        adapter.name = properties.deviceName;
+        adapter.kind = kind_from_vulkan(properties.deviceType);
+        adapter.vendor_id = properties.vendorID;
+        adapter.device_id = properties.deviceID;
+        adapter.vulkan_api_version = properties.apiVersion;
+        for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
+            if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
+                adapter.device_local_bytes = std::max<uint64_t>(adapter.device_local_bytes, memory.memoryHeaps[h].size);
+            }
+        }
+        out.adapters.push_back(adapter);
+    }
+    return out;
+}
+
+Result<uint32_t> choose_adapter(const std::vector<AdapterInfo>& adapters, const GpuContextOptions& options) {
+    if (adapters.empty()) return unsupported("no Vulkan physical device found");
+    if (options.adapter_index) {
+        if (*options.adapter_index >= adapters.size()) {
+            return invalid_input("adapter index " + std::to_string(*options.adapter_index) + " out of range: " +
+                                 std::to_string(adapters.size()) + " adapter(s) present");
+        }
+        return *options.adapter_index;
+    }
+    if (!options.adapter_name_contains.empty()) {
+        const std::string wanted = lowercase(options.adapter_name_contains);
+        std::string names;
+        for (const AdapterInfo& a : adapters) {
+            if (lowercase(a.name).find(wanted) != std::string::npos) return a.index;
+            names += (names.empty() ? "'" : ", '") + a.name + "'";
+        }
+        return invalid_input("no adapter name contains '" + options.adapter_name_contains + "'; present: " + names);
+    }
+    const AdapterInfo* best = nullptr;
+    for (const AdapterInfo& a : adapters) {
+        if (a.kind == AdapterKind::kCpu && !options.allow_cpu_adapter) continue;
+        if (best == nullptr || preference(a.kind) < preference(best->kind)) best = &a;
+    }
+    if (best == nullptr) return unsupported("only CPU (software) Vulkan devices present and allow_cpu_adapter is off");
+    return best->index;
+}
+
+}  // namespace
+
+const char* adapter_kind_name(AdapterKind kind) {
+    switch (kind) {
+        case AdapterKind::kDiscrete: return "discrete";
+        case AdapterKind::kIntegrated: return "integrated";
+        case AdapterKind::kVirtual: return "virtual";
+        case AdapterKind::kCpu: return "cpu";
+        case AdapterKind::kOther: return "other";
+    }
+    return "unknown";
+}
+
+Result<std::vector<AdapterInfo>> list_adapters() {
+    // vkd3d insists on a signal function; this instance never creates a device, so it is never called.
+    auto never_called = [](HANDLE) -> HRESULT { return E_FAIL; };
+    DMLTOOL_ASSIGN_OR_RETURN(InstanceAndDevices opened, open_instance(never_called));
+    vkd3d_instance_decref(opened.instance);
+    return opened.adapters;
+}
+
+void GpuContext::InstanceDeleter::operator()(vkd3d_instance* instance) const { vkd3d_instance_decref(instance); }
+
+Result<std::unique_ptr<GpuContext>> GpuContext::create(const GpuContextOptions& options) {
+    std::unique_ptr<GpuContext> context(new GpuContext());
+    DMLTOOL_RETURN_IF_ERROR(context->initialize(options));
+    return context;
+}
+
+// After a timed-out submit the GPU may still be running work that uses kept-alive objects. Give it a while;
+// if it never finishes, leak the in-flight objects and the device rather than free memory in use.
+GpuContext::~GpuContext() {
+    if (!fence_ || lost_reason_.empty() || fence_->GetCompletedValue() >= fence_value_) return;
+    constexpr uint32_t kTeardownWaitMs = 30'000;
+    if (SUCCEEDED(fence_->SetEventOnCompletion(fence_value_, fence_event_->handle())) &&
+        fence_event_->wait(kTeardownWaitMs)) {
+        return;
+    }
+    // Deliberate leaks: the GPU never finished.
+    for (ComPtr<IUnknown>& object : keep_alive_) (void)object.Detach();
+    (void)list_.Detach();
+    (void)allocator_.Detach();
+    (void)queue_.Detach();
+    (void)fence_.Detach();
+    (void)descriptor_heap_.Detach();
+    (void)device_.Detach();
+    (void)fence_event_.release();
+    (void)instance_.release();
+}
+
+Status GpuContext::initialize(const GpuContextOptions& options) {
+    const auto start = Clock::now();
+    DMLTOOL_ASSIGN_OR_RETURN(InstanceAndDevices opened, open_instance(&FenceEvent::signal));
+    instance_.reset(opened.instance);
+    fence_event_ = std::make_unique<FenceEvent>();
+    DMLTOOL_ASSIGN_OR_RETURN(const uint32_t chosen, choose_adapter(opened.adapters, options));
+    adapter_ = opened.adapters[chosen];
+
+    vkd3d_device_create_info info{};
+    info.type = VKD3D_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    info.minimum_feature_level = D3D_FEATURE_LEVEL_11_0;
+    info.instance = instance_.get();
+    info.vk_physical_device = opened.devices[chosen];
+    const HRESULT hr = vkd3d_create_device(&info, __uuidof(ID3D12Device), reinterpret_cast<void**>(device_.GetAddressOf()));
+    if (FAILED(hr)) {
+        return hresult_status(hr, "vkd3d_create_device on adapter " + std::to_string(chosen) + " '" + adapter_.name + "'");
+    }
+    device_creation_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
+
+    D3D12_COMMAND_QUEUE_DESC queue_desc{};
+    queue_desc.Type = D3D12_COMMAND_LIST_TYPE_DIRECT;
+    DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateCommandQueue(&queue_desc, IID_PPV_ARGS(&queue_)));
+    DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&allocator_)));
+    DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, allocator_.Get(),
+                                                                    nullptr, IID_PPV_ARGS(&list_)));
+    // SetEventOnCompletion(value, nullptr) does not block on vkd3d 1.2, so we always wait on an event.
+    DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence_)));
+    DMLTOOL_TRY_HR_DEVICE(device_.Get(), queue_->GetTimestampFrequency(&timestamp_frequency_));
+
+    D3D12_DESCRIPTOR_HEAP_DESC heap_desc{};
+    heap_desc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
+    heap_desc.NumDescriptors = options.descriptor_capacity;
+    heap_desc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
+    DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateDescriptorHeap(&heap_desc, IID_PPV_ARGS(&descriptor_heap_)));
+    descriptor_capacity_ = options.descriptor_capacity;
+    descriptor_increment_ = device_->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+    submit_timeout_ms_ = options.submit_timeout_ms;
+    return Status::ok();
+}
+
+Status GpuContext::lost_error() const {
+    return device_error("GPU context unusable after an earlier failure: " + lost_reason_);
+}
+
+Status GpuContext::check(HRESULT hr, const char* call) const {
+    if (SUCCEEDED(hr)) return Status::ok();
+    return hresult_status(hr, call, device_.Get());
+}
+
+Status GpuContext::submit_and_wait() {
+    if (!lost_reason_.empty()) return lost_error();
+    auto mark_lost = [this](Status status) {
+        lost_reason_ = status.message();
+        return status;
+    };
+    HRESULT hr = list_->Close();
+    if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12GraphicsCommandList::Close (an invalid command was recorded?)", device_.Get()));
+    ID3D12CommandList* lists[] = {list_.Get()};
+    queue_->ExecuteCommandLists(1, lists);
+    hr = queue_->Signal(fence_.Get(), ++fence_value_);
+    if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12CommandQueue::Signal", device_.Get()));
+    if (fence_->GetCompletedValue() < fence_value_) {
+        hr = fence_->SetEventOnCompletion(fence_value_, fence_event_->handle());
+        if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12Fence::SetEventOnCompletion", device_.Get()));
+        if (!fence_event_->wait(submit_timeout_ms_)) {
+            return mark_lost(device_error("GPU work did not finish within " + std::to_string(submit_timeout_ms_) +
+                                          " ms (fence value " + std::to_string(fence_value_) + ")"));
+        }
+    }
+    if (fence_->GetCompletedValue() == UINT64_MAX || FAILED(device_->GetDeviceRemovedReason())) {
+        return mark_lost(hresult_status(device_->GetDeviceRemovedReason(), "GPU execution", device_.Get()));
+    }
+    keep_alive_.clear();
+    descriptors_used_ = 0;
+    hr = allocator_->Reset();
+    if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12CommandAllocator::Reset", device_.Get()));
+    hr = list_->Reset(allocator_.Get(), nullptr);
+    if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12GraphicsCommandList::Reset", device_.Get()));
+    return Status::ok();
+}
+
+Result<DescriptorRange> GpuContext::allocate_descriptors(uint32_t count) {
+    if (!lost_reason_.empty()) return lost_error();
+    if (descriptors_used_ + count > descriptor_capacity_) {
+        return device_error("descriptor heap exhausted: " + std::to_string(descriptors_used_) + " of " +
+                            std::to_string(descriptor_capacity_) +
+                            " descriptors recorded since the last submit; submit more often or raise "
+                            "GpuContextOptions::descriptor_capacity");
+    }
+    DescriptorRange range;
+    range.cpu = platform::cpu_descriptor_start(descriptor_heap_.Get());
+    range.gpu = platform::gpu_descriptor_start(descriptor_heap_.Get());
+    range.cpu.ptr += uint64_t{descriptors_used_} * descriptor_increment_;
+    range.gpu.ptr += uint64_t{descriptors_used_} * descriptor_increment_;
+    range.increment = descriptor_increment_;
+    descriptors_used_ += count;
+    ID3D12DescriptorHeap* heaps[] = {descriptor_heap_.Get()};
+    list_->SetDescriptorHeaps(1, heaps);
+    return range;
+}
+
+Result<std::vector<double>> GpuContext::time_gpu(uint32_t iterations, const std::function<Status()>& record_one) {
+    if (!lost_reason_.empty()) return lost_error();
+    if (iterations == 0) return std::vector<double>{};
+    D3D12_QUERY_HEAP_DESC heap_desc{};
+    heap_desc.Type = D3D12_QUERY_HEAP_TYPE_TIMESTAMP;
+    heap_desc.Count = iterations + 1;
+    ComPtr<ID3D12QueryHeap> queries;
+    DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateQueryHeap(&heap_desc, IID_PPV_ARGS(&queries)));
+    const uint64_t bytes = uint64_t{heap_desc.Count} * sizeof(uint64_t);
+    DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer readback, GpuBuffer::create(*this, MemoryKind::kReadback, bytes, "timestamps"));
+    keep_alive(queries.Get());
+    keep_alive(readback.resource());
+
+    list_->EndQuery(queries.Get(), D3D12_QUERY_TYPE_TIMESTAMP, 0);
+    for (uint32_t i = 0; i < iterations; ++i) {
+        DMLTOOL_RETURN_IF_ERROR(record_one());
+        list_->EndQuery(queries.Get(), D3D12_QUERY_TYPE_TIMESTAMP, i + 1);
+    }
+    list_->ResolveQueryData(queries.Get(), D3D12_QUERY_TYPE_TIMESTAMP, 0, heap_desc.Count, readback.resource(), 0);
+    DMLTOOL_RETURN_IF_ERROR(submit_and_wait());
+
+    DMLTOOL_ASSIGN_OR_RETURN(MappedRange mapped, readback.map(0, bytes));
+    std::vector<uint64_t> ticks(heap_desc.Count);
+    std::memcpy(ticks.data(), mapped.data(), bytes);
+    std::vector<double> seconds(iterations);
+    for (uint32_t i = 0; i < iterations; ++i) {
+        seconds[i] = static_cast<double>(ticks[i + 1] - ticks[i]) / static_cast<double>(timestamp_frequency_);
+    }
+    return seconds;
+}
+
+}  // namespace dmltool::gpu

@@ -1,0 +1,127 @@
+// GpuContext: one D3D12 device on one adapter, with the single queue, command allocator, always-open command
+// list, fence + event and shader-visible descriptor heap that dmltool's GPU path needs. It owns everything it
+// creates and must outlive every buffer and kernel made from it (single owner, strictly nested lifetimes).
+//
+// Adapters: on Linux vkd3d implements D3D12 on Vulkan, so an adapter is a Vulkan physical device. We create
+// the vkd3d instance ourselves, enumerate its physical devices and hand the chosen one to vkd3d_create_device
+// (note: vkd3d honours the VKD3D_VULKAN_DEVICE environment variable over our choice when it is set).
+// Default choice: the first discrete GPU, else integrated, else virtual, else a CPU device (lavapipe).
+//
+// Work model: record into command_list(), then submit_and_wait(), which blocks with a timeout so a hung GPU
+// turns into a kDevice error instead of hanging the tool. After a timeout or device removal the context is
+// "lost": every later call fails with the original reason.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "gpu/d3d12_platform.h"
+
+struct vkd3d_instance;
+
+namespace dmltool::gpu {
+
+enum class AdapterKind { kDiscrete, kIntegrated, kVirtual, kCpu, kOther };
+const char* adapter_kind_name(AdapterKind kind);
+
+struct AdapterInfo {
+    uint32_t index = 0;         // position in list_adapters(), usable as GpuContextOptions::adapter_index
+    std::string name;           // Vulkan deviceName, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)", "NVIDIA H200"
+    AdapterKind kind = AdapterKind::kOther;
+    uint32_t vendor_id = 0;
+    uint32_t device_id = 0;
+    uint32_t vulkan_api_version = 0;
+    uint64_t device_local_bytes = 0;  // largest device-local memory heap
+};
+
+// Every Vulkan physical device vkd3d can use. An error means no Vulkan instance could be created.
+Result<std::vector<AdapterInfo>> list_adapters();
+
+struct GpuContextOptions {
+    std::optional<uint32_t> adapter_index;   // pick by list_adapters() index
+    std::string adapter_name_contains;       // or by case-insensitive substring of the name
+    bool allow_cpu_adapter = true;           // the default choice may fall back to lavapipe
+    uint32_t submit_timeout_ms = 60'000;     // submit_and_wait gives up after this
+    uint32_t descriptor_capacity = 16'384;   // shader-visible descriptors available between two submits
+};
+
+// A block of consecutive descriptors in the shader-visible heap, valid until the next submit_and_wait().
+struct DescriptorRange {
+    D3D12_CPU_DESCRIPTOR_HANDLE cpu{};
+    D3D12_GPU_DESCRIPTOR_HANDLE gpu{};
+    uint32_t increment = 0;
+};
+
+class GpuContext {
+public:
+    static Result<std::unique_ptr<GpuContext>> create(const GpuContextOptions& options = {});
+    ~GpuContext();
+    GpuContext(const GpuContext&) = delete;
+    GpuContext& operator=(const GpuContext&) = delete;
+
+    const AdapterInfo& adapter() const { return adapter_; }
+    ID3D12Device* device() const { return device_.Get(); }
+    ID3D12GraphicsCommandList* command_list() const { return list_.Get(); }
+    double device_creation_seconds() const { return device_creation_seconds_; }
+    uint64_t timestamp_frequency() const { return timestamp_frequency_; }
+
+    // Closes and executes the command list, waits for it (with the timeout), then reopens it and releases
+    // everything kept alive for it. Returns kDevice on timeout, device removal or any failed call.
+    Status submit_and_wait();
+
+    // Changes the submit_and_wait timeout (e.g. a longer one for a known-slow benchmark).
+    void set_submit_timeout_ms(uint32_t milliseconds) { submit_timeout_ms_ = milliseconds; }
+
+    // Keeps an object alive until the work recorded so far has finished (e.g. a staging buffer). Everything a
+    // recorded command uses is kept alive this way, so destroying a GpuBuffer or ComputeKernel right after a
+    // failed (timed-out) submit cannot free memory the GPU is still using.
+    void keep_alive(IUnknown* object) { keep_alive_.emplace_back(object); }
+
+    Result<DescriptorRange> allocate_descriptors(uint32_t count);
+
+    // Records `iterations` calls of record_one() with a timestamp before the first and after each, submits,
+    // waits, and returns each call's GPU time in seconds. record_one must end with a barrier if successive
+    // iterations must not overlap (ComputeKernel::record_dispatch does).
+    Result<std::vector<double>> time_gpu(uint32_t iterations, const std::function<Status()>& record_one);
+
+    // A failed HRESULT as a Status, with the device-removal reason when it applies.
+    Status check(HRESULT hr, const char* call) const;
+
+private:
+    GpuContext() = default;
+    Status initialize(const GpuContextOptions& options);
+    Status lost_error() const;
+
+    struct InstanceDeleter {
+        void operator()(vkd3d_instance* instance) const;
+    };
+    class FenceEvent;
+
+    // Declaration order is destruction order in reverse: the device goes before the event its fence worker
+    // may still signal, and before the instance.
+    std::unique_ptr<vkd3d_instance, InstanceDeleter> instance_;
+    std::unique_ptr<FenceEvent> fence_event_;
+    std::vector<ComPtr<IUnknown>> keep_alive_;  // released after the device reference (see ~GpuContext)
+    AdapterInfo adapter_;
+    ComPtr<ID3D12Device> device_;
+    ComPtr<ID3D12CommandQueue> queue_;
+    ComPtr<ID3D12CommandAllocator> allocator_;
+    ComPtr<ID3D12GraphicsCommandList> list_;
+    ComPtr<ID3D12Fence> fence_;
+    ComPtr<ID3D12DescriptorHeap> descriptor_heap_;
+    uint32_t descriptor_capacity_ = 0;
+    uint32_t descriptors_used_ = 0;
+    uint32_t descriptor_increment_ = 0;
+    uint64_t fence_value_ = 0;
+    uint64_t timestamp_frequency_ = 0;
+    uint32_t submit_timeout_ms_ = 0;
+    double device_creation_seconds_ = 0;
+    std::string lost_reason_;  // non-empty once the context is unusable
+};
+
+}  // namespace dmltool::gpu

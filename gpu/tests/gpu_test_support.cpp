@@ -1,0 +1,61 @@
+#include "gpu/tests/gpu_test_support.h"
+
+#include "shaders/testing/validate_blob.h"
+
+namespace dmltool::gpu::testing {
+
+std::unique_ptr<GpuContext> make_context_or_skip_reason(std::string& skip_reason, const GpuContextOptions& options) {
+    auto adapters = list_adapters();
+    if (!adapters.is_ok()) {
+        skip_reason = "no Vulkan instance: " + adapters.status().message();
+        return nullptr;
+    }
+    if (adapters->empty()) {
+        skip_reason = "no Vulkan physical device on this machine";
+        return nullptr;
+    }
+    auto context = GpuContext::create(options);
+    if (!context.is_ok()) {
+        ADD_FAILURE() << "GpuContext::create: " << context.status().message();
+        return nullptr;
+    }
+    return std::move(context).value();
+}
+
+Result<std::vector<std::vector<std::byte>>> run_kernel(GpuContext& context, const std::vector<uint8_t>& dxbc,
+                                                       const std::string& name, const KernelRun& run) {
+    const shaders::testing::BlobValidation validation = shaders::testing::validate_with_vkd3d(dxbc, name);
+    if (validation.tools_found && !validation.ok) {
+        return internal_error("kernel '" + name + "' rejected by vkd3d-compiler/spirv-val: " + validation.log);
+    }
+    const KernelLayout layout{static_cast<uint32_t>(run.root_constants.size()),
+                              static_cast<uint32_t>(run.inputs.size()), static_cast<uint32_t>(run.output_bytes.size())};
+    DMLTOOL_ASSIGN_OR_RETURN(ComputeKernel kernel, ComputeKernel::create(context, dxbc, layout, name));
+    std::vector<GpuBuffer> buffers;
+    buffers.reserve(run.inputs.size() + run.output_bytes.size());
+    for (size_t i = 0; i < run.inputs.size(); ++i) {
+        DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(context, MemoryKind::kDevice, run.inputs[i].size(),
+                                                                     name + " input " + std::to_string(i)));
+        DMLTOOL_RETURN_IF_ERROR(upload(context, buffer, 0, run.inputs[i]));
+        buffers.push_back(std::move(buffer));
+    }
+    for (size_t i = 0; i < run.output_bytes.size(); ++i) {
+        DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(context, MemoryKind::kDevice, run.output_bytes[i],
+                                                                     name + " output " + std::to_string(i)));
+        DMLTOOL_RETURN_IF_ERROR(upload(context, buffer, 0, std::vector<std::byte>(run.output_bytes[i], std::byte{0xcd})));
+        buffers.push_back(std::move(buffer));
+    }
+    std::vector<BufferView> srvs, uavs;
+    for (size_t i = 0; i < run.inputs.size(); ++i) srvs.push_back({&buffers[i]});
+    for (size_t i = 0; i < run.output_bytes.size(); ++i) uavs.push_back({&buffers[run.inputs.size() + i]});
+    DMLTOOL_RETURN_IF_ERROR(kernel.record_dispatch(context, {run.root_constants, srvs, uavs, run.groups_x, run.groups_y}));
+    DMLTOOL_RETURN_IF_ERROR(context.submit_and_wait());
+    std::vector<std::vector<std::byte>> outputs;
+    for (size_t i = 0; i < run.output_bytes.size(); ++i) {
+        DMLTOOL_ASSIGN_OR_RETURN(auto bytes, download(context, buffers[run.inputs.size() + i], 0, run.output_bytes[i]));
+        outputs.push_back(std::move(bytes));
+    }
+    return outputs;
+}
+
+}  // namespace dmltool::gpu::testing
