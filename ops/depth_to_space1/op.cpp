@@ -8,6 +8,7 @@
 
 #include "core/op.h"
 #include "ops/depth_to_space1/depth_to_space1.h"
+#include "ops/depth_to_space1/kernel.h"
 
 namespace dmltool::ops::depth_to_space1 {
 
@@ -114,6 +115,11 @@ public:
         const TensorDesc& in = static_cast<const DepthToSpace1Desc&>(desc).input;
         // Every element is read once and written once (spec §4.5).
         return {.bytes = 2 * in.element_count() * element_size(in.data_type), .ops = 0};
+    }
+
+    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
+        // Data movement: no semantics options apply.
+        return plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc));
     }
 };
 

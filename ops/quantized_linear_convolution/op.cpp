@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/op.h"
+#include "ops/quantized_linear_convolution/kernel.h"
 #include "ops/quantized_linear_convolution/quantized_linear_convolution.h"
 
 namespace dmltool::ops::quantized_linear_convolution {
@@ -219,6 +220,11 @@ public:
                 .abs = 1,
                 .reason = "the requantization multiplier may be evaluated in float32 or fixed point and accumulate "
                           "in another order, so a value at a rounding tie can move by one step"};
+    }
+
+    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
+        // No semantics option changes this op: integer accumulation and round-half-to-even are fixed.
+        return plan_quantized_linear_convolution(static_cast<const QuantizedLinearConvolutionDesc&>(desc));
     }
 
     WorkEstimate work(const OpDesc& base) const override {

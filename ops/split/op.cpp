@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/op.h"
+#include "ops/split/kernel.h"
 #include "ops/split/split.h"
 
 namespace dmltool::ops::split {
@@ -124,6 +125,10 @@ public:
         const TensorDesc& in = static_cast<const SplitDesc&>(desc).input;
         // Every element is read once and written once (spec §5.5).
         return {.bytes = 2 * in.element_count() * element_size(in.data_type), .ops = 0};
+    }
+
+    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
+        return plan_split_device(static_cast<const SplitDesc&>(desc));  // data movement: no semantics options apply
     }
 };
 

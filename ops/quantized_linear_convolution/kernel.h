@@ -1,0 +1,50 @@
+// GPU kernels of DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION (built with shaders/, SM 5.0 DXBC).
+//
+// Two dispatches per case:
+//  1. prep: one thread per filter element writes the zero-point-shifted filter (w - wz[m]) as int32 into a
+//     scratch buffer in [c][kh][kw][m] order (so the output channels one thread accumulates are adjacent words:
+//     one ld_raw per tap), and one thread per output channel m writes a 16-byte requantization record
+//     {multiplier, shift/sign control, bias, output zero point}. The scales are input DATA, so the multiplier
+//     xs * ws[m] / ys is derived on the GPU: exactly, by integer long division of the float mantissas, rounded
+//     half-to-even to a 32-bit fixed-point mantissa Mq with M = Mq * 2^-s (no doubles exist under vkd3d 1.2).
+//  2. conv: one thread per 4 consecutive output columns x MT (1, 2 or 4) output channels of one (n, oh) row;
+//     loops over (C/G, KH, KW) with integer multiply-add, padding taps masked to 0, then requantizes:
+//     v = (acc + bias) * Mq * 2^-s as an exact 64-bit product built from 16-bit limbs (imul low part only),
+//     rounded half to even, plus the output zero point, clamped. Results equal the reference (which evaluates
+//     acc * double(M) in double) except where the reference's own double rounding decides: a multiplier that
+//     is not a finite binary fraction (odd factor in ys's mantissa) and a product within ~2^-23 of a tie.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/device_plan.h"
+#include "core/status.h"
+#include "ops/quantized_linear_convolution/quantized_linear_convolution.h"
+
+namespace dmltool::ops::quantized_linear_convolution {
+
+struct PrepKernelOptions {
+    bool filter_signed = false;
+    bool output_signed = false;
+    bool has_filter_zero_point = false;
+    bool has_bias = false;
+    bool has_output_zero_point = false;
+};
+
+struct ConvKernelOptions {
+    bool input_signed = false;
+    bool output_signed = false;
+    bool has_input_zero_point = false;
+    uint32_t channels_per_thread = 1;  // MT: 1, 2, 4 or 8 (divides M / G)
+    bool packed_w = false;             // input W stride 1 and convolution W stride 1: 8-byte window loads
+    uint32_t kernel_w = 0;             // KW baked in (1..7: kw loop unrolled, masks hoisted), 0: run-time KW
+};
+
+Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& options);
+Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& options);
+
+// The dispatches for a parsed desc, or kUnsupported with the reason (accumulator range, 512 MiB views).
+Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvolutionDesc& desc);
+
+}  // namespace dmltool::ops::quantized_linear_convolution

@@ -1,0 +1,545 @@
+// QUANTIZED_LINEAR_CONVOLUTION on the GPU backend (lavapipe in CI) against the CPU reference: every
+// input/filter/output type combination, 3-D and 4-D, optional zero points and bias, per-tensor and per-channel
+// filter quantization, groups (depthwise too), strides, dilations, asymmetric padding, padded / permuted /
+// broadcast inputs, strided filters, padded / permuted outputs, both input paths (packed W, general) and every
+// channel tile (1, 2, 4); exactness of the requantization (mismatch count, not just the +-1 contract), edge
+// multipliers (>= 1, tiny, negative, power-of-two ties), biases near the int32 limits; the refusal of shapes
+// whose accumulator could overflow; and every blob the generators produce through vkd3d-compiler + spirv-val.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/op_registry.h"
+#include "ops/quantized_linear_convolution/kernel.h"
+#include "shaders/testing/validate_blob.h"
+#include "tests/testing/gpu_testing.h"
+#include "tests/testing/op_testing.h"
+
+namespace dmltool::ops::quantized_linear_convolution {
+namespace {
+
+using dmltool::testing::DifferentialCase;
+using dmltool::testing::random_tensor;
+using dmltool::testing::run_differential;
+using nlohmann::json;
+
+const Op& qlc_op() {
+    static const OpRegistry registry = make_builtin_registry();
+    return *registry.find("QUANTIZED_LINEAR_CONVOLUTION");
+}
+
+#define SKIP_WITHOUT_GPU()                                                  \
+    do {                                                                    \
+        std::string why;                                                    \
+        if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why; \
+    } while (0)
+
+enum class Layout { kPacked, kPadded, kPermuted, kBroadcast };
+const char* layout_name(Layout l) {
+    switch (l) {
+        case Layout::kPacked: return "packed";
+        case Layout::kPadded: return "padded";
+        case Layout::kPermuted: return "permuted";
+        case Layout::kBroadcast: return "broadcast";
+    }
+    return "?";
+}
+
+// Strides (elements) for `sizes` in a layout: padded = packed over sizes enlarged by a few elements per
+// dimension; permuted = channels innermost (NHWC-like: the W stride is not 1); broadcast = packed with the
+// batch dimension repeated (stride 0).
+Dims make_strides(const Dims& sizes, Layout layout, std::mt19937& rng) {
+    const size_t rank = sizes.size();
+    Dims strides(rank, 1);
+    if (layout == Layout::kPermuted) {
+        // order innermost first: C, W, H, N (3-D: C, W, N)
+        std::vector<size_t> order = {1};
+        for (size_t d = rank; d-- > 2;) order.push_back(d);
+        order.push_back(0);
+        uint32_t running = 1;
+        for (size_t d : order) {
+            strides[d] = running;
+            running *= sizes[d];
+        }
+        return strides;
+    }
+    uint32_t running = 1;
+    for (size_t d = rank; d-- > 0;) {
+        strides[d] = running;
+        const uint32_t pad = layout == Layout::kPadded ? 1 + rng() % 3 : 0;
+        running *= sizes[d] + pad;
+    }
+    if (layout == Layout::kBroadcast) strides[0] = 0;
+    return strides;
+}
+
+json tensor_json(DataType type, const Dims& sizes, const std::optional<Dims>& strides = std::nullopt) {
+    json t = {{"DataType", std::string(data_type_name(type))}, {"Sizes", sizes}};
+    if (strides) t["Strides"] = *strides;
+    return t;
+}
+
+struct ConvCase {
+    DataType input_type = DataType::kUint8, filter_type = DataType::kInt8, output_type = DataType::kUint8;
+    Dims input_sizes;   // {N, C, (H,) W}
+    Dims filter_sizes;  // {M, C/G, (KH,) KW}
+    uint32_t groups = 1;
+    Dims strides, dilations, start_pad, end_pad;
+    bool input_zp = true, filter_zp = true, bias = true, output_zp = true;
+    bool per_channel_scale = false, per_channel_zp = false;
+    bool one_dim_quant = false;  // filter scale / zero point as {M} or {1}
+    Layout input_layout = Layout::kPacked, output_layout = Layout::kPacked;
+    bool strided_filter = false;
+    // Values; empty = random.
+    std::vector<double> input_scale, filter_scale, output_scale;
+    std::optional<double> input_zero, output_zero;
+    std::vector<double> bias_values;
+    double scale_lo = 0.002, scale_hi = 0.05;
+    // Value ranges (clipped to the types); narrow ones keep acc * M near the rounding points.
+    double x_lo = -128, x_hi = 255, w_lo = -128, w_hi = 255, bias_lo = -20000, bias_hi = 20000;
+};
+
+Dims output_sizes(const ConvCase& c) {
+    Dims out = {c.input_sizes[0], c.filter_sizes[0]};
+    for (size_t i = 0; i + 2 < c.input_sizes.size(); ++i) {
+        const uint32_t padded = c.input_sizes[2 + i] + c.start_pad[i] + c.end_pad[i];
+        const uint32_t extent = (c.filter_sizes[2 + i] - 1) * c.dilations[i] + 1;
+        out.push_back((padded - extent) / c.strides[i] + 1);
+    }
+    return out;
+}
+
+DifferentialCase to_differential(const ConvCase& c, const std::string& name, uint64_t seed) {
+    std::mt19937 rng{uint32_t(seed * 7919 + 1)};
+    const uint32_t rank = uint32_t(c.input_sizes.size());
+    const uint32_t m = c.filter_sizes[0];
+    const Dims out = output_sizes(c);
+    Dims quant(rank, 1);
+    Dims channel(rank, 1);
+    channel[1] = m;
+    const Dims filter_quant = c.one_dim_quant ? (c.per_channel_scale ? Dims{m} : Dims{1}) : (c.per_channel_scale ? channel : quant);
+    const Dims zp_quant = c.one_dim_quant ? (c.per_channel_zp ? Dims{m} : Dims{1}) : (c.per_channel_zp ? channel : quant);
+    json desc;
+    std::optional<Dims> in_strides;
+    if (c.input_layout != Layout::kPacked) in_strides = make_strides(c.input_sizes, c.input_layout, rng);
+    std::optional<Dims> out_strides;
+    if (c.output_layout != Layout::kPacked) out_strides = make_strides(out, c.output_layout, rng);
+    std::optional<Dims> filter_strides;
+    if (c.strided_filter) filter_strides = make_strides(c.filter_sizes, Layout::kPadded, rng);
+    desc["InputTensor"] = tensor_json(c.input_type, c.input_sizes, in_strides);
+    desc["InputScaleTensor"] = tensor_json(DataType::kFloat32, quant);
+    if (c.input_zp) desc["InputZeroPointTensor"] = tensor_json(c.input_type, quant);
+    desc["FilterTensor"] = tensor_json(c.filter_type, c.filter_sizes, filter_strides);
+    desc["FilterScaleTensor"] = tensor_json(DataType::kFloat32, filter_quant);
+    if (c.filter_zp) desc["FilterZeroPointTensor"] = tensor_json(c.filter_type, zp_quant);
+    if (c.bias) desc["BiasTensor"] = tensor_json(DataType::kInt32, channel);
+    desc["OutputScaleTensor"] = tensor_json(DataType::kFloat32, quant);
+    if (c.output_zp) desc["OutputZeroPointTensor"] = tensor_json(c.output_type, quant);
+    desc["OutputTensor"] = tensor_json(c.output_type, out, out_strides);
+    desc["Strides"] = c.strides;
+    desc["Dilations"] = c.dilations;
+    desc["StartPadding"] = c.start_pad;
+    desc["EndPadding"] = c.end_pad;
+    desc["GroupCount"] = c.groups;
+
+    const auto lo = [](DataType t) { return t == DataType::kInt8 ? -128.0 : 0.0; };
+    const auto hi = [](DataType t) { return t == DataType::kInt8 ? 127.0 : 255.0; };
+    const auto values_or_random = [&](const std::vector<double>& values, const Dims& sizes, uint64_t s) {
+        if (!values.empty()) return dmltool::testing::make_tensor(DataType::kFloat32, sizes, values);
+        return random_tensor(DataType::kFloat32, sizes, s, c.scale_lo, c.scale_hi);
+    };
+    const auto scalar_or_random = [&](const std::optional<double>& v, DataType t, const Dims& sizes, uint64_t s) {
+        if (v) return dmltool::testing::make_tensor(t, sizes, {*v});
+        return random_tensor(t, sizes, s, lo(t), hi(t));
+    };
+    DifferentialCase d;
+    d.name = name;
+    d.op_type = "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION";
+    d.desc_json = desc.dump();
+    d.seed = seed;
+    HostTensor input = random_tensor(c.input_type, c.input_sizes, seed, std::max(c.x_lo, lo(c.input_type)),
+                                     std::min(c.x_hi, hi(c.input_type)));
+    if (c.input_layout == Layout::kBroadcast) {
+        // Stride 0 on N: every batch reads the same physical elements, so the logical values must repeat.
+        const uint64_t per_batch = input.element_count() / c.input_sizes[0];
+        for (uint64_t i = per_batch; i < input.element_count(); ++i)
+            input.set_from_double(i, input.get_as_double(i % per_batch));
+    }
+    d.inputs.push_back(std::move(input));
+    d.inputs.push_back(values_or_random(c.input_scale, quant, seed + 1));
+    d.inputs.push_back(c.input_zp ? scalar_or_random(c.input_zero, c.input_type, quant, seed + 2) : HostTensor());
+    d.inputs.push_back(random_tensor(c.filter_type, c.filter_sizes, seed + 3, std::max(c.w_lo, lo(c.filter_type)),
+                                     std::min(c.w_hi, hi(c.filter_type))));
+    d.inputs.push_back(values_or_random(c.filter_scale, filter_quant, seed + 4));
+    d.inputs.push_back(c.filter_zp ? random_tensor(c.filter_type, zp_quant, seed + 5, lo(c.filter_type), hi(c.filter_type))
+                                   : HostTensor());
+    if (c.bias) {
+        d.inputs.push_back(c.bias_values.empty() ? random_tensor(DataType::kInt32, channel, seed + 6, c.bias_lo, c.bias_hi)
+                                                 : dmltool::testing::make_tensor(DataType::kInt32, channel, c.bias_values));
+    } else {
+        d.inputs.emplace_back();
+    }
+    d.inputs.push_back(values_or_random(c.output_scale, quant, seed + 7));
+    d.inputs.push_back(c.output_zp ? scalar_or_random(c.output_zero, c.output_type, quant, seed + 8) : HostTensor());
+    // The backend lays inputs out by their own desc: give each the case's desc (strides, total size), same
+    // logical values.
+    auto parsed = dmltool::testing::parse_desc(qlc_op(), d.desc_json);
+    if (parsed.is_ok()) {
+        size_t i = 0;
+        for (const TensorSlot& slot : qlc_op().tensors(**parsed)) {
+            if (slot.role != TensorRole::kInput) continue;
+            HostTensor& t = d.inputs[i++];
+            if (!slot.desc) continue;
+            HostTensor laid_out(*slot.desc);
+            std::copy(t.bytes().begin(), t.bytes().end(), laid_out.bytes().begin());
+            t = std::move(laid_out);
+        }
+    }
+    return d;
+}
+
+// Scales such that the output spans the type's range: ys ~ xs * ws * sqrt(taps) * 128 * 128 / 64.
+void balance_output_scale(ConvCase& c) {
+    uint64_t taps = 1;
+    for (size_t i = 1; i < c.filter_sizes.size(); ++i) taps *= c.filter_sizes[i];
+    const double typical = 0.02 * 0.02 * std::sqrt(double(taps)) * 70.0 * 70.0 / 40.0;
+    c.output_scale = {typical};
+}
+
+constexpr DataType kTypes[] = {DataType::kInt8, DataType::kUint8};
+
+// A random valid case of the given rank and types.
+ConvCase random_case(uint32_t rank, DataType in, DataType filter, DataType out, std::mt19937& rng) {
+    ConvCase c;
+    c.input_type = in;
+    c.filter_type = filter;
+    c.output_type = out;
+    const uint32_t spatial = rank - 2;
+    const uint32_t group_choice = rng() % 4;  // 0,1: G=1; 2: G=2; 3: depthwise
+    const uint32_t cpg = group_choice == 3 ? 1 : 1 + rng() % 4;
+    const uint32_t groups = group_choice < 2 ? 1 : group_choice == 2 ? 2 : 2 + rng() % 4;
+    const uint32_t mpg_choices[] = {1, 2, 3, 4, 8};
+    const uint32_t mpg = mpg_choices[rng() % 5];
+    c.groups = groups;
+    c.input_sizes = {1 + rng() % 2, cpg * groups};
+    c.filter_sizes = {mpg * groups, cpg};
+    for (uint32_t i = 0; i < spatial; ++i) {
+        const uint32_t k = 1 + rng() % 3;
+        const uint32_t dilation = 1 + (rng() % 4 == 0 ? rng() % 2 + 1 : 0);
+        const uint32_t stride = 1 + (rng() % 3 == 0 ? rng() % 2 + 1 : 0);
+        const uint32_t size = (spatial == 1 ? 5 : 3) + rng() % 9;
+        c.input_sizes.push_back(size);
+        c.filter_sizes.push_back(k);
+        c.strides.push_back(stride);
+        c.dilations.push_back(dilation);
+        c.start_pad.push_back(rng() % 3);
+        c.end_pad.push_back(rng() % 3);
+        // The dilated kernel must fit the padded input.
+        while ((k - 1) * dilation + 1 > size + c.start_pad.back() + c.end_pad.back()) ++c.end_pad.back();
+    }
+    c.input_zp = rng() % 4 != 0;
+    c.filter_zp = rng() % 4 != 0;
+    c.bias = rng() % 3 != 0;
+    c.output_zp = rng() % 4 != 0;
+    c.per_channel_scale = rng() % 2 == 0;
+    c.per_channel_zp = rng() % 2 == 0;
+    c.one_dim_quant = rng() % 5 == 0;
+    const Layout in_layouts[] = {Layout::kPacked, Layout::kPacked, Layout::kPadded, Layout::kPermuted, Layout::kBroadcast};
+    const Layout out_layouts[] = {Layout::kPacked, Layout::kPacked, Layout::kPadded, Layout::kPermuted};
+    c.input_layout = in_layouts[rng() % 5];
+    if (c.input_layout == Layout::kBroadcast && c.input_sizes[0] == 1) c.input_sizes[0] = 2;
+    c.output_layout = out_layouts[rng() % 4];
+    c.strided_filter = rng() % 4 == 0;
+    balance_output_scale(c);
+    return c;
+}
+
+std::string type_tag(const ConvCase& c) {
+    const auto t = [](DataType d) { return d == DataType::kInt8 ? "s8" : "u8"; };
+    return std::string(t(c.input_type)) + "_" + t(c.filter_type) + "_" + t(c.output_type);
+}
+
+TEST(QuantizedLinearConvolutionGpu, RandomCasesEveryTypeAndRank) {
+    SKIP_WITHOUT_GPU();
+    uint64_t seed = 100;
+    for (uint32_t rank : {3u, 4u}) {
+        for (DataType in : kTypes) {
+            for (DataType filter : kTypes) {
+                for (DataType out : kTypes) {
+                    for (int variant = 0; variant < 4; ++variant, ++seed) {
+                        std::mt19937 rng{uint32_t(seed)};
+                        const ConvCase c = random_case(rank, in, filter, out, rng);
+                        const std::string name = "qlconv_gpu/random/rank" + std::to_string(rank) + "/" + type_tag(c) +
+                                                 "/" + layout_name(c.input_layout) + "_" +
+                                                 layout_name(c.output_layout) + "/" + std::to_string(seed);
+                        const auto result = run_differential(qlc_op(), to_differential(c, name, seed));
+                        EXPECT_TRUE(result.passed) << result.message;
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Shapes that pick each kernel variant: channel tiles 4/2/1, packed-W and general input path, output words
+// owned (OW % 4 == 0, packed) or partly atomic (odd OW, padded/permuted outputs).
+TEST(QuantizedLinearConvolutionGpu, KernelPaths) {
+    SKIP_WITHOUT_GPU();
+    struct Shape {
+        Dims input, filter;
+        uint32_t groups;
+        Dims strides, dilations, start_pad, end_pad;
+        Layout in, out;
+    };
+    const Shape shapes[] = {
+        {{1, 8, 9, 16}, {8, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked},    // MT 4, owned
+        {{2, 6, 7, 13}, {6, 3, 3, 2}, 2, {1, 1}, {1, 2}, {0, 2}, {1, 0}, Layout::kPacked, Layout::kPacked},    // MT 3->1? (3 per group)
+        {{1, 4, 6, 11}, {4, 2, 2, 3}, 2, {2, 1}, {1, 1}, {1, 1}, {0, 1}, Layout::kPacked, Layout::kPadded},    // MT 2
+        {{1, 5, 8, 8}, {5, 1, 3, 3}, 5, {1, 2}, {1, 1}, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked},     // depthwise, stride 2 W: general
+        {{2, 4, 5, 10}, {8, 4, 3, 3}, 1, {1, 1}, {2, 2}, {2, 2}, {2, 2}, Layout::kPermuted, Layout::kPermuted},
+        {{1, 3, 40}, {4, 3, 5}, 1, {1}, {1}, {2}, {2}, Layout::kPacked, Layout::kPacked},                      // 3-D
+        {{3, 2, 17}, {6, 1, 3}, 2, {3}, {2}, {1}, {0}, Layout::kPadded, Layout::kPadded},
+    };
+    uint64_t seed = 3000;
+    for (size_t s = 0; s < std::size(shapes); ++s) {
+        for (DataType type : kTypes) {
+            ++seed;
+            const Shape& sh = shapes[s];
+            ConvCase c;
+            c.input_type = type;
+            c.filter_type = type == DataType::kInt8 ? DataType::kUint8 : DataType::kInt8;
+            c.output_type = type;
+            c.input_sizes = sh.input;
+            c.filter_sizes = sh.filter;
+            c.groups = sh.groups;
+            c.strides = sh.strides;
+            c.dilations = sh.dilations;
+            c.start_pad = sh.start_pad;
+            c.end_pad = sh.end_pad;
+            c.input_layout = sh.in;
+            c.output_layout = sh.out;
+            c.per_channel_scale = c.per_channel_zp = s % 2 == 0;
+            balance_output_scale(c);
+            const std::string name = "qlconv_gpu/paths/" + std::to_string(s) + "/" + type_tag(c);
+            const auto result = run_differential(qlc_op(), to_differential(c, name, seed));
+            EXPECT_TRUE(result.passed) << result.message;
+        }
+    }
+}
+
+// Runs a case on the GPU and the reference and counts elements that differ at all (the contract allows +-1).
+struct ExactCount {
+    uint64_t elements = 0, mismatches = 0;
+    std::string error;
+    uint64_t unclamped = 0;  // reference outputs strictly inside the type's range (where rounding shows)
+};
+ExactCount count_exact_mismatches(const DifferentialCase& d) {
+    ExactCount result;
+    auto parsed = dmltool::testing::parse_desc(qlc_op(), d.desc_json);
+    if (!parsed.is_ok()) return {0, 0, parsed.status().message()};
+    std::vector<const HostTensor*> inputs;
+    for (const HostTensor& t : d.inputs) inputs.push_back(t.element_count() ? &t : nullptr);
+    auto reference = dmltool::testing::run_reference(qlc_op(), **parsed, inputs);
+    if (!reference.is_ok()) return {0, 0, reference.status().message()};
+    auto gpu = dmltool::testing::test_gpu_backend(nullptr)->execute(qlc_op(), **parsed, inputs, nullptr);
+    if (!gpu.is_ok()) return {0, 0, gpu.status().message()};
+    const HostTensor& want = (*reference)[0];
+    const HostTensor& got = (*gpu)[0];
+    result.elements = want.element_count();
+    const int64_t lowest = want.data_type() == DataType::kInt8 ? -128 : 0;
+    const int64_t highest = want.data_type() == DataType::kInt8 ? 127 : 255;
+    for (uint64_t i = 0; i < want.element_count(); ++i)
+        if (want.get_as_int64(i) > lowest && want.get_as_int64(i) < highest) ++result.unclamped;
+    for (uint64_t i = 0; i < want.element_count(); ++i)
+        if (want.get_as_int64(i) != got.get_as_int64(i)) {
+            if (std::getenv("QLC_DEBUG") && result.mismatches < 16)
+                std::printf("  [%llu] want %lld got %lld\n", (unsigned long long)i, (long long)want.get_as_int64(i),
+                            (long long)got.get_as_int64(i));
+            ++result.mismatches;
+        }
+    return result;
+}
+
+// Random scales: the requantization must agree exactly (the +-1 contract would hide a biased multiplier).
+TEST(QuantizedLinearConvolutionGpu, ExactOnRandomScales) {
+    SKIP_WITHOUT_GPU();
+    uint64_t elements = 0, mismatches = 0;
+    for (uint64_t seed = 7000; seed < 7006; ++seed) {
+        ConvCase c;
+        c.input_type = seed % 2 ? DataType::kInt8 : DataType::kUint8;
+        c.filter_type = DataType::kInt8;
+        c.output_type = seed % 3 ? DataType::kUint8 : DataType::kInt8;
+        c.input_sizes = {1, 8, 20, 24};
+        c.filter_sizes = {16, 8, 3, 3};
+        c.strides = {1, 1};
+        c.dilations = {1, 1};
+        c.start_pad = {1, 1};
+        c.end_pad = {1, 1};
+        c.per_channel_scale = true;
+        c.per_channel_zp = seed % 2 == 0;
+        // A narrow output scale range keeps most outputs unclamped, where rounding decides.
+        c.scale_lo = 0.001;
+        c.scale_hi = 0.03;
+        balance_output_scale(c);
+        c.output_scale[0] *= 1.0 + double(seed % 5) * 0.37;
+        const ExactCount n = count_exact_mismatches(to_differential(c, "qlconv_gpu/exact", seed));
+        ASSERT_TRUE(n.error.empty()) << n.error;
+        elements += n.elements;
+        mismatches += n.mismatches;
+    }
+    std::printf("[exactness] %llu of %llu outputs differ from the reference\n", (unsigned long long)mismatches,
+                (unsigned long long)elements);
+    EXPECT_EQ(mismatches, 0u);
+}
+
+// Multipliers that exercise every requantization branch. Power-of-two scales produce exact ties (acc * M =
+// k + 1/2), which must round half to even exactly like the reference.
+TEST(QuantizedLinearConvolutionGpu, EdgeMultipliers) {
+    SKIP_WITHOUT_GPU();
+    struct Scales {
+        const char* name;
+        std::vector<double> xs, ws, ys;
+        double range;  // |x|, |w| <= range: |acc| <= 12 * range^2 (+ bias)
+    };
+    const Scales cases[] = {
+        {"ties_half", {0.5}, {1.0}, {1.0}, 6},                       // M = 1/2: many exact ties
+        {"ties_quarter", {0.25}, {0.5}, {0.0625}, 4},                // M = 2
+        {"ties_eighth", {0.125}, {0.0625}, {0.0078125}, 4},          // M = 1
+        {"ties_sixteenth", {0.25}, {0.25}, {1.0}, 12},               // M = 1/16
+        {"pow2_small", {1.0 / 64}, {1.0 / 32}, {1.0}, 127},          // M = 2^-11
+        {"big_multiplier", {3.0}, {5.0}, {0.001}, 2},                // M ~ 15000: almost everything saturates
+        {"above_one", {0.75}, {0.8}, {0.5}, 4},                      // M = 1.2
+        {"above_one_odd", {0.7}, {0.9}, {0.3}, 4},                   // M = 2.1 (not a binary fraction)
+        {"huge", {1e20}, {1e15}, {1e-10}, 3},                        // s < 1: saturate
+        {"tiny", {1e-20}, {1e-15}, {1e10}, 127},                     // s > 64: zero
+        {"near_2pow-32", {1.0 / 65536}, {1.0 / 65536}, {1.0}, 127},  // M = 2^-32
+        {"bias_scale", {1.0 / 4096}, {1.0 / 16384}, {1.0}, 127},     // M = 2^-26: a +-2^31 bias lands in range
+        {"negative", {-0.02}, {0.03}, {0.004}, 30},                  // negative multiplier
+        {"negative_out", {0.02}, {0.03}, {-0.004}, 30},
+        {"negative_ties", {-0.5}, {1.0}, {1.0}, 6},
+        {"subnormal", {1e-40}, {3e-3}, {1e-41}, 5},                  // subnormal mantissas
+        {"odd_ys", {0.1}, {0.3}, {0.7}, 8},
+    };
+    uint64_t seed = 8000;
+    for (const Scales& s : cases) {
+        for (bool bias_extreme : {false, true}) {
+            ++seed;
+            ConvCase c;
+            c.input_type = DataType::kInt8;
+            c.filter_type = DataType::kInt8;
+            c.output_type = seed % 2 ? DataType::kInt8 : DataType::kUint8;
+            c.input_sizes = {1, 3, 6, 9};
+            c.filter_sizes = {4, 3, 2, 2};
+            c.strides = {1, 1};
+            c.dilations = {1, 1};
+            c.start_pad = {0, 1};
+            c.end_pad = {1, 0};
+            c.input_scale = s.xs;
+            c.filter_scale = s.ws;
+            c.output_scale = s.ys;
+            c.input_zp = c.filter_zp = false;
+            c.x_lo = c.w_lo = -s.range;
+            c.x_hi = c.w_hi = s.range;
+            c.bias_lo = -3 * s.range;
+            c.bias_hi = 3 * s.range;
+            c.bias = true;
+            if (bias_extreme) c.bias_values = {2147483647.0, -2147483648.0, 2147480000.0, -2147480000.0};
+            const DifferentialCase d = to_differential(c, std::string("qlconv_gpu/edge/") + s.name, seed);
+            const ExactCount n = count_exact_mismatches(d);
+            ASSERT_TRUE(n.error.empty()) << s.name << ": " << n.error;
+            if (std::getenv("QLC_DEBUG"))
+                std::printf("  %s%s: %llu of %llu unclamped\n", s.name, bias_extreme ? " (extreme bias)" : "",
+                            (unsigned long long)n.unclamped, (unsigned long long)n.elements);
+            EXPECT_EQ(n.mismatches, 0u) << s.name << (bias_extreme ? " (extreme bias)" : "") << ": " << n.mismatches
+                                        << " of " << n.elements << " outputs differ";
+        }
+    }
+}
+
+// Small accumulators and power-of-two multipliers: many exact ties.
+TEST(QuantizedLinearConvolutionGpu, ExactTiesRoundHalfToEven) {
+    SKIP_WITHOUT_GPU();
+    for (uint64_t seed = 9000; seed < 9004; ++seed) {
+        ConvCase c;
+        c.input_type = DataType::kInt8;
+        c.filter_type = DataType::kInt8;
+        c.output_type = DataType::kInt8;
+        c.input_sizes = {1, 1, 5, 7};
+        c.filter_sizes = {4, 1, 1, 2};
+        c.strides = {1, 1};
+        c.dilations = {1, 1};
+        c.start_pad = {0, 0};
+        c.end_pad = {0, 0};
+        c.input_zp = c.filter_zp = c.output_zp = false;
+        c.bias = false;
+        c.x_lo = c.w_lo = -40;
+        c.x_hi = c.w_hi = 40;
+        c.input_scale = {1.0};
+        c.filter_scale = {1.0};
+        c.output_scale = {double(uint64_t{1} << (7 + seed % 4))};  // M = 2^-7 .. 2^-10
+        const ExactCount n = count_exact_mismatches(to_differential(c, "qlconv_gpu/ties", seed));
+        ASSERT_TRUE(n.error.empty()) << n.error;
+        EXPECT_EQ(n.mismatches, 0u);
+    }
+}
+
+TEST(QuantizedLinearConvolutionGpu, RefusesAccumulatorOverflowShapes) {
+    // 33026 taps * 255^2 > INT32_MAX.
+    const json desc = {
+        {"InputTensor", tensor_json(DataType::kUint8, {1, 33026, 1, 1})},
+        {"InputScaleTensor", tensor_json(DataType::kFloat32, {1, 1, 1, 1})},
+        {"FilterTensor", tensor_json(DataType::kUint8, {1, 33026, 1, 1})},
+        {"FilterScaleTensor", tensor_json(DataType::kFloat32, {1, 1, 1, 1})},
+        {"OutputScaleTensor", tensor_json(DataType::kFloat32, {1, 1, 1, 1})},
+        {"OutputTensor", tensor_json(DataType::kUint8, {1, 1, 1, 1})},
+        {"Strides", {1, 1}}, {"Dilations", {1, 1}}, {"StartPadding", {0, 0}}, {"EndPadding", {0, 0}},
+        {"GroupCount", 1}};
+    auto parsed = dmltool::testing::parse_desc(qlc_op(), desc.dump());
+    ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+    auto plan = qlc_op().plan_device(**parsed, {});
+    ASSERT_FALSE(plan.is_ok());
+    EXPECT_EQ(plan.status().code(), ErrorCode::kUnsupported);
+    EXPECT_NE(plan.status().message().find("int32 accumulator"), std::string::npos) << plan.status().message();
+    // One tap fewer is accepted.
+    json ok = desc;
+    ok["InputTensor"]["Sizes"] = Dims{1, 33025, 1, 1};
+    ok["FilterTensor"]["Sizes"] = Dims{1, 33025, 1, 1};
+    auto parsed_ok = dmltool::testing::parse_desc(qlc_op(), ok.dump());
+    ASSERT_TRUE(parsed_ok.is_ok()) << parsed_ok.status().message();
+    EXPECT_TRUE(qlc_op().plan_device(**parsed_ok, {}).is_ok());
+}
+
+TEST(QuantizedLinearConvolutionGpu, EveryBlobValidates) {
+    size_t count = 0;
+    for (uint32_t bits = 0; bits < 32; ++bits) {
+        const PrepKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), bool(bits & 8), bool(bits & 16)};
+        auto blob = build_prep_kernel(o);
+        ASSERT_TRUE(blob.is_ok()) << blob.status().message();
+        const auto v = shaders::testing::validate_with_vkd3d(*blob, "qlconv_prep_" + std::to_string(bits));
+        if (!v.tools_found) GTEST_SKIP() << v.log;
+        EXPECT_TRUE(v.ok) << "prep " << bits << ": " << v.log;
+        ++count;
+    }
+    for (uint32_t bits = 0; bits < 16; ++bits) {
+        for (uint32_t mt : {1u, 2u, 4u}) {
+            const ConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), mt, bool(bits & 8)};
+            auto blob = build_conv_kernel(o);
+            ASSERT_TRUE(blob.is_ok()) << blob.status().message();
+            const auto v = shaders::testing::validate_with_vkd3d(
+                *blob, "qlconv_conv_" + std::to_string(bits) + "_" + std::to_string(mt));
+            EXPECT_TRUE(v.ok) << "conv " << bits << " mt " << mt << ": " << v.log;
+            ++count;
+        }
+    }
+    EXPECT_EQ(count, 32u + 48u);
+}
+
+}  // namespace
+}  // namespace dmltool::ops::quantized_linear_convolution
