@@ -24,7 +24,7 @@ struct BufferBinding {
 struct KernelDispatch {
     std::shared_ptr<const std::vector<uint8_t>> dxbc;  // a checksummed cs_5_0 container
     std::string label;                                 // "resample/linear/FLOAT16", for messages
-    std::vector<uint32_t> root_constants;              // cb0, at most 48 words
+    std::vector<uint32_t> root_constants;              // cb0, at most 63 words (gpu/compute_kernel.h)
     std::vector<BufferBinding> srvs;                   // raw views t0, t1, ...
     std::vector<BufferBinding> uavs;                   // raw views u0, u1, ...
     std::array<uint32_t, 3> group_count{1, 1, 1};      // each <= 65535

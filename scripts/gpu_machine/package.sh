@@ -10,10 +10,11 @@ binary="$repo/build/app/dmltool"
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 cp "$binary" "$out/bin/"
-# glibc (libc, libm, libdl, libpthread, librt, the loader) must come from the target: it matches its kernel.
+# glibc (libc, libm, libdl, libpthread, librt, libresolv, the loader) and the C++ runtime must come from the
+# target: they match its kernel and are at least as new as Debian 12's (the binary needs nothing newer).
 ldd "$binary" | awk '/=> \// {print $3}' | while read -r lib; do
   case "$(basename "$lib")" in
-    libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|ld-linux*) ;;
+    libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|libresolv.so.*|ld-linux*|libstdc++.so.*|libgcc_s.so.*) ;;
     *) cp -L "$lib" "$out/lib/" ;;
   esac
 done
