@@ -17,7 +17,10 @@ std::unique_ptr<Op> make_op();
 namespace {
 
 using nlohmann::json;
+using testing::first_difference;
 using testing::parse_desc;
+using testing::random_bits_tensor;
+using testing::rejection;
 
 json tensor_json(DataType type, const Dims& sizes) {
     return {{"DataType", std::string(data_type_name(type))}, {"Sizes", sizes}};
@@ -32,42 +35,8 @@ json desc_json(DataType type, const Dims& in, const Dims& out, uint32_t block, s
 
 Dims d2s_output_sizes(const Dims& in, uint32_t b) { return {in[0], in[1] / (b * b), in[2] * b, in[3] * b}; }
 
-// The error message of a desc that must be rejected ("" when it was accepted, which fails the caller's check).
-std::string rejection(const Op& op, const json& desc) {
-    auto parsed = parse_desc(op, desc.dump());
-    if (parsed.is_ok()) return "";
-    EXPECT_EQ(parsed.status().code(), ErrorCode::kInvalidInput);
-    return parsed.status().message();
-}
 
-// Random bits, plus the float patterns a converting copy would destroy: -0.0, NaNs with payloads
-// (quiet and signalling), infinities and subnormals.
-HostTensor random_bits_tensor(DataType type, const Dims& sizes, std::mt19937_64& rng) {
-    TensorDesc desc;
-    desc.data_type = type;
-    desc.sizes = sizes;
-    EXPECT_TRUE(validate_tensor_desc(desc, TensorRole::kInput, false).is_ok());
-    HostTensor tensor(desc);
-    for (std::byte& b : tensor.bytes()) b = std::byte(rng());
-    std::vector<uint64_t> specials;
-    if (type == DataType::kFloat16) specials = {0x8000, 0x7c01, 0xfe37, 0x7e00, 0xfc00, 0x0001};
-    if (type == DataType::kFloat32) specials = {0x80000000, 0x7f800001, 0xffc01234, 0x7fc00000, 0xff800000, 0x1};
-    if (type == DataType::kFloat64)
-        specials = {0x8000000000000000, 0x7ff0000000000001, 0xfff8000000abcdef, 0x7ff8000000000000, 0x1};
-    for (size_t k = 0; k < specials.size(); ++k) {
-        const uint64_t index = rng() % tensor.element_count();
-        std::memcpy(tensor.element_ptr(index), &specials[k], tensor.element_bytes());  // little-endian host
-    }
-    return tensor;
-}
 
-// First element whose bytes differ, or -1.
-int64_t first_difference(const HostTensor& a, const HostTensor& b) {
-    if (a.bytes().size() != b.bytes().size()) return 0;
-    for (uint64_t i = 0; i < a.element_count(); ++i)
-        if (std::memcmp(a.element_ptr(i), b.element_ptr(i), a.element_bytes()) != 0) return int64_t(i);
-    return -1;
-}
 
 // Spec §4.4, scatter form: walk the INPUT; DCR: (blk, c') = divmod(ci, C'); CRD: (c', blk) = divmod(ci, B*B);
 // (bh, bw) = divmod(blk, B); the element lands at (n, c', h*B + bh, w*B + bw).
@@ -173,13 +142,13 @@ TEST(DepthToSpace1DocExample, NameToleranceAndWork) {
 
 TEST(DepthToSpace1Validation, OutputSizesMustFollowTheShapeFormula) {
     auto op = make_op();
-    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 2, 4, 5}, 2, "DEPTH_COLUMN_ROW")),
+    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 2, 4, 5}, 2, "DEPTH_COLUMN_ROW").dump()),
               "/operator/desc/OutputTensor/Sizes: expected {1,2,4,6} (InputTensor {1,8,2,3} with BlockSize 2), "
               "found {1,2,4,5}");
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {2, 8, 2, 3}, {1, 2, 4, 6}, 2, "DEPTH_COLUMN_ROW"))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {2, 8, 2, 3}, {1, 2, 4, 6}, 2, "DEPTH_COLUMN_ROW").dump())
                   .find("/operator/desc/OutputTensor/Sizes: expected {2,2,4,6}"),
               std::string::npos);
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 8, 2, 3}, 2, "DEPTH_COLUMN_ROW"))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 8, 2, 3}, 2, "DEPTH_COLUMN_ROW").dump())
                   .find("/operator/desc/OutputTensor/Sizes: expected {1,2,4,6}"),
               std::string::npos);
 }
@@ -188,49 +157,49 @@ TEST(DepthToSpace1Validation, DataTypesMustMatch) {
     auto op = make_op();
     json desc = desc_json(DataType::kUint32, {1, 8, 2, 3}, {1, 2, 4, 6}, 2, "DEPTH_COLUMN_ROW");
     desc["OutputTensor"]["DataType"] = "FLOAT32";
-    EXPECT_EQ(rejection(*op, desc),
+    EXPECT_EQ(rejection(*op, desc.dump()),
               "/operator/desc/OutputTensor/DataType: expected UINT32 (the InputTensor's data type), found FLOAT32");
 }
 
 TEST(DepthToSpace1Validation, TensorsMustBe4D) {
     auto op = make_op();
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {8, 2, 3}, {1, 2, 4, 6}, 2, "DEPTH_COLUMN_ROW"))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {8, 2, 3}, {1, 2, 4, 6}, 2, "DEPTH_COLUMN_ROW").dump())
                   .find("/operator/desc/InputTensor/Sizes: expected 4 dimensions {N,C,H,W}, found 3"),
               std::string::npos);
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 1, 2, 4, 6}, 2, "DEPTH_COLUMN_ROW"))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 1, 2, 4, 6}, 2, "DEPTH_COLUMN_ROW").dump())
                   .find("/operator/desc/OutputTensor/Sizes: expected 4 dimensions {N,C,H,W}, found 5"),
               std::string::npos);
 }
 
 TEST(DepthToSpace1Validation, BlockSizeMustBePositive) {
     auto op = make_op();
-    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 8, 2, 3}, 0, "DEPTH_COLUMN_ROW")),
+    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 8, 2, 3}, 0, "DEPTH_COLUMN_ROW").dump()),
               "/operator/desc/BlockSize: expected at least 1, found 0");
 }
 
 TEST(DepthToSpace1Validation, ChannelsMustBeDivisibleByBlockSizeSquared) {
     auto op = make_op();
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 1, 6, 9}, 3, "DEPTH_COLUMN_ROW"))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 1, 6, 9}, 3, "DEPTH_COLUMN_ROW").dump())
                   .find("/operator/desc/InputTensor/Sizes: expected a channel count (Sizes[1]) divisible by "
                         "BlockSize^2 = 9 (BlockSize 3), found 8"),
               std::string::npos);
     // B*B wraps to 0 (B = 65536) or 1 (B = 2^32 - 1) in 32-bit arithmetic; neither may slip through.
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 8, 2, 3}, 65536, "DEPTH_COLUMN_ROW"))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 8, 2, 3}, 65536, "DEPTH_COLUMN_ROW").dump())
                   .find("BlockSize^2 = 4294967296 "),
               std::string::npos);
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 8, 2, 3}, 4294967295u, "DEPTH_COLUMN_ROW"))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 8, 2, 3}, 4294967295u, "DEPTH_COLUMN_ROW").dump())
                   .find("BlockSize^2 = 18446744065119617025 "),
               std::string::npos);
 }
 
 TEST(DepthToSpace1Validation, OrderMustBeKnown) {
     auto op = make_op();
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 2, 4, 6}, 2, "ROW_COLUMN_DEPTH"))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 2, 4, 6}, 2, "ROW_COLUMN_DEPTH").dump())
                   .find("/operator/desc/Order: expected one of DEPTH_COLUMN_ROW, COLUMN_ROW_DEPTH"),
               std::string::npos);
     json numeric = desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 2, 4, 6}, 2, "");
     numeric["Order"] = 2;
-    EXPECT_NE(rejection(*op, numeric).find("/operator/desc/Order: expected one of"), std::string::npos);
+    EXPECT_NE(rejection(*op, numeric.dump()).find("/operator/desc/Order: expected one of"), std::string::npos);
 }
 
 TEST(DepthToSpace1Validation, RequiredMembers) {
@@ -238,7 +207,7 @@ TEST(DepthToSpace1Validation, RequiredMembers) {
     for (const char* member : {"InputTensor", "OutputTensor", "BlockSize", "Order"}) {
         json desc = desc_json(DataType::kFloat32, {1, 8, 2, 3}, {1, 2, 4, 6}, 2, "DEPTH_COLUMN_ROW");
         desc.erase(member);
-        EXPECT_NE(rejection(*op, desc).find("/operator/desc/" + std::string(member) + ": missing required member"),
+        EXPECT_NE(rejection(*op, desc.dump()).find("/operator/desc/" + std::string(member) + ": missing required member"),
                   std::string::npos)
             << member;
     }

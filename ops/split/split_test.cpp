@@ -17,7 +17,10 @@ std::unique_ptr<Op> make_op();
 namespace {
 
 using nlohmann::json;
+using testing::first_difference;
 using testing::parse_desc;
+using testing::random_bits_tensor;
+using testing::rejection;
 
 json tensor_json(DataType type, const Dims& sizes) {
     return {{"DataType", std::string(data_type_name(type))}, {"Sizes", sizes}};
@@ -29,34 +32,7 @@ json desc_json(DataType type, const Dims& in, const std::vector<Dims>& outs, uin
     return {{"InputTensor", tensor_json(type, in)}, {"OutputTensors", outputs}, {"Axis", axis}};
 }
 
-// The error message of a desc that must be rejected ("" when it was accepted, which fails the caller's check).
-std::string rejection(const Op& op, const json& desc) {
-    auto parsed = parse_desc(op, desc.dump());
-    if (parsed.is_ok()) return "";
-    EXPECT_EQ(parsed.status().code(), ErrorCode::kInvalidInput);
-    return parsed.status().message();
-}
 
-// Random bits, plus the float patterns a converting copy would destroy: -0.0, NaNs with payloads
-// (quiet and signalling), infinities and subnormals.
-HostTensor random_bits_tensor(DataType type, const Dims& sizes, std::mt19937_64& rng) {
-    TensorDesc desc;
-    desc.data_type = type;
-    desc.sizes = sizes;
-    EXPECT_TRUE(validate_tensor_desc(desc, TensorRole::kInput, false).is_ok());
-    HostTensor tensor(desc);
-    for (std::byte& b : tensor.bytes()) b = std::byte(rng());
-    std::vector<uint64_t> specials;
-    if (type == DataType::kFloat16) specials = {0x8000, 0x7c01, 0xfe37, 0x7e00, 0xfc00, 0x0001};
-    if (type == DataType::kFloat32) specials = {0x80000000, 0x7f800001, 0xffc01234, 0x7fc00000, 0xff800000, 0x1};
-    if (type == DataType::kFloat64)
-        specials = {0x8000000000000000, 0x7ff0000000000001, 0xfff8000000abcdef, 0x7ff8000000000000, 0x1};
-    for (size_t k = 0; k < specials.size(); ++k) {
-        const uint64_t index = rng() % tensor.element_count();
-        std::memcpy(tensor.element_ptr(index), &specials[k], tensor.element_bytes());  // little-endian host
-    }
-    return tensor;
-}
 
 // JOIN along `axis` (the inverse the spec names): the input is `outer` rows, each the concatenation of every
 // output's row of `outputs[i].sizes[axis] * inner` elements.
@@ -151,17 +127,17 @@ TEST(SplitValidation, OutputCountMustMatchTheArray) {
     auto op = make_op();
     json desc = desc_json(DataType::kFloat32, kIn, kOuts, 2);
     desc["OutputCount"] = 2;
-    EXPECT_EQ(rejection(*op, desc), "/operator/desc/OutputCount: expected 3 (the length of OutputTensors), found 2");
+    EXPECT_EQ(rejection(*op, desc.dump()), "/operator/desc/OutputCount: expected 3 (the length of OutputTensors), found 2");
     desc["OutputCount"] = 0;
-    EXPECT_EQ(rejection(*op, desc), "/operator/desc/OutputCount: expected 3 (the length of OutputTensors), found 0");
+    EXPECT_EQ(rejection(*op, desc.dump()), "/operator/desc/OutputCount: expected 3 (the length of OutputTensors), found 0");
     json empty = desc_json(DataType::kFloat32, kIn, {}, 2);
-    EXPECT_NE(rejection(*op, empty).find("/operator/desc/OutputTensors: expected a non-empty array of tensor descs"),
+    EXPECT_NE(rejection(*op, empty.dump()).find("/operator/desc/OutputTensors: expected a non-empty array of tensor descs"),
               std::string::npos);
 }
 
 TEST(SplitValidation, AxisMustBeBelowTheRank) {
     auto op = make_op();
-    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, kOuts, 4)),
+    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, kOuts, 4).dump()),
               "/operator/desc/Axis: expected less than 4 (the InputTensor's dimension count, {1,1,6,2}), found 4");
 }
 
@@ -169,39 +145,39 @@ TEST(SplitValidation, DataTypesMustMatch) {
     auto op = make_op();
     json desc = desc_json(DataType::kFloat32, kIn, kOuts, 2);
     desc["OutputTensors"][1]["DataType"] = "FLOAT16";
-    EXPECT_EQ(rejection(*op, desc),
+    EXPECT_EQ(rejection(*op, desc.dump()),
               "/operator/desc/OutputTensors/1/DataType: expected FLOAT32 (the InputTensor's data type), found FLOAT16");
 }
 
 TEST(SplitValidation, RanksMustMatch) {
     auto op = make_op();
-    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 2, 2}, {1, 1, 1, 2}, {1, 3, 2}}, 2)),
+    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 2, 2}, {1, 1, 1, 2}, {1, 3, 2}}, 2).dump()),
               "/operator/desc/OutputTensors/2/Sizes: expected 4 dimensions (as InputTensor {1,1,6,2}), found 3 in "
               "{1,3,2}");
 }
 
 TEST(SplitValidation, NonAxisSizesMustMatch) {
     auto op = make_op();
-    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 2, 2}, {1, 1, 1, 1}, {1, 1, 3, 2}}, 2)),
+    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 2, 2}, {1, 1, 1, 1}, {1, 1, 3, 2}}, 2).dump()),
               "/operator/desc/OutputTensors/1/Sizes/3: expected 2 (InputTensor Sizes[3]; only Axis 2 may differ), "
               "found 1");
-    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, kIn, {{2, 1, 2, 2}, {1, 1, 1, 2}, {1, 1, 3, 2}}, 2))
+    EXPECT_NE(rejection(*op, desc_json(DataType::kFloat32, kIn, {{2, 1, 2, 2}, {1, 1, 1, 2}, {1, 1, 3, 2}}, 2).dump())
                   .find("/operator/desc/OutputTensors/0/Sizes/0: expected 1 "),
               std::string::npos);
 }
 
 TEST(SplitValidation, AxisSizesMustNotExceedTheInput) {
     auto op = make_op();
-    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 2, 2}, {1, 1, 1, 2}, {1, 1, 4, 2}}, 2)),
+    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 2, 2}, {1, 1, 1, 2}, {1, 1, 4, 2}}, 2).dump()),
               "/operator/desc/OutputTensors/2/Sizes/2: expected at most 3 (InputTensor Sizes[2] = 6, of which "
               "OutputTensors 0..1 already take 3), found 4");
-    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 7, 2}}, 2)),
+    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 7, 2}}, 2).dump()),
               "/operator/desc/OutputTensors/0/Sizes/2: expected at most 6 (InputTensor Sizes[2] = 6), found 7");
 }
 
 TEST(SplitValidation, AxisSizesMustCoverTheInput) {
     auto op = make_op();
-    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 2, 2}, {1, 1, 1, 2}, {1, 1, 2, 2}}, 2)),
+    EXPECT_EQ(rejection(*op, desc_json(DataType::kFloat32, kIn, {{1, 1, 2, 2}, {1, 1, 1, 2}, {1, 1, 2, 2}}, 2).dump()),
               "/operator/desc/OutputTensors/2/Sizes/2: expected 3 so that the outputs' sizes along Axis 2 sum to "
               "InputTensor Sizes[2] = 6, found 2 (the outputs sum to 5)");
 }
@@ -211,7 +187,7 @@ TEST(SplitValidation, RequiredMembers) {
     for (const char* member : {"InputTensor", "OutputTensors", "Axis"}) {
         json desc = desc_json(DataType::kFloat32, kIn, kOuts, 2);
         desc.erase(member);
-        EXPECT_NE(rejection(*op, desc).find("/operator/desc/" + std::string(member) + ": missing required member"),
+        EXPECT_NE(rejection(*op, desc.dump()).find("/operator/desc/" + std::string(member) + ": missing required member"),
                   std::string::npos)
             << member;
     }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,5 +36,16 @@ Result<std::unique_ptr<OpDesc>> parse_desc(const Op& op, std::string_view desc_j
 Result<std::vector<HostTensor>> run_reference(const Op& op, const OpDesc& desc,
                                               const std::vector<const HostTensor*>& inputs,
                                               const SemanticsOptions& semantics = {});
+
+// Random bits, plus the float patterns a converting copy would destroy: -0.0, NaNs with payloads (quiet and
+// signalling), infinities and subnormals. For data-movement operators, which must copy bits exactly.
+HostTensor random_bits_tensor(DataType type, const Dims& sizes, std::mt19937_64& rng);
+
+// First element whose bytes differ, or -1 (0 when the sizes differ).
+int64_t first_difference(const HostTensor& a, const HostTensor& b);
+
+// The kInvalidInput message of a desc that must be rejected; "" when it was accepted (which fails the
+// caller's substring check) — a different error code is reported as a test failure here.
+std::string rejection(const Op& op, std::string_view desc_json);
 
 }  // namespace dmltool::testing
