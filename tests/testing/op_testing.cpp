@@ -9,6 +9,14 @@
 
 namespace dmltool::testing {
 
+TensorDesc packed_desc(DataType type, Dims sizes) {
+    TensorDesc desc;
+    desc.data_type = type;
+    desc.sizes = std::move(sizes);
+    EXPECT_TRUE(validate_tensor_desc(desc, TensorRole::kInput, false).is_ok());
+    return desc;
+}
+
 HostTensor make_tensor(DataType type, Dims sizes, const std::vector<double>& values) {
     return make_tensor_with(type, std::move(sizes), [&](uint64_t i) { return values.at(i); });
 }

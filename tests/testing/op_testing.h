@@ -13,6 +13,9 @@
 
 namespace dmltool::testing {
 
+// A validated packed desc (TotalTensorSizeInBytes filled in); a failed validation fails the calling test.
+TensorDesc packed_desc(DataType type, Dims sizes);
+
 // A packed logical tensor of `type` and `sizes` holding `values` (converted with set_from_double).
 HostTensor make_tensor(DataType type, Dims sizes, const std::vector<double>& values);
 // Same, with every element computed by fn(index).

@@ -5,19 +5,14 @@
 
 #include "core/hdf5_io.h"
 #include "temp_dir.h"
+#include "tests/testing/op_testing.h"
 
 namespace dmltool {
 namespace {
 
 using testing::TempDir;
 
-TensorDesc desc_of(DataType type, Dims sizes) {
-    TensorDesc d;
-    d.data_type = type;
-    d.sizes = std::move(sizes);
-    EXPECT_TRUE(validate_tensor_desc(d, TensorRole::kInput, false).is_ok());
-    return d;
-}
+TensorDesc desc_of(DataType type, Dims sizes) { return testing::packed_desc(type, std::move(sizes)); }
 
 // Distinct bit patterns per element, including each type's extremes, so any byte swap or truncation shows.
 HostTensor pattern(DataType type, Dims sizes) {

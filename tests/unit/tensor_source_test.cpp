@@ -7,19 +7,14 @@
 #include "core/hdf5_io.h"
 #include "core/tensor_source.h"
 #include "temp_dir.h"
+#include "tests/testing/op_testing.h"
 
 namespace dmltool {
 namespace {
 
 using testing::TempDir;
 
-TensorDesc desc_of(DataType type, Dims sizes) {
-    TensorDesc d;
-    d.data_type = type;
-    d.sizes = std::move(sizes);
-    EXPECT_TRUE(validate_tensor_desc(d, TensorRole::kInput, false).is_ok());
-    return d;
-}
+TensorDesc desc_of(DataType type, Dims sizes) { return testing::packed_desc(type, std::move(sizes)); }
 
 ScalarValue s_int(int64_t v) { return {ScalarValue::Kind::kSigned, v, 0, 0}; }
 ScalarValue s_uint(uint64_t v) { return {ScalarValue::Kind::kUnsigned, 0, v, 0}; }
