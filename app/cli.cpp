@@ -109,6 +109,9 @@ int run_cli(int argc, char** argv) {
         "bench", "Benchmark passing cases with Google Benchmark; --benchmark_* flags pass through");
     add_selection(bench, bench_options.selection);
     add_run_flags(bench, bench_flags, bench_options.run, bench_options.device, bench_options.threads, false);
+    bench->add_option("--gpu-batch", bench_options.gpu_batch,
+                      "GPU executions per timed submission; the mean is reported (default 20)")
+        ->check(CLI::Range(1u, 10000u));
     bench->allow_extras();
 
     try {

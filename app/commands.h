@@ -39,6 +39,7 @@ struct BenchCommandOptions {
     DeviceOptions device;
     unsigned threads = 0;
     std::vector<std::string> benchmark_args;  // --benchmark_* flags, passed to Google Benchmark
+    unsigned gpu_batch = 20;                  // GPU executions per timed submission
 };
 
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);

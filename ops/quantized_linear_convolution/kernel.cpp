@@ -1,7 +1,6 @@
 #include "ops/quantized_linear_convolution/kernel.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <map>
 #include <memory>
@@ -558,7 +557,8 @@ Result<std::shared_ptr<const std::vector<uint8_t>>> cached_blob(const Options& o
 
 }  // namespace
 
-Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvolutionDesc& d) {
+Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvolutionDesc& d,
+                                                     const PlanOptions& options) {
     const std::string op = "QUANTIZED_LINEAR_CONVOLUTION";
     const ConvGeometry g = conv_geometry(d);
     const uint64_t taps = g.in_channels_per_group * g.kernel[0] * g.kernel[1];
@@ -584,8 +584,12 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                                " bytes; the GPU kernel binds it as one view of at most 512 MiB");
 
     const uint32_t mpg = uint32_t(g.out_channels_per_group);
+    // Channels per thread: more amortize each input load over more multiply-adds, but leave fewer threads.
+    // On the H200, 8 paid off where it still left >= ~40K threads (8x64x112x112 s2: -30%, 8x256x28x28 k1:
+    // -12%) and lost where it left 25K (8x128x28x28: +20%).
+    const uint64_t rows = g.batch * g.out_size[0] * ((g.out_size[1] + kOutputsPerThread - 1) / kOutputsPerThread);
     uint32_t mt = mpg % 4 == 0 ? 4 : mpg % 2 == 0 ? 2 : 1;
-    if (const char* e = std::getenv("QLC_MT"); e && mpg % std::atoi(e) == 0) mt = std::atoi(e);  // EXPERIMENT
+    if (mpg % 8 == 0 && rows * (g.out_channels / 8) >= options.wide_tile_min_threads) mt = 8;
     const bool packed_w = d.input.effective_strides().back() == 1 && g.stride[1] == 1;
 
     PrepKernelOptions prep{.filter_signed = is_signed(d.filter.data_type),

@@ -7,12 +7,17 @@
 //     {multiplier, shift/sign control, bias, output zero point}. The scales are input DATA, so the multiplier
 //     xs * ws[m] / ys is derived on the GPU: exactly, by integer long division of the float mantissas, rounded
 //     half-to-even to a 32-bit fixed-point mantissa Mq with M = Mq * 2^-s (no doubles exist under vkd3d 1.2).
-//  2. conv: one thread per 4 consecutive output columns x MT (1, 2 or 4) output channels of one (n, oh) row;
-//     loops over (C/G, KH, KW) with integer multiply-add, padding taps masked to 0, then requantizes:
+//  2. conv: one thread per 4 consecutive output columns x MT (1, 2, 4 or 8) output channels of one (n, oh)
+//     row; loops over (C/G, KH, KW) with integer multiply-add, padding taps masked to 0 (for KW <= 7 the kw
+//     loop is unrolled and the per-kw column masks are computed once per thread), then requantizes:
 //     v = (acc + bias) * Mq * 2^-s as an exact 64-bit product built from 16-bit limbs (imul low part only),
 //     rounded half to even, plus the output zero point, clamped. Results equal the reference (which evaluates
 //     acc * double(M) in double) except where the reference's own double rounding decides: a multiplier that
 //     is not a finite binary fraction (odd factor in ys's mantissa) and a product within ~2^-23 of a tie.
+//     Input paths: packed W (input W stride 1, conv W stride 1) loads the 4 columns as two words and a funnel
+//     shift; the general path (any strides, broadcast) loads each column's word. Outputs: a thread whose 4
+//     outputs are one aligned output word stores it whole; otherwise each byte goes through
+//     store_element_atomic, so sub-word writes never race.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +49,14 @@ struct ConvKernelOptions {
 Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& options);
 Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& options);
 
+struct PlanOptions {
+    // 8 output channels per thread only when that still leaves this many threads (tests lower it to 0 to
+    // cover the 8-channel kernels on small cases).
+    uint64_t wide_tile_min_threads = 40000;
+};
+
 // The dispatches for a parsed desc, or kUnsupported with the reason (accumulator range, 512 MiB views).
-Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvolutionDesc& desc);
+Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvolutionDesc& desc,
+                                                     const PlanOptions& options = {});
 
 }  // namespace dmltool::ops::quantized_linear_convolution

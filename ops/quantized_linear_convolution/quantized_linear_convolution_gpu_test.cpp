@@ -228,7 +228,7 @@ ConvCase random_case(uint32_t rank, DataType in, DataType filter, DataType out, 
     const uint32_t mpg_choices[] = {1, 2, 3, 4, 8};
     const uint32_t mpg = mpg_choices[rng() % 5];
     c.groups = groups;
-    c.input_sizes = {1 + rng() % 2, cpg * groups};
+    c.input_sizes = {uint32_t(1 + rng() % 2), cpg * groups};
     c.filter_sizes = {mpg * groups, cpg};
     for (uint32_t i = 0; i < spatial; ++i) {
         const uint32_t k = 1 + rng() % 3;
@@ -330,6 +330,47 @@ TEST(QuantizedLinearConvolutionGpu, KernelPaths) {
             const std::string name = "qlconv_gpu/paths/" + std::to_string(s) + "/" + type_tag(c);
             const auto result = run_differential(qlc_op(), to_differential(c, name, seed));
             EXPECT_TRUE(result.passed) << result.message;
+        }
+    }
+}
+
+// The op with 8-channel tiles forced (the planner picks them only for large cases).
+class WideTileOp final : public Op {
+public:
+    std::string_view name() const override { return qlc_op().name(); }
+    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const override { return qlc_op().parse(desc); }
+    std::vector<TensorSlot> tensors(const OpDesc& desc) const override { return qlc_op().tensors(desc); }
+    const FeatureLevelTable& feature_levels() const override { return qlc_op().feature_levels(); }
+    Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
+                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
+        return qlc_op().run_reference(desc, inputs, outputs, context);
+    }
+    Tolerance default_tolerance(const OpDesc& desc, size_t i) const override { return qlc_op().default_tolerance(desc, i); }
+    WorkEstimate work(const OpDesc& desc) const override { return qlc_op().work(desc); }
+    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
+        return plan_quantized_linear_convolution(static_cast<const QuantizedLinearConvolutionDesc&>(desc),
+                                                 {.wide_tile_min_threads = 0});
+    }
+};
+
+TEST(QuantizedLinearConvolutionGpu, EightChannelTiles) {
+    SKIP_WITHOUT_GPU();
+    const WideTileOp op;
+    uint64_t seed = 4000;
+    for (uint32_t rank : {3u, 4u}) {
+        for (DataType type : kTypes) {
+            for (int variant = 0; variant < 3; ++variant, ++seed) {
+                std::mt19937 rng{uint32_t(seed)};
+                ConvCase c = random_case(rank, type, DataType::kInt8, type, rng);
+                // 8 or 16 output channels per group; depthwise with a channel multiplier of 8 included.
+                const uint32_t mpg = 8 * (1 + rng() % 2);
+                c.filter_sizes[0] = mpg * c.groups;
+                const std::string name = "qlconv_gpu/wide/rank" + std::to_string(rank) + "/" + type_tag(c) + "/" +
+                                         layout_name(c.input_layout) + "_" + layout_name(c.output_layout) + "/" +
+                                         std::to_string(seed);
+                const auto result = run_differential(op, to_differential(c, name, seed));
+                EXPECT_TRUE(result.passed) << result.message;
+            }
         }
     }
 }
@@ -527,18 +568,26 @@ TEST(QuantizedLinearConvolutionGpu, EveryBlobValidates) {
         EXPECT_TRUE(v.ok) << "prep " << bits << ": " << v.log;
         ++count;
     }
-    for (uint32_t bits = 0; bits < 16; ++bits) {
-        for (uint32_t mt : {1u, 2u, 4u}) {
-            const ConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), mt, bool(bits & 8)};
-            auto blob = build_conv_kernel(o);
-            ASSERT_TRUE(blob.is_ok()) << blob.status().message();
-            const auto v = shaders::testing::validate_with_vkd3d(
-                *blob, "qlconv_conv_" + std::to_string(bits) + "_" + std::to_string(mt));
-            EXPECT_TRUE(v.ok) << "conv " << bits << " mt " << mt << ": " << v.log;
-            ++count;
-        }
-    }
-    EXPECT_EQ(count, 32u + 48u);
+    // Every flag combination and channel tile with run-time KW; each baked KW with the smallest and largest
+    // tile on both input paths (KW only changes how often the tap body is repeated).
+    const auto check_conv = [&](uint32_t bits, uint32_t mt, uint32_t kernel_w) {
+        const ConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), mt, bool(bits & 8), kernel_w};
+        auto blob = build_conv_kernel(o);
+        ASSERT_TRUE(blob.is_ok()) << blob.status().message();
+        const std::string name = "qlconv_conv_" + std::to_string(bits) + "_" + std::to_string(mt) + "_" +
+                                 std::to_string(kernel_w);
+        const auto v = shaders::testing::validate_with_vkd3d(*blob, name);
+        EXPECT_TRUE(v.ok) << name << ": " << v.log;
+        ++count;
+    };
+    for (uint32_t bits = 0; bits < 16; ++bits)
+        for (uint32_t mt : {1u, 2u, 4u, 8u}) check_conv(bits, mt, 0);
+    for (uint32_t kernel_w = 1; kernel_w <= 7; ++kernel_w)
+        for (uint32_t bits : {0u, 15u})
+            for (uint32_t mt : {1u, 8u}) check_conv(bits, mt, kernel_w);
+    EXPECT_FALSE(build_conv_kernel({.channels_per_thread = 3}).is_ok());
+    EXPECT_FALSE(build_conv_kernel({.channels_per_thread = 4, .kernel_w = 8}).is_ok());
+    EXPECT_EQ(count, 32u + 64u + 28u);
 }
 
 }  // namespace

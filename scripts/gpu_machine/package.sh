@@ -18,6 +18,9 @@ ldd "$binary" | awk '/=> \// {print $3}' | while read -r lib; do
     *) cp -L "$lib" "$out/lib/" ;;
   esac
 done
+# NVIDIA's Vulkan ICD (libGLX_nvidia) needs the GL vendor-neutral dispatch libraries; the GPU machine's image
+# has none, and ldd of dmltool cannot see them (the Vulkan loader dlopens the ICD).
+for lib in libGLdispatch.so.0 libGLX.so.0; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/lib/"; done
 cp -r "$repo/cases" "$out/cases"
 cp "$repo/scripts/gpu_machine/run.sh" "$out/"
 [ -f "$repo/scripts/gpu_machine/pytorch_baseline.py" ] && cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$out/"

@@ -22,7 +22,7 @@ status=0
 "$dmltool" run cases/*.json --junit "$out/junit.xml" --json "$out/run.json" 2>&1 | tee "$out/run.txt" || status=$?
 if [ "${1:-}" = "bench" ]; then
   shift
-  "$dmltool" bench cases/perf/perf.json --backend gpu --benchmark_out="$out/bench.json" --benchmark_out_format=json "$@" 2>&1 \
+  "$dmltool" bench cases/perf/perf.json --backend gpu --benchmark_min_time=0.05 --benchmark_out="$out/bench.json" --benchmark_out_format=json "$@" 2>&1 \
     | tee "$out/bench.txt" || status=$?
   if command -v python3 >/dev/null && [ -f "$here/pytorch_baseline.py" ]; then
     OUT="$out" python3 "$here/pytorch_baseline.py" 2>&1 | tee "$out/pytorch.txt"
