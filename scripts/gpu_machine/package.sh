@@ -20,7 +20,7 @@ ldd "$binary" | awk '/=> \// {print $3}' | while read -r lib; do
 done
 # NVIDIA's Vulkan ICD (libGLX_nvidia) needs the GL vendor-neutral dispatch libraries; the GPU machine's image
 # has none, and ldd of dmltool cannot see them (the Vulkan loader dlopens the ICD).
-for lib in libGLdispatch.so.0 libGLX.so.0; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/lib/"; done
+for lib in libGLdispatch.so.0 libGLX.so.0 libGL.so.1 libEGL.so.1 libOpenGL.so.0; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/lib/"; done
 cp -r "$repo/cases" "$out/cases"
 cp "$repo/scripts/gpu_machine/run.sh" "$out/"
 [ -f "$repo/scripts/gpu_machine/pytorch_baseline.py" ] && cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$out/"
