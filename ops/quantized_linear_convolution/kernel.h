@@ -46,13 +46,37 @@ struct ConvKernelOptions {
     uint32_t kernel_w = 0;             // KW baked in (1..7: kw loop unrolled, masks hoisted), 0: run-time KW
 };
 
+// The tiled conv kernel, for the common shape class: input W stride 1, convolution W stride 1 and dilation 1,
+// KH and KW <= 7 (both unrolled). A thread group of 64 threads is one tile of MT output channels over 64
+// "spatial units" (n, oh, group of CW output columns), flattened over the batch so groups are full. Per chunk
+// of input channels the group copies its MT-channel slice of the shifted filter into groupshared memory once
+// (cooperatively, 16 KiB), then each thread reads its weights from there (the same address for the whole
+// group: a broadcast) instead of from the scratch buffer. Per (channel, kh) a thread loads its input row
+// window (CW + KW - 1 bytes) once as aligned words, funnel-shifts it, extracts and masks the bytes once, and
+// reuses them for every kw; padding rows and columns are masked to 0, so the loop body has no branches.
+// Accumulation (exact int32 multiply-adds) and requantization are those of build_conv_kernel.
+struct TiledConvKernelOptions {
+    bool input_signed = false;
+    bool output_signed = false;
+    bool has_input_zero_point = false;
+    uint32_t channels_per_thread = 8;  // MT: 1, 2, 4 or 8 (divides M / G)
+    uint32_t columns_per_thread = 4;   // CW: 4 or 8 consecutive output columns
+    uint32_t kernel_h = 3;             // 1..7
+    uint32_t kernel_w = 3;             // 1..7
+};
+
 Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& options);
 Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& options);
+Result<std::vector<uint8_t>> build_tiled_conv_kernel(const TiledConvKernelOptions& options);
 
 struct PlanOptions {
-    // 8 output channels per thread only when that still leaves this many threads (tests lower it to 0 to
-    // cover the 8-channel kernels on small cases).
+    // build_conv_kernel: 8 output channels per thread only when that still leaves this many threads (tests lower
+    // it to 0 to cover the 8-channel kernels on small cases). The tiled kernel takes 8 whenever M / G allows.
     uint64_t wide_tile_min_threads = 40000;
+    // Use the tiled kernel where it applies (tests turn it off to cover build_conv_kernel on the same shapes).
+    bool allow_tiled = true;
+    // Output columns per thread of the tiled kernel: 4 or 8; 0 lets the planner choose.
+    uint32_t tiled_columns = 0;
 };
 
 // The dispatches for a parsed desc, or kUnsupported with the reason (accumulator range, 512 MiB views).

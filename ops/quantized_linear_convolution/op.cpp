@@ -39,6 +39,16 @@ std::string format_dims64(const std::vector<uint64_t>& dims) {
 // JSON path; `dimension_count` the optional DimensionCount member.
 Status validate(const QuantizedLinearConvolutionDesc& d, const std::string& path,
                 std::optional<uint32_t> dimension_count) {
+    // The quantized tensors' types come first: every later type check (the zero points must match them) would
+    // otherwise blame a member that is fine for a type that is not (e.g. a FLOAT32 input with a UINT8 zero point).
+    const struct {
+        const char* member;
+        const TensorDesc* tensor;
+    } quantized[] = {{"InputTensor", &d.input}, {"FilterTensor", &d.filter}, {"OutputTensor", &d.output}};
+    for (const auto& q : quantized)
+        if (!kQuantizedTypes.contains(q.tensor->data_type))
+            return invalid_input(path + "/" + q.member + ": data type " + std::string(data_type_name(q.tensor->data_type)) +
+                                 " not allowed (expected one of " + kQuantizedTypes.to_string() + ")");
     const uint32_t rank = d.input.rank();
     if (rank != 3 && rank != 4)
         return invalid_input(path + "/InputTensor/Sizes: expected 3 or 4 dimensions ({N,C,W} or {N,C,H,W}), found " +

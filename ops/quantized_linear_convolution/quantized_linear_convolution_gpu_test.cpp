@@ -334,9 +334,10 @@ TEST(QuantizedLinearConvolutionGpu, KernelPaths) {
     }
 }
 
-// The op with 8-channel tiles forced (the planner picks them only for large cases).
-class WideTileOp final : public Op {
+// The op planned with given PlanOptions (8-channel tiles forced, the tiled kernel off or with 4/8 columns).
+class PlannedOp final : public Op {
 public:
+    explicit PlannedOp(PlanOptions options) : options_(options) {}
     std::string_view name() const override { return qlc_op().name(); }
     Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const override { return qlc_op().parse(desc); }
     std::vector<TensorSlot> tensors(const OpDesc& desc) const override { return qlc_op().tensors(desc); }
@@ -348,14 +349,17 @@ public:
     Tolerance default_tolerance(const OpDesc& desc, size_t i) const override { return qlc_op().default_tolerance(desc, i); }
     WorkEstimate work(const OpDesc& desc) const override { return qlc_op().work(desc); }
     Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
-        return plan_quantized_linear_convolution(static_cast<const QuantizedLinearConvolutionDesc&>(desc),
-                                                 {.wide_tile_min_threads = 0});
+        return plan_quantized_linear_convolution(static_cast<const QuantizedLinearConvolutionDesc&>(desc), options_);
     }
+
+private:
+    PlanOptions options_;
 };
 
 TEST(QuantizedLinearConvolutionGpu, EightChannelTiles) {
     SKIP_WITHOUT_GPU();
-    const WideTileOp op;
+    for (bool tiled : {true, false}) {
+    const PlannedOp op({.wide_tile_min_threads = 0, .allow_tiled = tiled});
     uint64_t seed = 4000;
     for (uint32_t rank : {3u, 4u}) {
         for (DataType type : kTypes) {
@@ -367,8 +371,90 @@ TEST(QuantizedLinearConvolutionGpu, EightChannelTiles) {
                 c.filter_sizes[0] = mpg * c.groups;
                 const std::string name = "qlconv_gpu/wide/rank" + std::to_string(rank) + "/" + type_tag(c) + "/" +
                                          layout_name(c.input_layout) + "_" + layout_name(c.output_layout) + "/" +
+                                         std::to_string(seed) + (tiled ? "/tiled" : "/untiled");
+                const auto result = run_differential(op, to_differential(c, name, seed));
+                EXPECT_TRUE(result.passed) << result.message;
+            }
+        }
+    }
+    }
+}
+
+// The same random cases as RandomCasesEveryTypeAndRank with the tiled kernel off: build_conv_kernel keeps its
+// packed-W coverage now that the planner sends those shapes to the tiled kernel.
+TEST(QuantizedLinearConvolutionGpu, UntiledKernelRandomCases) {
+    SKIP_WITHOUT_GPU();
+    const PlannedOp op({.allow_tiled = false});
+    uint64_t seed = 100;
+    for (uint32_t rank : {3u, 4u}) {
+        for (DataType in : kTypes) {
+            for (int variant = 0; variant < 4; ++variant, ++seed) {
+                std::mt19937 rng{uint32_t(seed)};
+                const ConvCase c = random_case(rank, in, DataType::kInt8, in, rng);
+                const std::string name = "qlconv_gpu/untiled/rank" + std::to_string(rank) + "/" + type_tag(c) + "/" +
+                                         layout_name(c.input_layout) + "_" + layout_name(c.output_layout) + "/" +
                                          std::to_string(seed);
                 const auto result = run_differential(op, to_differential(c, name, seed));
+                EXPECT_TRUE(result.passed) << result.message;
+            }
+        }
+    }
+}
+
+// The tiled kernel where its structure shows: several groupshared filter chunks (C/G above 4096 / (MT*KH*KW)
+// words), the last chunk partial, a last thread group with idle threads, 4 and 8 columns per thread, every MT,
+// KH/KW from 1 to 7 (unrolled), padding rows and columns on every side, unaligned input rows (padded layout,
+// odd widths) and rows shorter than a thread's window. (Exactness of the tiled kernel's requantization: the
+// Exact* and EdgeMultipliers tests, whose shapes the default planner sends to it.)
+TEST(QuantizedLinearConvolutionGpu, TiledKernelChunksAndWindows) {
+    SKIP_WITHOUT_GPU();
+    struct Shape {
+        Dims input, filter;
+        uint32_t groups;
+        Dims start_pad, end_pad;
+        Layout in, out;
+    };
+    const Shape shapes[] = {
+        {{1, 70, 5, 11}, {8, 70, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked},     // MT 8: 2 chunks (56 + 14)
+        {{2, 120, 3, 9}, {16, 120, 3, 3}, 1, {1, 0}, {0, 2}, Layout::kPadded, Layout::kPacked},   // 3 chunks, unaligned rows
+        {{1, 600, 2, 6}, {8, 600, 1, 1}, 1, {0, 0}, {0, 0}, Layout::kPacked, Layout::kPadded},    // 1x1: 512 + 88
+        {{1, 40, 9, 13}, {16, 20, 7, 7}, 2, {3, 3}, {3, 3}, Layout::kPadded, Layout::kPacked},    // 7x7, MT 8: 2 chunks of 10
+        {{1, 12, 4, 3}, {4, 12, 2, 5}, 1, {0, 2}, {1, 2}, Layout::kPacked, Layout::kPermuted},     // OW 3 < window, MT 4
+        {{3, 6, 6, 17}, {6, 3, 3, 2}, 2, {2, 0}, {0, 1}, Layout::kBroadcast, Layout::kPacked},    // MT 1 (3 per group)
+        {{1, 4, 7, 10}, {4, 2, 4, 1}, 2, {1, 0}, {2, 0}, Layout::kPadded, Layout::kPadded},       // MT 2, KW 1
+        {{1, 2, 1, 40}, {8, 2, 1, 6}, 1, {0, 5}, {0, 5}, Layout::kPacked, Layout::kPacked},       // one row, wide pads
+    };
+    uint64_t seed = 5000;
+    for (size_t s = 0; s < std::size(shapes); ++s) {
+        for (uint32_t columns : {4u, 8u}) {
+            const PlannedOp op({.tiled_columns = columns});
+            for (DataType type : kTypes) {
+                ++seed;
+                const Shape& sh = shapes[s];
+                ConvCase c;
+                c.input_type = type;
+                c.filter_type = seed % 2 ? DataType::kInt8 : DataType::kUint8;
+                c.output_type = seed % 3 ? DataType::kUint8 : DataType::kInt8;
+                c.input_sizes = sh.input;
+                c.filter_sizes = sh.filter;
+                c.groups = sh.groups;
+                c.strides = {1, 1};
+                c.dilations = {1 + uint32_t(s % 2), 1};  // H dilation is free; W dilation 1 (tiled condition)
+                c.start_pad = sh.start_pad;
+                c.end_pad = sh.end_pad;
+                c.input_layout = sh.in;
+                c.output_layout = sh.out;
+                c.input_zp = seed % 4 != 0;
+                c.per_channel_scale = c.per_channel_zp = s % 2 == 0;
+                if (c.dilations[0] == 2 && (sh.filter[2] - 1) * 2 + 1 > sh.input[2] + sh.start_pad[0] + sh.end_pad[0])
+                    c.dilations[0] = 1;
+                balance_output_scale(c);
+                const std::string name = "qlconv_gpu/tiled/" + std::to_string(s) + "/cw" + std::to_string(columns) +
+                                         "/" + type_tag(c);
+                const DifferentialCase d = to_differential(c, name, seed);
+                auto parsed = dmltool::testing::parse_desc(qlc_op(), d.desc_json);
+                ASSERT_TRUE(parsed.is_ok()) << name << ": " << parsed.status().message();
+                const auto result = run_differential(op, d);
                 EXPECT_TRUE(result.passed) << result.message;
             }
         }
@@ -585,9 +671,31 @@ TEST(QuantizedLinearConvolutionGpu, EveryBlobValidates) {
     for (uint32_t kernel_w = 1; kernel_w <= 7; ++kernel_w)
         for (uint32_t bits : {0u, 15u})
             for (uint32_t mt : {1u, 8u}) check_conv(bits, mt, kernel_w);
+    // Tiled kernel: every flag combination and tile shape for 3x3, and every KH/KW with the largest tiles.
+    const auto check_tiled = [&](uint32_t bits, uint32_t mt, uint32_t cw, uint32_t kh, uint32_t kw) {
+        const TiledConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), mt, cw, kh, kw};
+        auto blob = build_tiled_conv_kernel(o);
+        ASSERT_TRUE(blob.is_ok()) << blob.status().message();
+        const std::string name = "qlconv_tiled_" + std::to_string(bits) + "_" + std::to_string(mt) + "_" +
+                                 std::to_string(cw) + "_" + std::to_string(kh) + "x" + std::to_string(kw);
+        const auto v = shaders::testing::validate_with_vkd3d(*blob, name);
+        EXPECT_TRUE(v.ok) << name << ": " << v.log;
+        ++count;
+    };
+    for (uint32_t bits = 0; bits < 8; ++bits)
+        for (uint32_t mt : {1u, 2u, 4u, 8u})
+            for (uint32_t cw : {4u, 8u}) check_tiled(bits, mt, cw, 3, 3);
+    for (uint32_t k = 1; k <= 7; ++k) {
+        check_tiled(7, 8, 8, k, 8 - k);
+        check_tiled(0, 8, 8, k, k);
+    }
+    EXPECT_FALSE(build_tiled_conv_kernel({.channels_per_thread = 3}).is_ok());
+    EXPECT_FALSE(build_tiled_conv_kernel({.columns_per_thread = 6}).is_ok());
+    EXPECT_FALSE(build_tiled_conv_kernel({.kernel_h = 8}).is_ok());
+    EXPECT_FALSE(build_tiled_conv_kernel({.kernel_w = 0}).is_ok());
     EXPECT_FALSE(build_conv_kernel({.channels_per_thread = 3}).is_ok());
     EXPECT_FALSE(build_conv_kernel({.channels_per_thread = 4, .kernel_w = 8}).is_ok());
-    EXPECT_EQ(count, 32u + 64u + 28u);
+    EXPECT_EQ(count, 32u + 64u + 28u + 64u + 14u);
 }
 
 }  // namespace

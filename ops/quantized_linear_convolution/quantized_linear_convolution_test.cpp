@@ -648,6 +648,44 @@ TEST(QuantizedLinearConvolution, ValidatesZeroPointDataTypes) {
     }
 }
 
+// A non-quantized Input/Filter/Output type is reported for that member before any zero-point type check, which
+// would otherwise blame the (valid) zero point for not matching it.
+TEST(QuantizedLinearConvolution, RejectsNonQuantizedTypesBeforeZeroPointTypes) {
+    Problem p = qlc_a();
+    p.xz = 0;
+    p.wz = std::vector<double>{0};
+    p.yz = 0;
+    const json base = desc_json(p);
+    ASSERT_TRUE(parse(base).is_ok());
+    const struct {
+        const char* member;
+        const char* zero_point;
+        const char* type;
+    } cases[] = {{"InputTensor", "InputZeroPointTensor", "FLOAT32"},
+                 {"FilterTensor", "FilterZeroPointTensor", "INT16"},
+                 {"OutputTensor", "OutputZeroPointTensor", "UINT32"},
+                 {"InputTensor", "InputZeroPointTensor", "FLOAT16"}};
+    for (const auto& c : cases) {
+        for (const char* zero_point_type : {"UINT8", "INT8"}) {
+            json d = base;
+            d[c.member]["DataType"] = c.type;
+            d[c.zero_point]["DataType"] = zero_point_type;
+            const auto result = parse(d);
+            ASSERT_FALSE(result.is_ok()) << c.member << " " << c.type;
+            EXPECT_EQ(result.status().code(), ErrorCode::kInvalidInput);
+            EXPECT_EQ(result.status().message(), std::string("/operator/desc/") + c.member + ": data type " + c.type +
+                                                     " not allowed (expected one of UINT8, INT8)");
+        }
+        // Also when the zero point is absent, and when the shapes are wrong too (the type is reported first).
+        json d = base;
+        d.erase(c.zero_point);
+        d[c.member]["DataType"] = c.type;
+        expect_parse_error(d, std::string("/operator/desc/") + c.member + ": data type " + c.type + " not allowed");
+        d["OutputTensor"]["Sizes"] = {1, 2, 5, 5};
+        expect_parse_error(d, std::string("/operator/desc/") + c.member + ": data type " + c.type + " not allowed");
+    }
+}
+
 TEST(QuantizedLinearConvolution, ValidatesScaleZeroPointAndBiasShapes) {
     Problem p = qlc_a();
     p.xz = 0;
