@@ -16,6 +16,11 @@
 //   kRows: the output's last dimension is contiguous and every row starts 16-byte (else 4-byte) aligned; a
 //   thread writes 16 (4) bytes of one row with one store — consecutive threads write consecutive vectors. Lanes
 //   past the row's end are clamped to the last column and land in bytes no output element addresses.
+//   kRows with a window (KernelConfig::window_words, chosen by plan_window): where every row base is 4-byte
+//   aligned and each thread's columns read at most 4 consecutive input words per input row (upsampling, mild
+//   downsampling), the thread loads those words once per input row it reads and picks its elements with 4-bit
+//   byte selectors from a per-chunk table; the blends are the same operations in the same order, so results
+//   are bit-identical to the per-lane path.
 //   kFlatWords / kElements: the general layouts (see kernel.h).
 //
 // Linear arithmetic. The reference sums the 2^k corner products in double and rounds once. A plain float32
@@ -39,6 +44,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 #include "ops/resample/coordinates.h"
@@ -65,6 +71,7 @@ constexpr uint32_t kRuntimeZero = 3;   // always 0; keeps unfused_mul's products
 constexpr uint32_t kGroupsPerRow = 4;  // kRows: threads per output row
 constexpr uint32_t kLastSize = 5;      // kRows: size of the last dimension
 constexpr uint32_t kElementCount = 6;  // kFlatWords: output elements
+constexpr uint32_t kChunkTable = 7;    // kRows with a window: first word of the chunk table (8 words per chunk)
 constexpr uint32_t kSizes = 8;         // [4] canonical output sizes
 constexpr uint32_t kOutStrides = 12;   // [4] output strides (elements)
 constexpr uint32_t kInStrides = 16;    // [4] input strides (elements; identity dimensions)
@@ -75,6 +82,7 @@ constexpr uint32_t kMaxRank = 4;
 constexpr uint32_t kThreadsPerGroup = shaders::kDefaultThreadsPerGroup;
 constexpr uint32_t kSplitMask = 0xfffff000u;  // keeps the top 12 significant bits of a float32
 constexpr uint64_t kWindowBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
+constexpr uint32_t kChunkEntryWords = 8;  // {start, sel0[0..7], sel0[8..15], 0, sel1[0..7], sel1[8..15], 0, 0}
 
 bool is_compensated(DataType type) { return type == DataType::kFloat32 || type == DataType::kFloat16; }
 
@@ -112,6 +120,7 @@ public:
         for (uint32_t i = 0; i < config.input_views; ++i) input_.views.push_back(b.srv_raw(i));
         for (uint32_t d = 0; d < config.rank; ++d)
             if (config.kinds[d] != DimKind::kIdentity) uses_table_ = true;
+        if (config.window_words > 0) uses_table_ = true;  // the chunk table
         if (uses_table_) table_ = b.srv_raw(config.input_views);
         for (uint32_t i = 0; i < config.output_views; ++i) output_.views.push_back(b.uav_raw(i));
     }
@@ -122,7 +131,10 @@ public:
         b_.ult(in_range.x(), thread, b_.root_constant(kThreadCount));
         b_.if_nz(in_range.x());
         switch (config_.path) {
-            case StorePath::kRows: emit_rows(thread); break;
+            case StorePath::kRows:
+                if (config_.window_words > 0) emit_rows_window(thread);
+                else emit_rows(thread);
+                break;
             case StorePath::kFlatWords: emit_flat_words(thread); break;
             case StorePath::kElements: emit_elements(thread); break;
         }
@@ -288,7 +300,12 @@ private:
             shaders::load_element(b_, input_, esize_, base, f.x());
             return f.x();
         }
-        const Value v = corners(blends, 0, base);
+        return finish(corners(blends, 0, base));
+    }
+
+    // The output element's bits from a blended value (rounded and converted as the output type needs).
+    Operand finish(const Value& v) {
+        Operand f = b_.temp();
         if (is_compensated(config_.type)) {
             b_.add(f.x(), v.hi, v.lo);
             b_.and_(f.y(), v.hi, imm(0x7fffffffu));
@@ -354,6 +371,164 @@ private:
             std::vector<const Term*> last_terms{&last};
             const Operand base = fold_offsets(outer_base, last_terms, blends);
             pack(words, lane, element_bits(base, blends));
+        }
+        Operand address = b_.temp();
+        b_.iadd(address.x(), out_row, col.x());
+        b_.ishl(address.x(), address.x(), imm(log2_of(esize_)));
+        shaders::store_words(b_, output_, address.x(), word_operand(words, word_count));
+    }
+
+    // ---- kRows with a window (config.window_words > 0) ----
+    //
+    // The chunk table has one 8-word entry per `group` columns of an output row: x = start, the byte offset
+    // (a multiple of 4, relative to the row's input base) of the window of window_words words, then for each
+    // lane (output column of the chunk) a 4-bit selector — the byte index within the window of the element
+    // that lane reads (sel0: the element itself, or x0 of a blended last dimension; sel1: x1). The host only
+    // picks this path where every row base is 4-byte aligned, every chunk's elements fit the window, and every
+    // window lies inside the input buffer, so the window's words are exactly the words the per-lane loads of
+    // the general path would touch (plus at most a few neighbours).
+
+    // The element at byte `k` (scalar, 0..4 * window_words - 1, a multiple of the element size) of `window`,
+    // zero- or sign-extended to 32 bits (element bits; a float32 as is).
+    Operand window_element(Operand window, Operand k) {
+        const uint32_t words = config_.window_words;
+        Operand t = b_.temp();
+        Operand word = window.x();
+        if (words >= 2) {
+            b_.and_(t.x(), k, imm(4));
+            b_.movc(t.y(), t.x(), window.y(), window.x());
+            if (words == 4) {
+                b_.movc(t.z(), t.x(), window.w(), window.z());
+                b_.and_(t.x(), k, imm(8));
+                b_.movc(t.y(), t.x(), t.z(), t.y());
+            }
+            word = t.y();
+        }
+        if (esize_ == 4) return word;
+        b_.ishl(t.z(), k, imm(3));
+        b_.and_(t.z(), t.z(), imm(24));  // (k mod 4) * 8: 0, 8, 16, 24 (bytes) or 0, 16 (halves)
+        if (config_.type == DataType::kInt8) b_.ibfe(t.w(), imm(8), t.z(), word);
+        else b_.ubfe(t.w(), imm(esize_ * 8), t.z(), word);
+        return t.w();
+    }
+
+    // Lane `lane`'s selector `which` (0: sel0, 1: sel1) from the chunk entry (lo = words 0-3, hi = words 4-7).
+    Operand selector(Operand entry_lo, Operand entry_hi, uint32_t lane, uint32_t which) {
+        Operand source = which == 0 ? (lane < 8 ? entry_lo.y() : entry_lo.z()) : (lane < 8 ? entry_hi.x() : entry_hi.y());
+        Operand k = b_.temp();
+        b_.ubfe(k.x(), imm(4), imm(4 * (lane % 8)), source);
+        return k.x();
+    }
+
+    Value window_value(Operand window, Operand k) {
+        const Operand bits = window_element(window, k);
+        Value value;
+        Operand v = b_.temp();
+        switch (config_.type) {
+            case DataType::kFloat32: value.hi = bits; break;
+            case DataType::kFloat16:
+                shaders::half_to_float(b_, v.x(), bits);
+                value.hi = v.x();
+                value.narrow = true;
+                break;
+            case DataType::kInt8: b_.itof(v.x(), bits); value.hi = v.x(); break;
+            default: b_.utof(v.x(), bits); value.hi = v.x(); break;
+        }
+        return value;
+    }
+
+    // Row bases (elements) of every corner of the outer blended dimensions, outermost dimension first (bit
+    // order as in corners(): the first blend is the most significant index bit).
+    void row_bases(const std::vector<const Term*>& blends, size_t k, Operand base, std::vector<Operand>& out) {
+        if (k == blends.size()) {
+            out.push_back(base);
+            return;
+        }
+        Operand o = b_.temp();
+        b_.iadd(o.x(), base, blends[k]->tap.x());
+        b_.iadd(o.y(), base, blends[k]->tap.y());
+        row_bases(blends, k + 1, o.x(), out);
+        row_bases(blends, k + 1, o.y(), out);
+    }
+
+    // The blended value of one lane: the same sequence of blends, in the same order, as corners() (so the same
+    // arithmetic), with the corner values picked out of the row windows.
+    Value window_corners(const std::vector<const Term*>& blends, size_t k, uint32_t index,
+                         const std::vector<Operand>& windows, Operand k0, Operand k1, const Term* last) {
+        if (k == blends.size()) {
+            const Operand window = windows[index];
+            if (last == nullptr) return window_value(window, k0);
+            const Value a = window_value(window, k0);
+            const Value c = window_value(window, k1);
+            return blend(a, c, *last);
+        }
+        const Value a = window_corners(blends, k + 1, index * 2, windows, k0, k1, last);
+        const Value c = window_corners(blends, k + 1, index * 2 + 1, windows, k0, k1, last);
+        return blend(a, c, *blends[k]);
+    }
+
+    void emit_rows_window(Operand thread) {
+        const uint32_t rank = config_.rank;
+        const uint32_t group = config_.group;
+        const bool last_blend = config_.kinds[rank - 1] == DimKind::kBlend;
+        Operand rg = b_.temp();  // x row, y group (chunk) within the row
+        b_.udiv(rg.x(), rg.y(), thread, rc(kGroupsPerRow));
+        const std::vector<Operand> coords = shaders::decompose_index(b_, rg.x(), rank - 1, sizes_);
+        std::vector<Term> outer;
+        for (uint32_t d = 0; d + 1 < rank; ++d) outer.push_back(dim_term(d, coords[d]));
+        std::vector<const Term*> outer_ptrs;
+        for (const Term& t : outer) outer_ptrs.push_back(&t);
+        std::vector<const Term*> outer_blends;
+        const Operand outer_base = fold_offsets(rc(kInputBase), outer_ptrs, outer_blends);
+        const Operand out_row = shaders::dot_strides(b_, coords, out_strides_, imm(0));
+
+        Operand entry_lo = b_.temp();
+        Operand entry_hi = b_.temp();
+        Operand a = b_.temp();
+        b_.ishl(a.x(), rg.y(), imm(log2_of(kChunkEntryWords)));
+        b_.iadd(a.x(), a.x(), rc(kChunkTable));
+        b_.ishl(a.x(), a.x(), imm(2));
+        b_.ld_raw(entry_lo.xyzw(), a.x(), table_);
+        if (last_blend) {
+            b_.iadd(a.y(), a.x(), imm(16));
+            b_.ld_raw(entry_hi.xyzw(), a.y(), table_);
+        }
+
+        std::vector<Operand> bases;
+        row_bases(outer_blends, 0, outer_base, bases);
+        std::vector<Operand> windows;
+        for (Operand base : bases) {
+            Operand address = b_.temp();
+            b_.ishl(address.x(), base, imm(log2_of(esize_)));
+            b_.iadd(address.x(), address.x(), entry_lo.x());
+            Operand window = b_.temp();
+            shaders::load_words(b_, input_, address.x(), word_operand(window, config_.window_words));
+            windows.push_back(window);
+        }
+
+        Operand col = b_.temp();  // x first column, y last valid column
+        b_.ishl(col.x(), rg.y(), imm(log2_of(group)));
+        b_.iadd(col.y(), rc(kLastSize), imm(0xffffffffu));
+        const uint32_t word_count = group * esize_ / 4;
+        Operand words = b_.temp();
+        b_.mov(word_operand(words, word_count), imm(0));
+        for (uint32_t lane = 0; lane < group; ++lane) {
+            const Operand k0 = selector(entry_lo, entry_hi, lane, 0);
+            if (outer_blends.empty() && !last_blend) {  // a pure gather: bit-exact copy
+                pack(words, lane, window_element(windows[0], k0));
+                continue;
+            }
+            std::optional<Term> last;
+            Operand k1;
+            if (last_blend) {
+                Operand c = b_.temp();
+                b_.iadd(c.x(), col.x(), imm(lane));
+                b_.umin(c.x(), c.x(), col.y());  // past the row's end: the last column (an unaddressed byte)
+                last = dim_term(rank - 1, c.x());
+                k1 = selector(entry_lo, entry_hi, lane, 1);
+            }
+            const Value v = window_corners(outer_blends, 0, 0, windows, k0, k1, last ? &*last : nullptr);
+            pack(words, lane, finish(v));
         }
         Operand address = b_.temp();
         b_.iadd(address.x(), out_row, col.x());
@@ -447,6 +622,13 @@ Status check_config(const KernelConfig& config) {
         case StorePath::kElements:
             if (config.group != 1) return invalid_input("resample kernel: the element path has one output per thread");
             break;
+    }
+    if (config.window_words != 0) {
+        if (config.path != StorePath::kRows) return invalid_input("resample kernel: windows need the row path");
+        if (config.window_words != 1 && config.window_words != 2 && config.window_words != 4)
+            return invalid_input("resample kernel: a window holds 1, 2 or 4 words");
+        if (config.input_views != 1) return invalid_input("resample kernel: windows need a single input view");
+        if (config.group > 16) return invalid_input("resample kernel: at most 16 lanes per window chunk");
     }
     return Status::ok();
 }
@@ -564,7 +746,92 @@ struct Choice {
     Canonical canonical;
     uint64_t threads = 0;
     uint32_t groups_per_row = 0;
+    std::vector<uint32_t> chunks;  // kRows with a window: kChunkEntryWords per chunk
 };
+
+// Picks the window variant of the row path where it applies (see emit_rows_window): a single input view,
+// every row base 4-byte aligned (input base, identity strides, gather/blend table offsets of the outer
+// dimensions), every chunk's input elements within 4 words, and every window inside the input's (16-byte
+// padded) device buffer. Fills config.window_words and the chunk table; leaves both empty otherwise.
+void plan_window(Choice& choice, const ResampleDesc& desc) {
+    KernelConfig& config = choice.config;
+    const std::vector<CanonicalDim>& dims = choice.canonical.dims;
+    if (config.path != StorePath::kRows || config.input_views != 1 || config.group > 16) return;
+    const uint64_t esize = element_size(config.type);
+    const size_t last = dims.size() - 1;
+    const bool last_blend = dims[last].kind == DimKind::kBlend;
+    // The largest row base (elements), and alignment of every row base.
+    uint64_t max_row = choice.canonical.input_base;
+    if ((choice.canonical.input_base * esize) % 4 != 0) return;
+    for (size_t d = 0; d < last; ++d) {
+        const CanonicalDim& dim = dims[d];
+        uint64_t largest = 0;
+        switch (dim.kind) {
+            case DimKind::kIdentity:
+                if (dim.size > 1 && (uint64_t(dim.in_stride) * esize) % 4 != 0) return;
+                largest = uint64_t(dim.size - 1) * dim.in_stride;
+                break;
+            case DimKind::kGather:
+            case DimKind::kBlend:
+                for (size_t i = 0; i < dim.table.size(); ++i) {
+                    if (dim.kind == DimKind::kBlend && i % 4 >= 2) continue;  // weights
+                    if ((uint64_t(dim.table[i]) * esize) % 4 != 0) return;
+                    largest = std::max<uint64_t>(largest, dim.table[i]);
+                }
+                break;
+        }
+        max_row += largest;
+    }
+    const CanonicalDim& row = dims[last];
+    auto offset = [&](uint32_t c, uint32_t which) -> uint64_t {  // bytes, relative to the row base
+        switch (row.kind) {
+            case DimKind::kIdentity: return uint64_t(c) * row.in_stride * esize;
+            case DimKind::kGather: return uint64_t(row.table[c]) * esize;
+            case DimKind::kBlend: return uint64_t(row.table[4 * size_t(c) + which]) * esize;
+        }
+        return 0;
+    };
+    const uint32_t group = config.group;
+    const uint32_t chunks = choice.groups_per_row;
+    if (uint64_t(chunks) * kChunkEntryWords * 4 > (uint64_t{64} << 20)) return;
+    std::vector<std::pair<uint64_t, uint64_t>> spans(chunks);  // first and last word (byte offsets, 4-aligned)
+    uint64_t words = 1;
+    for (uint32_t g = 0; g < chunks; ++g) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (uint32_t l = 0; l < group; ++l) {
+            const uint32_t c = std::min<uint64_t>(uint64_t(g) * group + l, row.size - 1);
+            for (uint32_t which = 0; which < (last_blend ? 2u : 1u); ++which) {
+                const uint64_t o = offset(c, which);
+                lo = std::min(lo, o);
+                hi = std::max(hi, o + esize - 1);
+            }
+        }
+        spans[g] = {lo & ~uint64_t(3), hi & ~uint64_t(3)};
+        words = std::max<uint64_t>(words, (spans[g].second - spans[g].first) / 4 + 1);
+        if (words > 4) return;
+    }
+    const uint32_t window = words <= 1 ? 1 : words <= 2 ? 2 : 4;
+    const uint64_t buffer = std::max<uint64_t>(16, (desc.input.total_size_in_bytes + 15) & ~uint64_t(15));
+    std::vector<uint32_t> table(size_t(chunks) * kChunkEntryWords, 0);
+    for (uint32_t g = 0; g < chunks; ++g) {
+        // As late as the chunk's last word allows (but not before the row): the window then never reaches past
+        // the last word this chunk reads, unless the row itself is shorter than the window.
+        const uint64_t end = spans[g].second + 4;
+        const uint64_t start = end >= 4 * window ? end - 4 * window : 0;
+        if (max_row * esize + start + 4 * window > buffer) return;
+        uint32_t* entry = &table[size_t(g) * kChunkEntryWords];
+        entry[0] = uint32_t(start);
+        for (uint32_t l = 0; l < group; ++l) {
+            const uint32_t c = std::min<uint64_t>(uint64_t(g) * group + l, row.size - 1);
+            for (uint32_t which = 0; which < (last_blend ? 2u : 1u); ++which) {
+                const uint64_t k = offset(c, which) - start;  // 0..4 * window - 1
+                entry[(which == 0 ? 1 : 4) + l / 8] |= uint32_t(k) << (4 * (l % 8));
+            }
+        }
+    }
+    config.window_words = window;
+    choice.chunks = std::move(table);
+}
 
 Result<Choice> choose(const ResampleDesc& desc, const SemanticsOptions& semantics) {
     const DataType type = desc.input.data_type;
@@ -618,14 +885,16 @@ Result<Choice> choose(const ResampleDesc& desc, const SemanticsOptions& semantic
     }
     if (choice.threads >= (uint64_t{1} << 32))
         return unsupported("RESAMPLE GPU: more than 2^32 threads");
+    plan_window(choice, desc);
     return choice;
 }
 
-using ConfigKey = std::tuple<uint8_t, uint32_t, uint8_t, uint8_t, uint8_t, uint8_t, uint8_t, uint32_t, uint32_t, uint32_t>;
+using ConfigKey =
+    std::tuple<uint8_t, uint32_t, uint8_t, uint8_t, uint8_t, uint8_t, uint8_t, uint32_t, uint32_t, uint32_t, uint32_t>;
 
 ConfigKey key_of(const KernelConfig& c) {
     return {uint8_t(c.type), c.rank, uint8_t(c.kinds[0]), uint8_t(c.kinds[1]), uint8_t(c.kinds[2]),
-            uint8_t(c.kinds[3]), uint8_t(c.path), c.group, c.input_views, c.output_views};
+            uint8_t(c.kinds[3]), uint8_t(c.path), c.group, c.input_views, c.output_views, c.window_words};
 }
 
 // Blobs are deterministic; building one per plan would only cost time.
@@ -652,8 +921,10 @@ std::string kernel_label(const KernelConfig& config) {
     static constexpr char kKindLetters[] = {'i', 'g', 'b'};
     std::string kinds;
     for (uint32_t d = 0; d < config.rank; ++d) kinds += kKindLetters[uint32_t(config.kinds[d])];
-    return "resample/" + std::string(data_type_name(config.type)) + "/" + kinds + "/" +
-           kPathNames[uint32_t(config.path)] + "x" + std::to_string(config.group);
+    std::string label = "resample/" + std::string(data_type_name(config.type)) + "/" + kinds + "/" +
+                        kPathNames[uint32_t(config.path)] + "x" + std::to_string(config.group);
+    if (config.window_words > 0) label += "w" + std::to_string(config.window_words);
+    return label;
 }
 
 }  // namespace
@@ -690,6 +961,11 @@ Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOption
         table.resize((table.size() + 3) & ~size_t(3));  // 16-byte aligned taps
         constants[kTableOffsets + d] = uint32_t(table.size());
         table.insert(table.end(), dims[d].table.begin(), dims[d].table.end());
+    }
+    if (config.window_words > 0) {
+        table.resize((table.size() + 3) & ~size_t(3));  // 16-byte aligned entries
+        constants[kChunkTable] = uint32_t(table.size());
+        table.insert(table.end(), choice.chunks.begin(), choice.chunks.end());
     }
     const shaders::DispatchGrid grid = shaders::plan_dispatch(choice.threads, kThreadsPerGroup);
     constants[kThreadCount] = uint32_t(choice.threads);
@@ -751,8 +1027,15 @@ std::vector<KernelConfig> representative_kernel_configs() {
             for (const auto& [path, group] : paths) {
                 config.path = path;
                 config.group = group;
+                config.window_words = 0;
                 configs.push_back(config);
+                if (path == StorePath::kRows)  // the window variants of the row path
+                    for (uint32_t window : {1u, 2u, 4u}) {
+                        config.window_words = window;
+                        configs.push_back(config);
+                    }
             }
+            config.window_words = 0;
         }
         // Tensors beyond one 512 MiB view: several windows on both sides.
         KernelConfig big;

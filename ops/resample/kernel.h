@@ -35,6 +35,12 @@ struct KernelConfig {
     std::array<DimKind, 4> kinds{};             // per canonical dimension
     StorePath path = StorePath::kElements;
     uint32_t group = 1;                         // outputs per thread (kRows: 16 or 4 bytes' worth; kFlatWords: 4 bytes)
+    // kRows only: 0, or the number of input words (1, 2 or 4) one row window holds. With a window, the thread
+    // loads, per input row it reads (one, or one per corner of the outer blended dimensions), one aligned
+    // run of window_words words that holds every input element its `group` columns read, and picks elements
+    // out of it with per-chunk byte selectors from the chunk table (see kernel.cpp), instead of one load per
+    // output element and corner. Single input view only.
+    uint32_t window_words = 0;
     uint32_t input_views = 1;                   // 512 MiB windows
     uint32_t output_views = 1;
 };

@@ -324,6 +324,93 @@ TEST(ResampleGpu, PathSelection) {
     EXPECT_EQ(k.kinds[1], DimKind::kIdentity);
 }
 
+// The row-window variant (one aligned run of input words per input row and chunk, elements picked by the
+// chunk table's selectors): which shapes take it, and how many words a window holds.
+TEST(ResampleGpu, WindowPathSelection) {
+    std::mt19937 rng(2);
+    auto config_of = [&](DataType type, Dims in, Dims out, std::vector<float> scales, InterpolationMode mode,
+                         Layout in_layout = Layout::kPacked) {
+        Case c;
+        c.mode = mode;
+        c.scales = std::move(scales);
+        c.input = make_desc(type, in, in_layout, TensorRole::kInput, rng);
+        c.output = make_desc(type, out, Layout::kPacked, TensorRole::kOutput, rng);
+        auto config = resample_kernel_config(parse_case(c), {});
+        EXPECT_TRUE(config.is_ok()) << config.status().message();
+        return *config;
+    };
+    const auto nearest = InterpolationMode::kNearestNeighbor;
+    const auto linear = InterpolationMode::kLinear;
+    // 2x nearest: 16 output bytes read 8 contiguous, aligned input bytes.
+    for (DataType type : kTypes) {
+        KernelConfig k = config_of(type, {2, 4, 16, 32}, {2, 4, 32, 64}, {1, 1, 2, 2}, nearest);
+        EXPECT_EQ(k.path, StorePath::kRows) << data_type_name(type);
+        EXPECT_EQ(k.window_words, 2u) << data_type_name(type);
+        // 2x linear: x0 and x1 of a chunk straddle its neighbours' words.
+        k = config_of(type, {2, 4, 16, 32}, {2, 4, 32, 64}, {1, 1, 2, 2}, linear);
+        EXPECT_EQ(k.path, StorePath::kRows) << data_type_name(type);
+        EXPECT_EQ(k.window_words, 4u) << data_type_name(type);
+    }
+    // Downsampling by 4 spreads 16 UINT8 outputs over 64 input bytes: no window.
+    EXPECT_EQ(config_of(DataType::kUint8, {1, 2, 8, 256}, {1, 2, 2, 64}, {1, 1, 0.25f, 0.25f}, nearest).window_words,
+              0u);
+    // Rows of 17 UINT8 input elements: row bases are not 4-byte aligned, no window.
+    EXPECT_EQ(config_of(DataType::kUint8, {1, 2, 4, 17}, {1, 2, 8, 16}, {1, 1, 2, 1}, nearest).window_words, 0u);
+    // Scale 1 in W with an upsampled H (identity last dimension): a window of the contiguous row.
+    EXPECT_EQ(config_of(DataType::kInt8, {1, 2, 4, 32}, {1, 2, 8, 32}, {1, 1, 2, 1}, linear).window_words, 4u);
+}
+
+// Differential tests of the window variant: random NCHW-like shapes whose rows are 16- or 4-byte aligned,
+// every type, both modes, scales that up- and downsample (window or fallback, both checked against the CPU
+// reference); the test asserts that most cases took a window and that every window size occurred.
+TEST(ResampleGpu, WindowRandomCases) {
+    SKIP_WITHOUT_GPU();
+    static const float kScales[] = {1.0f, 2.0f, 3.0f, 4.0f, 0.5f, 1.5f, 2.5f, 0.75f, 1.25f, 8.0f};
+    static const uint32_t kWidths[] = {4, 8, 12, 16, 20, 32, 36, 48, 64};
+    uint64_t seed = 11000;
+    uint32_t windowed = 0, total = 0;
+    std::map<uint32_t, uint32_t> by_size;
+    for (InterpolationMode mode : {InterpolationMode::kNearestNeighbor, InterpolationMode::kLinear})
+        for (DataType type : kTypes)
+            for (int repeat = 0; repeat < 12; ++repeat) {
+                ++seed;
+                std::mt19937 rng{uint32_t(seed)};
+                Case c;
+                c.mode = mode;
+                const float sh = kScales[rng() % std::size(kScales)];
+                const float sw = kScales[rng() % std::size(kScales)];
+                c.scales = {1, 1, sh, sw};
+                const uint32_t w_in = kWidths[rng() % std::size(kWidths)];
+                const uint32_t h_in = 1 + rng() % 6;
+                const uint32_t w_out = std::max<uint32_t>(1, uint32_t(std::floor(w_in * sw)));
+                const uint32_t h_out = std::max<uint32_t>(1, uint32_t(std::floor(h_in * sh)) + (rng() % 4 == 0));
+                const Dims in = {uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 3), h_in, w_in};
+                const Dims out = {in[0], in[1], h_out, w_out};
+                c.input = make_desc(type, in, repeat % 4 == 3 ? Layout::kOversized : Layout::kPacked,
+                                    TensorRole::kInput, rng);
+                c.output = make_desc(type, out, Layout::kPacked, TensorRole::kOutput, rng);
+                auto config = resample_kernel_config(parse_case(c), {});
+                ASSERT_TRUE(config.is_ok()) << config.status().message();
+                ++total;
+                if (config->window_words > 0) {
+                    ++windowed;
+                    ++by_size[config->window_words];
+                }
+                const std::string name = std::string("resample_window_") +
+                                         (mode == InterpolationMode::kLinear ? "linear_" : "nearest_") +
+                                         std::string(data_type_name(type)) + "_w" +
+                                         std::to_string(config->window_words) + "_" + std::to_string(seed);
+                const auto result = run_differential(resample_op(), to_differential(c, name, seed));
+                EXPECT_TRUE(result.passed) << result.message;
+            }
+    std::printf("[ resample ] window variant taken by %u of %u cases (1 word: %u, 2: %u, 4: %u)\n", windowed,
+                total, by_size[1], by_size[2], by_size[4]);
+    EXPECT_GE(windowed * 2, total);
+    EXPECT_GT(by_size[1], 0u);
+    EXPECT_GT(by_size[2], 0u);
+    EXPECT_GT(by_size[4], 0u);
+}
+
 // The linear blend's worst error over many random outputs must stay inside the op's tolerance (float32 4 ulp,
 // float16 2 ulp, 8-bit ±1): inputs of both signs make results much smaller than their corner terms.
 TEST(ResampleGpu, LinearAccuracyOverManyOutputs) {
@@ -334,8 +421,11 @@ TEST(ResampleGpu, LinearAccuracyOverManyOutputs) {
         {{2, 3, 23, 29}, {2, 3, 57, 71}},  // 2.5x in H and W: 4 corners
         {{3, 5, 11, 13}, {5, 8, 19, 9}},   // all four dimensions blended: 16 corners
         {{64, 70}, {111, 53}},
+        {{2, 4, 24, 32}, {2, 4, 48, 64}},  // 2x in H and W: the row-window variant (16-byte rows)
+        {{1, 3, 20, 48}, {1, 3, 30, 72}},  // 1.5x: windows of 4 words
     };
-    const std::vector<float> scales[] = {{1, 1, 2.5f, 2.5f}, {1.7f, 1.6f, 1.75f, 0.7f}, {1.73f, 0.77f}};
+    const std::vector<float> scales[] = {{1, 1, 2.5f, 2.5f}, {1.7f, 1.6f, 1.75f, 0.7f}, {1.73f, 0.77f},
+                                         {1, 1, 2, 2}, {1, 1, 1.5f, 1.5f}};
     uint64_t seed = 9000;
     for (DataType type : kTypes) {
         uint64_t worst_ulp = 0;
