@@ -2,7 +2,7 @@
 """PyTorch timings of the workloads in cases/perf/perf.json, for comparison with `dmltool bench`.
 
 Runs on the GPU machine (its python3 has PyTorch with CUDA). Each workload is the closest PyTorch expression of
-the DirectML operator that materialises its outputs like the operator does; times are CUDA-event medians of
+the DirectML operator that materialises its outputs like the operator does; times are medians of batched
 hot iterations, and GB/s uses the same logical byte counts as dmltool's work estimates (inputs read once,
 outputs written once). Writes one JSON line per workload to stdout (and to $OUT/pytorch.json if OUT is set).
 """
@@ -16,20 +16,26 @@ import torch.nn.functional as F
 DT = {"float32": torch.float32, "float16": torch.float16, "uint8": torch.uint8, "int8": torch.int8}
 
 
-def time_ms(fn, iterations=50, warmup=5):
-    for _ in range(warmup):
+def time_ms(fn, samples=15, batch=20, warmup=3):
+    """Median over samples of the mean time of `batch` back-to-back calls between two CUDA events.
+
+    Batching as `dmltool bench` does (--gpu-batch 20) keeps idle gaps, and the clock drops they cause, out of
+    both sides' figures.
+    """
+    for _ in range(warmup * batch):
         fn()
     torch.cuda.synchronize()
-    samples = []
-    for _ in range(iterations):
+    times = []
+    for _ in range(samples):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        fn()
+        for _ in range(batch):
+            fn()
         end.record()
         end.synchronize()
-        samples.append(start.elapsed_time(end))
-    samples.sort()
-    return samples[len(samples) // 2]
+        times.append(start.elapsed_time(end) / batch)
+    times.sort()
+    return times[len(times) // 2]
 
 
 def rand(shape, dtype):
