@@ -342,22 +342,40 @@ private:
         }
     }
 
+    // What both row variants start with: the row and group a thread owns, the outer dimensions folded into one
+    // input base (blended ones kept apart), and the output row offset. Not copyable: outer_blends points into
+    // outer.
+    struct RowStart {
+        RowStart() = default;
+        RowStart(const RowStart&) = delete;
+        RowStart(RowStart&&) = default;
+        Operand row_group;  // x row, y group (chunk) within the row
+        std::vector<Term> outer;
+        std::vector<const Term*> outer_blends;
+        Operand outer_base;
+        Operand out_row;
+    };
+    RowStart begin_row(Operand thread) {
+        const uint32_t rank = config_.rank;
+        RowStart start;
+        start.row_group = b_.temp();
+        b_.udiv(start.row_group.x(), start.row_group.y(), thread, rc(kGroupsPerRow));
+        const std::vector<Operand> coords = shaders::decompose_index(b_, start.row_group.x(), rank - 1, sizes_);
+        for (uint32_t d = 0; d + 1 < rank; ++d) start.outer.push_back(dim_term(d, coords[d]));
+        std::vector<const Term*> outer_ptrs;
+        for (const Term& t : start.outer) outer_ptrs.push_back(&t);
+        start.outer_base = fold_offsets(rc(kInputBase), outer_ptrs, start.outer_blends);
+        start.out_row = shaders::dot_strides(b_, coords, out_strides_, imm(0));
+        return start;
+    }
+
     void emit_rows(Operand thread) {
         const uint32_t rank = config_.rank;
         const uint32_t group = config_.group;
-        Operand rg = b_.temp();  // x row, y group within the row
-        b_.udiv(rg.x(), rg.y(), thread, rc(kGroupsPerRow));
-        const std::vector<Operand> coords = shaders::decompose_index(b_, rg.x(), rank - 1, sizes_);
-        std::vector<Term> outer;
-        for (uint32_t d = 0; d + 1 < rank; ++d) outer.push_back(dim_term(d, coords[d]));
-        std::vector<const Term*> outer_ptrs;
-        for (const Term& t : outer) outer_ptrs.push_back(&t);
-        std::vector<const Term*> outer_blends;
-        const Operand outer_base = fold_offsets(rc(kInputBase), outer_ptrs, outer_blends);
-        const Operand out_row = shaders::dot_strides(b_, coords, out_strides_, imm(0));
+        const RowStart row = begin_row(thread);
 
         Operand col = b_.temp();  // x first column, y last valid column
-        b_.ishl(col.x(), rg.y(), imm(log2_of(group)));
+        b_.ishl(col.x(), row.row_group.y(), imm(log2_of(group)));
         b_.iadd(col.y(), rc(kLastSize), imm(0xffffffffu));
         const uint32_t word_count = group * esize_ / 4;
         Operand words = b_.temp();
@@ -367,13 +385,13 @@ private:
             b_.iadd(c.x(), col.x(), imm(lane));
             b_.umin(c.x(), c.x(), col.y());  // past the row's end: recompute the last column (an unaddressed byte)
             const Term last = dim_term(rank - 1, c.x());
-            std::vector<const Term*> blends = outer_blends;
+            std::vector<const Term*> blends = row.outer_blends;
             std::vector<const Term*> last_terms{&last};
-            const Operand base = fold_offsets(outer_base, last_terms, blends);
+            const Operand base = fold_offsets(row.outer_base, last_terms, blends);
             pack(words, lane, element_bits(base, blends));
         }
         Operand address = b_.temp();
-        b_.iadd(address.x(), out_row, col.x());
+        b_.iadd(address.x(), row.out_row, col.x());
         b_.ishl(address.x(), address.x(), imm(log2_of(esize_)));
         shaders::store_words(b_, output_, address.x(), word_operand(words, word_count));
     }
@@ -471,21 +489,12 @@ private:
         const uint32_t rank = config_.rank;
         const uint32_t group = config_.group;
         const bool last_blend = config_.kinds[rank - 1] == DimKind::kBlend;
-        Operand rg = b_.temp();  // x row, y group (chunk) within the row
-        b_.udiv(rg.x(), rg.y(), thread, rc(kGroupsPerRow));
-        const std::vector<Operand> coords = shaders::decompose_index(b_, rg.x(), rank - 1, sizes_);
-        std::vector<Term> outer;
-        for (uint32_t d = 0; d + 1 < rank; ++d) outer.push_back(dim_term(d, coords[d]));
-        std::vector<const Term*> outer_ptrs;
-        for (const Term& t : outer) outer_ptrs.push_back(&t);
-        std::vector<const Term*> outer_blends;
-        const Operand outer_base = fold_offsets(rc(kInputBase), outer_ptrs, outer_blends);
-        const Operand out_row = shaders::dot_strides(b_, coords, out_strides_, imm(0));
+        const RowStart row = begin_row(thread);
 
         Operand entry_lo = b_.temp();
         Operand entry_hi = b_.temp();
         Operand a = b_.temp();
-        b_.ishl(a.x(), rg.y(), imm(log2_of(kChunkEntryWords)));
+        b_.ishl(a.x(), row.row_group.y(), imm(log2_of(kChunkEntryWords)));
         b_.iadd(a.x(), a.x(), rc(kChunkTable));
         b_.ishl(a.x(), a.x(), imm(2));
         b_.ld_raw(entry_lo.xyzw(), a.x(), table_);
@@ -495,7 +504,7 @@ private:
         }
 
         std::vector<Operand> bases;
-        row_bases(outer_blends, 0, outer_base, bases);
+        row_bases(row.outer_blends, 0, row.outer_base, bases);
         std::vector<Operand> windows;
         for (Operand base : bases) {
             Operand address = b_.temp();
@@ -507,14 +516,14 @@ private:
         }
 
         Operand col = b_.temp();  // x first column, y last valid column
-        b_.ishl(col.x(), rg.y(), imm(log2_of(group)));
+        b_.ishl(col.x(), row.row_group.y(), imm(log2_of(group)));
         b_.iadd(col.y(), rc(kLastSize), imm(0xffffffffu));
         const uint32_t word_count = group * esize_ / 4;
         Operand words = b_.temp();
         b_.mov(word_operand(words, word_count), imm(0));
         for (uint32_t lane = 0; lane < group; ++lane) {
             const Operand k0 = selector(entry_lo, entry_hi, lane, 0);
-            if (outer_blends.empty() && !last_blend) {  // a pure gather: bit-exact copy
+            if (row.outer_blends.empty() && !last_blend) {  // a pure gather: bit-exact copy
                 pack(words, lane, window_element(windows[0], k0));
                 continue;
             }
@@ -527,11 +536,11 @@ private:
                 last = dim_term(rank - 1, c.x());
                 k1 = selector(entry_lo, entry_hi, lane, 1);
             }
-            const Value v = window_corners(outer_blends, 0, 0, windows, k0, k1, last ? &*last : nullptr);
+            const Value v = window_corners(row.outer_blends, 0, 0, windows, k0, k1, last ? &*last : nullptr);
             pack(words, lane, finish(v));
         }
         Operand address = b_.temp();
-        b_.iadd(address.x(), out_row, col.x());
+        b_.iadd(address.x(), row.out_row, col.x());
         b_.ishl(address.x(), address.x(), imm(log2_of(esize_)));
         shaders::store_words(b_, output_, address.x(), word_operand(words, word_count));
     }
