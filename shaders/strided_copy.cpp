@@ -32,8 +32,6 @@ struct ConstantLayout {
     uint32_t count() const { return row_sizes() + 3 * row; }
 };
 
-bool is_power_of_two(uint32_t v) { return v && !(v & (v - 1)); }
-
 bool valid_unit_lanes(uint32_t unit, uint32_t lanes) {
     for (auto [u, l] : strided_copy_unit_lane_pairs())
         if (u == unit && l == lanes) return true;

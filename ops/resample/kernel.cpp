@@ -930,16 +930,9 @@ std::string kernel_label(const KernelConfig& config) {
     static constexpr char kKindLetters[] = {'i', 'g', 'b'};
     std::string kinds;
     for (uint32_t d = 0; d < config.rank; ++d) kinds += kKindLetters[uint32_t(config.kinds[d])];
-    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on the long operator+ chain.
-    std::string label = "resample/";
-    label += data_type_name(config.type);
-    for (const std::string& part : {std::string("/"), kinds, std::string("/"), std::string(kPathNames[uint32_t(config.path)]),
-                                    std::string("x"), std::to_string(config.group)})
-        label += part;
-    if (config.window_words > 0) {
-        label += 'w';
-        label += std::to_string(config.window_words);
-    }
+    std::string label = "resample/" + std::string(data_type_name(config.type)) + "/" + kinds + "/" +
+                        kPathNames[uint32_t(config.path)] + "x" + std::to_string(config.group);
+    if (config.window_words > 0) label += "w" + std::to_string(config.window_words);
     return label;
 }
 

@@ -31,7 +31,9 @@ void expect_exact_cover(ThreadPool& pool, uint64_t count, uint64_t grain) {
         if (hits[i].load() != 1 && wrong++ == 0) first_wrong = i;
     EXPECT_EQ(wrong, 0u) << "count " << count << " grain " << grain << " threads " << pool.size() << ": index "
                          << first_wrong << " visited " << (wrong ? hits[first_wrong].load() : 1) << " times";
-    if (count == 0) EXPECT_EQ(calls.load(), 0u);
+    if (count == 0) {
+        EXPECT_EQ(calls.load(), 0u);
+    }
 }
 
 TEST(ThreadPool, CoversEveryIndexExactlyOnce) {
