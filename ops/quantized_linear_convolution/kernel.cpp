@@ -313,6 +313,35 @@ void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand
     b.endif();
 }
 
+// Requantizes and stores a thread's tile: `acc` holds channels m0.. m0+channels-1 (p.x = m0), each as `quads`
+// groups of 4 columns starting at column p.z, of output row (n, oh); acc[j * quads + h] is channel j, group h.
+void emit_store_tile(ProgramBuilder& b, bool output_signed, const std::vector<Operand>& acc, uint32_t channels,
+                     uint32_t quads, Operand n, Operand oh, Operand p, Resource scratch, Resource output) {
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    Operand ob = b.temp();  // x output offset of (n, m0, oh, ow0), y of (.., ow0 + 4h), z column ow0 + 4h
+    b.imul(ob.x(), n, rc(kOutStrideN));
+    b.imad(ob.x(), p.x(), rc(kOutStrideM), ob.x());
+    b.imad(ob.x(), oh, rc(kOutStrideH), ob.x());
+    b.imad(ob.x(), p.z(), rc(kOutStrideW), ob.x());
+    Operand ra = b.temp();
+    b.ishl(ra.x(), p.x(), imm(4));  // record address of m0
+    for (uint32_t j = 0; j < channels; ++j) {
+        Operand rec = b.temp();
+        if (j > 0) b.iadd(ra.x(), ra.x(), imm(kRecordBytes));
+        b.ld_raw(rec.xyzw(), ra.x(), scratch);
+        if (j > 0) b.iadd(ob.x(), ob.x(), rc(kOutStrideM));
+        for (uint32_t h = 0; h < quads; ++h) {
+            if (h == 0) {
+                emit_store_quad(b, output_signed, acc[j * quads].xyzw(), rec, ob.x(), p.z(), output);
+            } else {
+                b.iadd(ob.z(), p.z(), imm(4 * h));
+                b.imad(ob.y(), imm(4 * h), rc(kOutStrideW), ob.x());
+                emit_store_quad(b, output_signed, acc[j * quads + h].xyzw(), rec, ob.y(), ob.z(), output);
+            }
+        }
+    }
+}
+
 }  // namespace
 
 Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& o) {
@@ -520,20 +549,7 @@ Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& o) {
     b.endloop();  // c
 
     // Requantize and store each channel's 4 outputs.
-    Operand ob = b.temp();  // x output offset of (n, m0, oh, ow0)
-    b.imul(ob.x(), n, rc(kOutStrideN));
-    b.imad(ob.x(), p.x(), rc(kOutStrideM), ob.x());
-    b.imad(ob.x(), oh, rc(kOutStrideH), ob.x());
-    b.imad(ob.x(), p.z(), rc(kOutStrideW), ob.x());
-    Operand ra = b.temp();
-    b.ishl(ra.x(), p.x(), imm(4));  // record address of m0
-    for (uint32_t j = 0; j < mt; ++j) {
-        Operand rec = b.temp();
-        if (j > 0) b.iadd(ra.x(), ra.x(), imm(kRecordBytes));
-        b.ld_raw(rec.xyzw(), ra.x(), scratch);
-        if (j > 0) b.iadd(ob.x(), ob.x(), rc(kOutStrideM));
-        emit_store_quad(b, o.output_signed, acc[j].xyzw(), rec, ob.x(), p.z(), output);
-    }
+    emit_store_tile(b, o.output_signed, acc, mt, 1, n, oh, p, scratch, output);
     b.endif();
     b.ret();
     return b.build_dxbc();
@@ -724,28 +740,7 @@ Result<std::vector<uint8_t>> build_tiled_conv_kernel(const TiledConvKernelOption
 
     // Requantize and store (threads past the last spatial unit computed a duplicate: they store nothing).
     b.if_nz(s.y());
-    Operand ob = b.temp();  // x output offset of (n, m0, oh, ow0), y of (.., ow0 + 4h), z column ow0 + 4h
-    b.imul(ob.x(), sp.x(), rc(kOutStrideN));
-    b.imad(ob.x(), p.x(), rc(kOutStrideM), ob.x());
-    b.imad(ob.x(), sp.y(), rc(kOutStrideH), ob.x());
-    b.imad(ob.x(), p.z(), rc(kOutStrideW), ob.x());
-    Operand ra = b.temp();
-    b.ishl(ra.x(), p.x(), imm(4));  // record address of m0
-    for (uint32_t j = 0; j < mt; ++j) {
-        Operand rec = b.temp();
-        if (j > 0) b.iadd(ra.x(), ra.x(), imm(kRecordBytes));
-        b.ld_raw(rec.xyzw(), ra.x(), scratch);
-        if (j > 0) b.iadd(ob.x(), ob.x(), rc(kOutStrideM));
-        for (uint32_t h = 0; h < quads; ++h) {
-            if (h == 0) {
-                emit_store_quad(b, o.output_signed, acc[j * quads].xyzw(), rec, ob.x(), p.z(), output);
-            } else {
-                b.iadd(ob.z(), p.z(), imm(4 * h));
-                b.imad(ob.y(), imm(4 * h), rc(kOutStrideW), ob.x());
-                emit_store_quad(b, o.output_signed, acc[j * quads + h].xyzw(), rec, ob.y(), ob.z(), output);
-            }
-        }
-    }
+    emit_store_tile(b, o.output_signed, acc, mt, quads, sp.x(), sp.y(), p, scratch, output);
     b.endif();
     b.endif();
     b.ret();
