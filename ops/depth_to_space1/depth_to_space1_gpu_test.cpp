@@ -47,8 +47,8 @@ D2sCase make_case(DataType type, uint32_t n, uint32_t out_channels, uint32_t h, 
 }
 
 DifferentialCase to_differential(const D2sCase& c, const std::string& name, uint64_t seed) {
-    const json desc = {{"InputTensor", desc_json(c.input)},
-                       {"OutputTensor", desc_json(c.output)},
+    const json desc = {{"InputTensor", dmltool::testing::tensor_json(c.input)},
+                       {"OutputTensor", dmltool::testing::tensor_json(c.output)},
                        {"BlockSize", c.block},
                        {"Order", c.order == DepthSpaceOrder::kDepthColumnRow ? "DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW"
                                                                               : "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH"}};

@@ -17,14 +17,11 @@ std::unique_ptr<Op> make_op();
 namespace {
 
 using nlohmann::json;
+using testing::tensor_json;
 using testing::first_difference;
 using testing::parse_desc;
 using testing::random_bits_tensor;
 using testing::rejection;
-
-json tensor_json(DataType type, const Dims& sizes) {
-    return {{"DataType", std::string(data_type_name(type))}, {"Sizes", sizes}};
-}
 
 json desc_json(DataType type, const Dims& in, const Dims& out, uint32_t block, std::string order) {
     return {{"InputTensor", tensor_json(type, in)},

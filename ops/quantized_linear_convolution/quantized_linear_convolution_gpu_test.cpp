@@ -29,6 +29,7 @@ using dmltool::testing::DifferentialCase;
 using dmltool::testing::random_tensor;
 using dmltool::testing::run_differential;
 using nlohmann::json;
+using testing::tensor_json;
 
 const Op& qlc_op() {
     static const OpRegistry registry = make_builtin_registry();
@@ -78,12 +79,6 @@ Dims make_strides(const Dims& sizes, Layout layout, std::mt19937& rng) {
     }
     if (layout == Layout::kBroadcast) strides[0] = 0;
     return strides;
-}
-
-json tensor_json(DataType type, const Dims& sizes, const std::optional<Dims>& strides = std::nullopt) {
-    json t = {{"DataType", std::string(data_type_name(type))}, {"Sizes", sizes}};
-    if (strides) t["Strides"] = *strides;
-    return t;
 }
 
 struct ConvCase {

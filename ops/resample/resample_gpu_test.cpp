@@ -30,6 +30,7 @@ namespace {
 using dmltool::testing::DifferentialCase;
 using dmltool::testing::run_differential;
 using nlohmann::json;
+using testing::tensor_json;
 
 const Op& resample_op() {
     static const OpRegistry registry = make_builtin_registry();
@@ -95,13 +96,6 @@ TensorDesc make_desc(DataType type, const Dims& sizes, Layout layout, TensorRole
     const Status valid = validate_tensor_desc(desc, role, explicit_total);
     EXPECT_TRUE(valid.is_ok()) << valid.message();
     return desc;
-}
-
-json tensor_json(const TensorDesc& desc) {
-    json j = {{"DataType", std::string(data_type_name(desc.data_type))}, {"Sizes", desc.sizes}};
-    if (desc.strides) j["Strides"] = *desc.strides;
-    j["TotalTensorSizeInBytes"] = desc.total_size_in_bytes;
-    return j;
 }
 
 void value_range(DataType type, double& lo, double& hi) {

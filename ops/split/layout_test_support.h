@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/op.h"
+#include "tests/testing/op_testing.h"
 #include "core/tensor.h"
 #include "core/tensor_source.h"
 
@@ -62,11 +63,6 @@ inline TensorDesc make_desc(DataType type, Dims sizes, std::optional<Dims> strid
     return desc;
 }
 
-inline nlohmann::json desc_json(const TensorDesc& desc) {
-    nlohmann::json j = {{"DataType", std::string(data_type_name(desc.data_type))}, {"Sizes", desc.sizes}};
-    if (desc.strides) j["Strides"] = *desc.strides;
-    return j;
-}
 
 // Random bits for every element (NaN payloads, -0.0 and denormals included: the copy must be bit-exact);
 // elements that share a physical offset (stride 0) share their value, as a real buffer would.

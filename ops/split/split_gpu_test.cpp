@@ -45,8 +45,8 @@ struct SplitCase {
 
 DifferentialCase to_differential(const SplitCase& c, const std::string& name, uint64_t seed) {
     json outputs = json::array();
-    for (const TensorDesc& out : c.outputs) outputs.push_back(desc_json(out));
-    const json desc = {{"InputTensor", desc_json(c.input)}, {"OutputTensors", outputs}, {"Axis", c.axis}};
+    for (const TensorDesc& out : c.outputs) outputs.push_back(dmltool::testing::tensor_json(out));
+    const json desc = {{"InputTensor", dmltool::testing::tensor_json(c.input)}, {"OutputTensors", outputs}, {"Axis", c.axis}};
     DifferentialCase d;
     d.name = name;
     d.op_type = "DML_OPERATOR_SPLIT";

@@ -9,6 +9,18 @@
 
 namespace dmltool::testing {
 
+nlohmann::json tensor_json(DataType type, const Dims& sizes, const std::optional<Dims>& strides) {
+    nlohmann::json j = {{"DataType", std::string(data_type_name(type))}, {"Sizes", sizes}};
+    if (strides) j["Strides"] = *strides;
+    return j;
+}
+
+nlohmann::json tensor_json(const TensorDesc& desc) {
+    nlohmann::json j = tensor_json(desc.data_type, desc.sizes, desc.strides);
+    j["TotalTensorSizeInBytes"] = desc.total_size_in_bytes;
+    return j;
+}
+
 TensorDesc packed_desc(DataType type, Dims sizes) {
     TensorDesc desc;
     desc.data_type = type;

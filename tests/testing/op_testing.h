@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -12,6 +14,11 @@
 #include "core/tensor.h"
 
 namespace dmltool::testing {
+
+// A tensor desc as a case file writes it: DataType, Sizes, and Strides when given.
+nlohmann::json tensor_json(DataType type, const Dims& sizes, const std::optional<Dims>& strides = std::nullopt);
+// The same for a TensorDesc, with its TotalTensorSizeInBytes (which may exceed the minimum).
+nlohmann::json tensor_json(const TensorDesc& desc);
 
 // A validated packed desc (TotalTensorSizeInBytes filled in); a failed validation fails the calling test.
 TensorDesc packed_desc(DataType type, Dims sizes);
