@@ -36,6 +36,23 @@
 // drops 'precise', so nothing else stops a driver from contracting it into an FMA); the remaining products
 // are exact, so fusing them cannot change a result. A non-finite hi (inf/NaN inputs) is returned as is.
 // INT8/UINT8 outputs tolerate ±1 after round_ne + clamp, so they blend in plain float32.
+//
+// Short weights (KernelConfig::short_weights; window variant, blended last dimension, <= 3 blended
+// dimensions). Power-of-two scales give weights that are multiples of 1/16 (2x: {1/4, 3/4}; 4x: odd eighths;
+// 1/2x: 1/2), which the host checks from the tables (w1 * 16 an integer, w0 == 1 - w1 exactly). Then:
+//  - each lane's last-dimension weight travels as a 4-bit code n (w1 = n / 16, w0 = 1 - w1, both exact) in
+//    the chunk table, replacing the per-lane tap load and its index math;
+//  - a corner weight W (the product of at most 3 such weights) is exact and has at most 12 significant bits,
+//    so the blend is computed non-separably as sum_i v_i * W_i: FLOAT16 values (11 bits) give exact products
+//    v * W; FLOAT32 values are split into 12-bit halves (vh + vl), so p = fl(v * W) and its error
+//    e = (vh * W - p) + vl * W are exact (Dekker with an unsplit factor: 2 partial products, not 4);
+//    the 2^k products are summed with Ogita-Rump-Oishi Sum2 (a TwoSum chain for hi, the exact TwoSum errors
+//    and product errors summed in lo), i.e. as if in twice the working precision: |hi + lo - S| is within
+//    ~k^2 * 2^-48 of sum |v_i W_i|, as accurate as the generic separable path, in about half its operations;
+//  - INT8/UINT8: every separable partial blend is a multiple of 2^-12 below 2^8 in magnitude, so float32 is
+//    exact, round_ne is the reference's round-half-even, and no clamp is needed (a convex combination).
+//    The result is bit-identical to the reference.
+// hi is the plain float32 sum of the corner products, so inf/NaN inputs give what the generic path gives.
 #include "ops/resample/kernel.h"
 
 #include <algorithm>
@@ -304,7 +321,7 @@ private:
     }
 
     // The output element's bits from a blended value (rounded and converted as the output type needs).
-    Operand finish(const Value& v) {
+    Operand finish(const Value& v, bool clamp = true) {
         Operand f = b_.temp();
         if (is_compensated(config_.type)) {
             b_.add(f.x(), v.hi, v.lo);
@@ -317,8 +334,10 @@ private:
         }
         const bool is_signed = config_.type == DataType::kInt8;
         b_.round_ne(f.x(), v.hi);
-        b_.max(f.x(), f.x(), imm_f(is_signed ? -128.0f : 0.0f));
-        b_.min(f.x(), f.x(), imm_f(is_signed ? 127.0f : 255.0f));
+        if (clamp) {  // not needed for an exact convex combination (short weights)
+            b_.max(f.x(), f.x(), imm_f(is_signed ? -128.0f : 0.0f));
+            b_.min(f.x(), f.x(), imm_f(is_signed ? 127.0f : 255.0f));
+        }
         if (is_signed) b_.ftoi(f.y(), f.x());
         else b_.ftou(f.y(), f.x());
         return f.y();
@@ -485,7 +504,211 @@ private:
         return blend(a, c, *blends[k]);
     }
 
+    // ---- kRows with a window and short weights (config.short_weights) ----
+    //
+    // Chunk entry: {start, sel0[0..7], sel1[0..7], code[0..7], sel0[8..15], sel1[8..15], code[8..15], 0},
+    // 4 bits per lane each; code = 16 * w1 of the lane's column (the last dimension's weights are n/16).
+
+    // Field `which` (0 sel0, 1 sel1, 2 code) of lane `lane`.
+    Operand short_field(Operand entry_lo, Operand entry_hi, uint32_t lane, uint32_t which) {
+        const Operand source = lane < 8 ? entry_lo.component(1 + which) : entry_hi.component(which);
+        Operand k = b_.temp();
+        b_.ubfe(k.x(), imm(4), imm(4 * (lane % 8)), source);
+        return k.x();
+    }
+
+    // Products of the outer blended dimensions' weights, one per outer corner in row_bases() order (empty
+    // optional: weight 1, no outer blend). Exact: each weight has at most 4 significant bits.
+    void outer_weights(const std::vector<const Term*>& blends, size_t k, std::optional<Operand> w,
+                       std::vector<std::optional<Operand>>& out) {
+        if (k == blends.size()) {
+            out.push_back(w);
+            return;
+        }
+        for (uint32_t upper = 0; upper < 2; ++upper) {
+            const Operand f = upper ? blends[k]->tap.w() : blends[k]->tap.z();
+            if (!w) {
+                outer_weights(blends, k + 1, f, out);
+                continue;
+            }
+            Operand t = b_.temp();
+            b_.mul(t.x(), *w, f);
+            outer_weights(blends, k + 1, t.x(), out);
+        }
+    }
+
+    // s + err == a + b exactly (Knuth's TwoSum; opaque intermediates as in blend()).
+    void two_sum(Operand a, Operand b, Operand s, Operand err) {
+        Operand q = b_.temp();
+        b_.add(s, a, b);
+        opaque(s);
+        b_.sub(q.x(), s, a);
+        opaque(q.x());
+        b_.sub(q.y(), s, q.x());
+        opaque(q.y());
+        b_.sub(q.y(), a, q.y());
+        b_.sub(q.z(), b, q.x());
+        b_.add(err, q.y(), q.z());
+    }
+
+    // FLOAT16: every half of a window converted once per thread (lo: even halves of words 0-3, hi: odd ones)
+    // instead of once per lane and corner; short_half picks one by its byte selector. Same values.
+    struct HalfWindow {
+        Operand lo, hi;
+    };
+    HalfWindow convert_window(Operand window) {
+        HalfWindow h{b_.temp(), b_.temp()};
+        for (uint32_t w = 0; w < config_.window_words; ++w) {
+            Operand t = b_.temp();
+            b_.and_(t.x(), window.component(w), imm(0xffffu));
+            b_.ushr(t.y(), window.component(w), imm(16));
+            shaders::half_to_float(b_, h.lo.component(w), t.x());
+            shaders::half_to_float(b_, h.hi.component(w), t.y());
+        }
+        return h;
+    }
+    // x: k & 2 (odd half), y: k & 4, z: k & 8 (word bits) of a byte selector.
+    Operand half_bits(Operand k) {
+        Operand t = b_.temp();
+        b_.and_(t.x(), k, imm(2));
+        if (config_.window_words >= 2) b_.and_(t.y(), k, imm(4));
+        if (config_.window_words >= 4) b_.and_(t.z(), k, imm(8));
+        return t;
+    }
+    Value short_half(const HalfWindow& h, Operand bits) {
+        Operand m = b_.temp();
+        const uint32_t words = config_.window_words;
+        for (uint32_t w = 0; w < words; ++w) b_.movc(m.component(w), bits.x(), h.hi.component(w), h.lo.component(w));
+        if (words >= 2) {
+            b_.movc(m.x(), bits.y(), m.y(), m.x());
+            if (words == 4) {
+                b_.movc(m.y(), bits.y(), m.w(), m.z());
+                b_.movc(m.x(), bits.z(), m.y(), m.x());
+            }
+        }
+        Value v;
+        v.hi = m.x();
+        v.narrow = true;
+        return v;
+    }
+
+    // sum over corners of v * W, W = outer[j] * (w0 | w1), as hi + lo (Sum2; see the file comment).
+    Value short_sum(const std::vector<Operand>& windows, const std::vector<HalfWindow>& halves,
+                    const std::vector<std::optional<Operand>>& outer, Operand k0, Operand k1, Operand w0, Operand w1) {
+        Value sum;
+        bool first = true;
+        Operand bits0, bits1;
+        if (!halves.empty()) {
+            bits0 = half_bits(k0);
+            bits1 = half_bits(k1);
+        }
+        for (size_t j = 0; j < windows.size(); ++j)
+            for (uint32_t upper = 0; upper < 2; ++upper) {
+                const Value v = !halves.empty() ? short_half(halves[j], upper ? bits1 : bits0)
+                                                : window_value(windows[j], upper ? k1 : k0);
+                Operand t = b_.temp();  // x W, y p, z e
+                Operand w = upper ? w1 : w0;
+                if (outer[j]) {
+                    b_.mul(t.x(), *outer[j], w);
+                    w = t.x();
+                }
+                const Operand p = t.y();
+                bool has_e = false;
+                if (v.narrow) {
+                    b_.mul(p, v.hi, w);  // exact: 11 + 12 significant bits
+                } else {
+                    shaders::unfused_mul(b_, p, v.hi, w, rc(kRuntimeZero));
+                    Operand s = b_.temp();
+                    b_.and_(s.x(), v.hi, imm(kSplitMask));
+                    b_.sub(s.y(), v.hi, s.x());
+                    b_.mad(t.z(), s.x(), w, -p);  // vh * W exact, the difference too
+                    opaque(t.z());
+                    b_.mad(t.z(), s.y(), w, t.z());  // + vl * W (exact): e = v * W - p exactly
+                    has_e = true;
+                }
+                if (first) {
+                    first = false;
+                    sum.hi = p;
+                    if (has_e) {
+                        sum.lo = t.z();
+                        sum.has_lo = true;
+                    }
+                    continue;
+                }
+                Operand r = b_.temp();  // x new hi, y TwoSum error, z new lo
+                two_sum(sum.hi, p, r.x(), r.y());
+                if (sum.has_lo) b_.add(r.y(), r.y(), sum.lo);
+                if (has_e) b_.add(r.y(), r.y(), t.z());
+                sum.hi = r.x();
+                sum.lo = r.y();
+                sum.has_lo = true;
+            }
+        return sum;
+    }
+
+    void emit_rows_window_short(Operand thread) {
+        const uint32_t group = config_.group;
+        const RowStart row = begin_row(thread);
+
+        Operand entry_lo = b_.temp();
+        Operand entry_hi = b_.temp();
+        Operand a = b_.temp();
+        b_.ishl(a.x(), row.row_group.y(), imm(log2_of(kChunkEntryWords)));
+        b_.iadd(a.x(), a.x(), rc(kChunkTable));
+        b_.ishl(a.x(), a.x(), imm(2));
+        b_.ld_raw(entry_lo.xyzw(), a.x(), table_);
+        if (group > 8) {
+            b_.iadd(a.y(), a.x(), imm(16));
+            b_.ld_raw(entry_hi.xyz(), a.y(), table_);
+        }
+
+        std::vector<Operand> bases;
+        row_bases(row.outer_blends, 0, row.outer_base, bases);
+        std::vector<Operand> windows;
+        for (Operand base : bases) {
+            Operand address = b_.temp();
+            b_.ishl(address.x(), base, imm(log2_of(esize_)));
+            b_.iadd(address.x(), address.x(), entry_lo.x());
+            Operand window = b_.temp();
+            shaders::load_words(b_, input_, address.x(), word_operand(window, config_.window_words));
+            windows.push_back(window);
+        }
+        std::vector<std::optional<Operand>> outer;
+        if (is_compensated(config_.type)) outer_weights(row.outer_blends, 0, std::nullopt, outer);
+        std::vector<HalfWindow> halves;
+        if (config_.type == DataType::kFloat16)
+            for (Operand window : windows) halves.push_back(convert_window(window));
+
+        Operand col = b_.temp();
+        b_.ishl(col.x(), row.row_group.y(), imm(log2_of(group)));
+        const uint32_t word_count = group * esize_ / 4;
+        Operand words = b_.temp();
+        b_.mov(word_operand(words, word_count), imm(0));
+        for (uint32_t lane = 0; lane < group; ++lane) {
+            const Operand k0 = short_field(entry_lo, entry_hi, lane, 0);
+            const Operand k1 = short_field(entry_lo, entry_hi, lane, 1);
+            const Operand code = short_field(entry_lo, entry_hi, lane, 2);
+            Term last;
+            last.kind = DimKind::kBlend;
+            last.tap = b_.temp();  // z w0, w w1 (x, y unused)
+            b_.utof(last.tap.w(), code);
+            b_.mul(last.tap.w(), last.tap.w(), imm_f(0.0625f));  // w1 = n / 16, exact
+            b_.sub(last.tap.z(), imm_f(1.0f), last.tap.w());     // w0 = 1 - w1, exact
+            if (is_compensated(config_.type)) {
+                pack(words, lane, finish(short_sum(windows, halves, outer, k0, k1, last.tap.z(), last.tap.w())));
+            } else {  // exact in float32 (see the file comment): no clamp
+                const Value v = window_corners(row.outer_blends, 0, 0, windows, k0, k1, &last);
+                pack(words, lane, finish(v, /*clamp=*/false));
+            }
+        }
+        Operand address = b_.temp();
+        b_.iadd(address.x(), row.out_row, col.x());
+        b_.ishl(address.x(), address.x(), imm(log2_of(esize_)));
+        shaders::store_words(b_, output_, address.x(), word_operand(words, word_count));
+    }
+
     void emit_rows_window(Operand thread) {
+        if (config_.short_weights) return emit_rows_window_short(thread);
         const uint32_t rank = config_.rank;
         const uint32_t group = config_.group;
         const bool last_blend = config_.kinds[rank - 1] == DimKind::kBlend;
@@ -639,6 +862,14 @@ Status check_config(const KernelConfig& config) {
         if (config.input_views != 1) return invalid_input("resample kernel: windows need a single input view");
         if (config.group > 16) return invalid_input("resample kernel: at most 16 lanes per window chunk");
     }
+    if (config.short_weights) {
+        if (config.window_words == 0) return invalid_input("resample kernel: short weights need the window path");
+        if (config.kinds[config.rank - 1] != DimKind::kBlend)
+            return invalid_input("resample kernel: short weights need a blended last dimension");
+        uint32_t blends = 0;
+        for (uint32_t d = 0; d < config.rank; ++d) blends += config.kinds[d] == DimKind::kBlend;
+        if (blends > 3) return invalid_input("resample kernel: short weights allow at most 3 blended dimensions");
+    }
     return Status::ok();
 }
 
@@ -758,6 +989,23 @@ struct Choice {
     std::vector<uint32_t> chunks;  // kRows with a window: kChunkEntryWords per chunk
 };
 
+// Whether every blend weight is a multiple of 1/16 with w0 == 1 - w1 exactly, and 1 to 3 dimensions blend
+// (KernelConfig::short_weights).
+bool short_weights_ok(const std::vector<CanonicalDim>& dims) {
+    uint32_t blends = 0;
+    for (const CanonicalDim& dim : dims) {
+        if (dim.kind != DimKind::kBlend) continue;
+        ++blends;
+        for (size_t i = 0; i + 3 < dim.table.size(); i += 4) {
+            const float w0 = std::bit_cast<float>(dim.table[i + 2]);
+            const float w1 = std::bit_cast<float>(dim.table[i + 3]);
+            const float n = w1 * 16.0f;  // exact (a power of two)
+            if (!(n >= 0.0f && n < 16.0f) || n != std::floor(n) || w0 != 1.0f - w1) return false;
+        }
+    }
+    return blends >= 1 && blends <= 3;
+}
+
 // Picks the window variant of the row path where it applies (see emit_rows_window): a single input view,
 // every row base 4-byte aligned (input base, identity strides, gather/blend table offsets of the outer
 // dimensions), every chunk's input elements within 4 words, and every window inside the input's (16-byte
@@ -820,6 +1068,7 @@ void plan_window(Choice& choice, const ResampleDesc& desc) {
         if (words > 4) return;
     }
     const uint32_t window = words <= 1 ? 1 : words <= 2 ? 2 : 4;
+    const bool short_weights = last_blend && short_weights_ok(dims);
     const uint64_t buffer = std::max<uint64_t>(16, (desc.input.total_size_in_bytes + 15) & ~uint64_t(15));
     std::vector<uint32_t> table(size_t(chunks) * kChunkEntryWords, 0);
     for (uint32_t g = 0; g < chunks; ++g) {
@@ -832,13 +1081,20 @@ void plan_window(Choice& choice, const ResampleDesc& desc) {
         entry[0] = uint32_t(start);
         for (uint32_t l = 0; l < group; ++l) {
             const uint32_t c = std::min<uint64_t>(uint64_t(g) * group + l, row.size - 1);
+            const uint32_t shift = 4 * (l % 8);
             for (uint32_t which = 0; which < (last_blend ? 2u : 1u); ++which) {
                 const uint64_t k = offset(c, which) - start;  // 0..4 * window - 1
-                entry[(which == 0 ? 1 : 4) + l / 8] |= uint32_t(k) << (4 * (l % 8));
+                const uint32_t word = short_weights ? (l < 8 ? 1 : 4) + which : (which == 0 ? 1 : 4) + l / 8;
+                entry[word] |= uint32_t(k) << shift;
+            }
+            if (short_weights) {  // the lane's weight code: 16 * w1 (0..15, checked by short_weights_ok)
+                const uint32_t code = uint32_t(std::bit_cast<float>(row.table[4 * size_t(c) + 3]) * 16.0f);
+                entry[l < 8 ? 3 : 6] |= code << shift;
             }
         }
     }
     config.window_words = window;
+    config.short_weights = short_weights;
     choice.chunks = std::move(table);
 }
 
@@ -898,12 +1154,13 @@ Result<Choice> choose(const ResampleDesc& desc, const SemanticsOptions& semantic
     return choice;
 }
 
-using ConfigKey =
-    std::tuple<uint8_t, uint32_t, uint8_t, uint8_t, uint8_t, uint8_t, uint8_t, uint32_t, uint32_t, uint32_t, uint32_t>;
+using ConfigKey = std::tuple<uint8_t, uint32_t, uint8_t, uint8_t, uint8_t, uint8_t, uint8_t, uint32_t, uint32_t,
+                             uint32_t, uint32_t, bool>;
 
 ConfigKey key_of(const KernelConfig& c) {
     return {uint8_t(c.type), c.rank, uint8_t(c.kinds[0]), uint8_t(c.kinds[1]), uint8_t(c.kinds[2]),
-            uint8_t(c.kinds[3]), uint8_t(c.path), c.group, c.input_views, c.output_views, c.window_words};
+            uint8_t(c.kinds[3]), uint8_t(c.path), c.group, c.input_views, c.output_views, c.window_words,
+            c.short_weights};
 }
 
 // Blobs are deterministic; building one per plan would only cost time.
@@ -933,6 +1190,7 @@ std::string kernel_label(const KernelConfig& config) {
     std::string label = "resample/" + std::string(data_type_name(config.type)) + "/" + kinds + "/" +
                         kPathNames[uint32_t(config.path)] + "x" + std::to_string(config.group);
     if (config.window_words > 0) label += "w" + std::to_string(config.window_words);
+    if (config.short_weights) label += "s";
     return label;
 }
 
@@ -1038,11 +1296,20 @@ std::vector<KernelConfig> representative_kernel_configs() {
                 config.group = group;
                 config.window_words = 0;
                 configs.push_back(config);
-                if (path == StorePath::kRows)  // the window variants of the row path
+                if (path == StorePath::kRows) {  // the window variants of the row path
+                    uint32_t blends = 0;
+                    for (DimKind kind : pattern) blends += kind == DimKind::kBlend;
+                    const bool short_ok = pattern.back() == DimKind::kBlend && blends <= 3;
                     for (uint32_t window : {1u, 2u, 4u}) {
                         config.window_words = window;
                         configs.push_back(config);
+                        if (short_ok) {  // and their short-weight variants
+                            config.short_weights = true;
+                            configs.push_back(config);
+                            config.short_weights = false;
+                        }
                     }
+                }
             }
             config.window_words = 0;
         }

@@ -464,6 +464,153 @@ TEST(ResampleGpu, LinearAccuracyOverManyOutputs) {
     }
 }
 
+// The short-weight variant (power-of-two scales: every weight a multiple of 1/16): which shapes take it.
+TEST(ResampleGpu, ShortWeightPathSelection) {
+    std::mt19937 rng(4);
+    auto config_of = [&](DataType type, Dims in, Dims out, std::vector<float> scales,
+                         InterpolationMode mode = InterpolationMode::kLinear) {
+        Case c;
+        c.mode = mode;
+        c.scales = std::move(scales);
+        c.input = make_desc(type, in, Layout::kPacked, TensorRole::kInput, rng);
+        c.output = make_desc(type, out, Layout::kPacked, TensorRole::kOutput, rng);
+        auto config = resample_kernel_config(parse_case(c), {});
+        EXPECT_TRUE(config.is_ok()) << config.status().message();
+        return *config;
+    };
+    for (DataType type : kTypes) {
+        const std::string name(data_type_name(type));
+        KernelConfig k = config_of(type, {2, 4, 16, 32}, {2, 4, 32, 64}, {1, 1, 2, 2});  // {1/4, 3/4}
+        EXPECT_TRUE(k.short_weights) << name;
+        EXPECT_EQ(k.window_words, 4u) << name;
+        EXPECT_TRUE(config_of(type, {1, 2, 8, 16}, {1, 2, 32, 64}, {1, 1, 4, 4}).short_weights) << name;  // eighths
+        EXPECT_TRUE(config_of(type, {1, 1, 4, 16}, {1, 1, 32, 128}, {1, 1, 8, 8}).short_weights) << name;  // 16ths
+        EXPECT_TRUE(config_of(type, {2, 3, 4, 16}, {2, 6, 8, 32}, {1, 2, 2, 2}).short_weights) << name;  // 3 blends
+        EXPECT_TRUE(config_of(type, {2, 4, 16, 32}, {2, 4, 16, 64}, {1, 1, 1, 2}).short_weights) << name;  // W only
+        // Weights that are not multiples of 1/16: the generic compensated blend.
+        EXPECT_FALSE(config_of(type, {2, 4, 16, 32}, {2, 4, 40, 80}, {1, 1, 2.5f, 2.5f}).short_weights) << name;
+        EXPECT_FALSE(config_of(type, {2, 4, 16, 32}, {2, 4, 48, 64}, {1, 1, 3, 2}).short_weights) << name;
+        EXPECT_FALSE(config_of(type, {1, 1, 4, 16}, {1, 1, 64, 256}, {1, 1, 16, 16}).short_weights) << name;  // 32nds
+        // Four blended dimensions, nearest, or no blend in the last dimension: never.
+        EXPECT_FALSE(config_of(type, {2, 2, 4, 16}, {4, 4, 8, 32}, {2, 2, 2, 2}).short_weights) << name;
+        EXPECT_FALSE(
+            config_of(type, {2, 4, 16, 32}, {2, 4, 32, 64}, {1, 1, 2, 2}, InterpolationMode::kNearestNeighbor)
+                .short_weights)
+            << name;
+        EXPECT_FALSE(config_of(type, {1, 2, 4, 32}, {1, 2, 8, 32}, {1, 1, 2, 1}).short_weights) << name;
+    }
+}
+
+// Differential tests of the short-weight variant: random shapes with power-of-two scales (1/4 .. 1/16 weights,
+// 1 to 3 blended dimensions, crops and clamped edges), every type, against the CPU reference.
+TEST(ResampleGpu, ShortWeightRandomCases) {
+    SKIP_WITHOUT_GPU();
+    static const float kScales[] = {1.0f, 2.0f, 4.0f, 8.0f, 0.5f};
+    static const float kLastScales[] = {2.0f, 4.0f, 8.0f};
+    static const uint32_t kWidths[] = {4, 8, 12, 16, 20, 32, 36, 48};
+    uint64_t seed = 13000;
+    uint32_t short_cases = 0, total = 0;
+    for (DataType type : kTypes)
+        for (int repeat = 0; repeat < 16; ++repeat) {
+            ++seed;
+            std::mt19937 rng{uint32_t(seed)};
+            Case c;
+            const float sc = repeat % 4 == 1 ? 2.0f : 1.0f;  // a third blended dimension
+            const float sh = kScales[rng() % std::size(kScales)];
+            const float sw = kLastScales[rng() % std::size(kLastScales)];
+            c.scales = {1, sc, sh, sw};
+            const uint32_t w_in = kWidths[rng() % std::size(kWidths)];
+            const uint32_t h_in = 1 + rng() % 6;
+            const uint32_t c_in = 1 + rng() % 3;
+            const Dims in = {uint32_t(1 + rng() % 2), c_in, h_in, w_in};
+            const uint32_t h_nominal = std::max<uint32_t>(1, uint32_t(std::floor(h_in * sh)));
+            const Dims out = {in[0], uint32_t(std::floor(c_in * sc)),
+                              uint32_t(h_nominal + (rng() % 4 == 0 ? 1 + rng() % 2 : 0)),  // sometimes clamped past the end
+                              uint32_t(std::floor(w_in * sw)) - (rng() % 4 == 0 ? 4u : 0u)};  // sometimes cropped
+            c.input = make_desc(type, in, repeat % 4 == 3 ? Layout::kOversized : Layout::kPacked, TensorRole::kInput,
+                                rng);
+            c.output = make_desc(type, out, Layout::kPacked, TensorRole::kOutput, rng);
+            auto config = resample_kernel_config(parse_case(c), {});
+            ASSERT_TRUE(config.is_ok()) << config.status().message();
+            ++total;
+            short_cases += config->short_weights;
+            const std::string name = "resample_short_" + std::string(data_type_name(type)) + "_s" +
+                                     std::to_string(int(config->short_weights)) + "_" + std::to_string(seed);
+            const auto result = run_differential(resample_op(), to_differential(c, name, seed));
+            EXPECT_TRUE(result.passed) << result.message;
+        }
+    std::printf("[ resample ] short-weight variant taken by %u of %u cases\n", short_cases, total);
+    EXPECT_GE(short_cases * 4, total * 3);
+}
+
+// The short-weight variant's worst error over many random mixed-sign outputs (printed per data type), judged
+// with the contract: FLOAT32 4 ulp, FLOAT16 2 ulp, 8-bit ±1 (the 8-bit blend is exact: 0 expected).
+TEST(ResampleGpu, ShortWeightAccuracyOverManyOutputs) {
+    SKIP_WITHOUT_GPU();
+    gpu::GpuBackend* backend = dmltool::testing::test_gpu_backend(nullptr);
+    const Op& op = resample_op();
+    struct Shape {
+        Dims in, out;
+        std::vector<float> scales;
+    };
+    const Shape shapes[] = {
+        {{2, 4, 24, 32}, {2, 4, 48, 64}, {1, 1, 2, 2}},      // 2x: {1/4, 3/4}, 4 corners
+        {{1, 3, 12, 32}, {1, 3, 48, 128}, {1, 1, 4, 4}},     // 4x: odd eighths
+        {{1, 2, 6, 16}, {1, 2, 48, 128}, {1, 1, 8, 8}},      // 8x: odd sixteenths
+        {{2, 5, 8, 16}, {2, 10, 16, 32}, {1, 2, 2, 2}},      // 3 blended dimensions: 8 corners
+        {{3, 7, 16, 32}, {3, 7, 8, 128}, {1, 1, 0.5f, 4}},   // 1/2 in H, 4x in W
+        {{4, 2, 9, 48}, {4, 2, 9, 96}, {1, 1, 1, 2}},        // the last dimension alone
+    };
+    uint64_t seed = 15000;
+    for (DataType type : kTypes) {
+        uint64_t worst_ulp = 0;
+        double worst_abs = 0;
+        uint64_t outputs = 0;
+        for (const Shape& shape : shapes)
+            for (int repeat = 0; repeat < 3; ++repeat) {
+                ++seed;
+                std::mt19937 rng{uint32_t(seed)};
+                Case c;
+                c.scales = shape.scales;
+                c.input = make_desc(type, shape.in, Layout::kPacked, TensorRole::kInput, rng);
+                c.output = make_desc(type, shape.out, Layout::kPacked, TensorRole::kOutput, rng);
+                const DifferentialCase d = to_differential(
+                    c, "resample_short_accuracy_" + std::string(data_type_name(type)) + "_" + std::to_string(seed),
+                    seed);
+                auto desc = dmltool::testing::parse_desc(op, d.desc_json);
+                ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+                auto config = resample_kernel_config(static_cast<const ResampleDesc&>(**desc), {});
+                ASSERT_TRUE(config.is_ok()) << config.status().message();
+                EXPECT_TRUE(config->short_weights) << d.name;
+                auto reference = dmltool::testing::run_reference(op, **desc, {&d.inputs[0]});
+                ASSERT_TRUE(reference.is_ok()) << reference.status().message();
+                auto got = backend->execute(op, **desc, {&d.inputs[0]}, nullptr);
+                ASSERT_TRUE(got.is_ok()) << got.status().message();
+                const Tolerance tolerance = op.default_tolerance(**desc, 0);
+                Tolerance exact = tolerance;
+                exact.ulp = 0;
+                exact.abs = 0;
+                const CompareResult measured = compare_tensors((*reference)[0], (*got)[0], exact);
+                worst_ulp = std::max(worst_ulp, measured.max_ulp_error);
+                worst_abs = std::max(worst_abs, measured.max_abs_error);
+                outputs += measured.element_count;
+                const CompareResult judged = compare_tensors((*reference)[0], (*got)[0], tolerance);
+                if (judged.verdict != Verdict::kPassed) {
+                    const auto repro = run_differential(op, d);
+                    ADD_FAILURE() << judged.reason << "\n" << repro.message;
+                }
+            }
+        std::printf("[ resample ] LINEAR short weights %-7s max error over %llu outputs: %llu ulp (|diff| %g)\n",
+                    std::string(data_type_name(type)).c_str(), (unsigned long long)outputs,
+                    (unsigned long long)worst_ulp, worst_abs);
+        const uint64_t limit = type == DataType::kFloat32 ? 4 : type == DataType::kFloat16 ? 2 : 0;
+        EXPECT_LE(worst_ulp, limit) << data_type_name(type);
+        if (type == DataType::kInt8 || type == DataType::kUint8) {
+            EXPECT_EQ(worst_abs, 0.0) << data_type_name(type);
+        }
+    }
+}
+
 // inf inputs propagate like the reference's double sum (inf, or NaN where a zero weight meets inf).
 TEST(ResampleGpu, LinearNonFiniteInputs) {
     SKIP_WITHOUT_GPU();
@@ -478,6 +625,21 @@ TEST(ResampleGpu, LinearNonFiniteInputs) {
         d.inputs[0].set_from_double(13, -INFINITY);
         const auto result = run_differential(resample_op(), d);
         EXPECT_TRUE(result.passed) << result.message;
+        // The short-weight variant (2x in both dimensions, 16-byte rows).
+        Case s;
+        s.scales = {2, 2};
+        s.input = make_desc(type, {6, 8}, Layout::kPacked, TensorRole::kInput, rng);
+        s.output = make_desc(type, {12, 16}, Layout::kPacked, TensorRole::kOutput, rng);
+        auto config = resample_kernel_config(parse_case(s), {});
+        ASSERT_TRUE(config.is_ok()) << config.status().message();
+        EXPECT_TRUE(config->short_weights);
+        DifferentialCase ds = to_differential(s, "resample_inf_short_" + std::string(data_type_name(type)), 4);
+        ds.inputs[0].set_from_double(9, INFINITY);
+        ds.inputs[0].set_from_double(10, -INFINITY);
+        ds.inputs[0].set_from_double(30, INFINITY);
+        ds.inputs[0].set_from_double(47, NAN);
+        const auto short_result = run_differential(resample_op(), ds);
+        EXPECT_TRUE(short_result.passed) << short_result.message;
     }
 }
 
@@ -487,6 +649,7 @@ TEST(ResampleGpu, EveryKernelVariantValidates) {
                            std::to_string(int(config.path)) + "x" + std::to_string(config.group) + "_k";
         for (uint32_t d = 0; d < config.rank; ++d) name += std::to_string(int(config.kinds[d]));
         name += "_v" + std::to_string(config.input_views) + "." + std::to_string(config.output_views);
+        name += "_w" + std::to_string(config.window_words) + (config.short_weights ? "s" : "");
         auto blob = build_resample_kernel(config);
         ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
         const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);
