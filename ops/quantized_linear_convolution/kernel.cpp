@@ -280,7 +280,7 @@ void emit_requantize(ProgramBuilder& b, Operand acc, Operand rec, bool output_si
 // and stores them at output element offset `at` (column ow): one word store when the thread owns the aligned
 // word, else per element with store_element_atomic (columns past OW skipped).
 void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand rec, Operand at, Operand ow,
-                     Resource output) {
+                     const TensorViews& output) {
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
     Operand r = b.temp();
     emit_requantize(b, acc, rec, output_signed, r.xyzw());
@@ -297,7 +297,7 @@ void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand
     b.uge(f.z(), rc(kOutW), f.z());
     b.and_(f.y(), f.y(), f.z());
     b.if_nz(f.y());
-    b.store_raw(output, at, packed.x());
+    shaders::store_words(b, output, at, packed.x());
     b.else_();
     Operand e = b.temp();  // x column, y in range, z element offset
     Operand v = b.temp();  // store_element_atomic reads component x of the value's register
@@ -307,7 +307,7 @@ void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand
         b.if_nz(e.y());
         b.imad(e.z(), imm(lane), rc(kOutStrideW), at);
         b.mov(v.x(), r.component(lane));
-        shaders::store_element_atomic(b, TensorViews::single(output), 1, e.z(), v.x());
+        shaders::store_element_atomic(b, output, 1, e.z(), v.x());
         b.endif();
     }
     b.endif();
@@ -316,7 +316,8 @@ void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand
 // Requantizes and stores a thread's tile: `acc` holds channels m0.. m0+channels-1 (p.x = m0), each as `quads`
 // groups of 4 columns starting at column p.z, of output row (n, oh); acc[j * quads + h] is channel j, group h.
 void emit_store_tile(ProgramBuilder& b, bool output_signed, const std::vector<Operand>& acc, uint32_t channels,
-                     uint32_t quads, Operand n, Operand oh, Operand p, Resource scratch, Resource output) {
+                     uint32_t quads, Operand n, Operand oh, Operand p, Resource scratch,
+                     const TensorViews& output) {
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
     Operand ob = b.temp();  // x output offset of (n, m0, oh, ow0), y of (.., ow0 + 4h), z column ow0 + 4h
     b.imul(ob.x(), n, rc(kOutStrideN));
@@ -340,6 +341,31 @@ void emit_store_tile(ProgramBuilder& b, bool output_signed, const std::vector<Op
             }
         }
     }
+}
+
+// A tensor bound as `count` views t(first).. (SRVs) or u(first).. (UAVs) of 2^window_log2 bytes each.
+TensorViews bind_views(ProgramBuilder& b, bool uav, uint32_t first, uint32_t count, uint32_t window_log2) {
+    TensorViews t{{}, count == 1 ? shaders::kMaxViewBytesLog2 : window_log2};
+    for (uint32_t i = 0; i < count; ++i) t.views.push_back(uav ? b.uav_raw(first + i) : b.srv_raw(first + i));
+    return t;
+}
+
+Status check_views(const char* kernel, uint32_t input_views, uint32_t output_views, uint32_t window_log2) {
+    if (window_log2 < 8 || window_log2 > shaders::kMaxViewBytesLog2)
+        return invalid_input(std::string(kernel) + ": window_log2 must be 8..29 (256 B .. 512 MiB views)");
+    for (uint32_t views : {input_views, output_views})
+        if (views < 1 || (uint64_t{views - 1} << window_log2) >= (uint64_t{1} << 32))
+            return invalid_input(std::string(kernel) + ": 1 or more views per tensor, covering at most 4 GiB "
+                                 "(32-bit byte addresses)");
+    return Status::ok();
+}
+
+// Clamps word addresses (4 lanes) into the input buffer [0, limit]. Single view: the signed clamp at 0 the
+// kernels always had (addresses stay below 512 MiB). Several views: unsigned only, so addresses >= 2 GiB stay;
+// negative ones wrap high and are clamped or alias another word, which only feeds masked padding lanes.
+void clamp_input_addresses(ProgramBuilder& b, Operand addresses, bool multi_view) {
+    if (!multi_view) b.imax(addresses, addresses, imm(0));
+    b.umin(addresses, addresses, b.root_constant(kInputLimit));
 }
 
 }  // namespace
@@ -405,12 +431,15 @@ Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& o) {
     if (mt != 1 && mt != 2 && mt != 4 && mt != 8)
         return invalid_input("conv kernel: channels_per_thread must be 1, 2, 4 or 8");
     if (o.kernel_w > kMaxUnrolledKernelW) return invalid_input("conv kernel: kernel_w above the unrolled limit");
+    DMLTOOL_RETURN_IF_ERROR(check_views("conv kernel", o.input_views, o.output_views, o.window_log2));
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    const Resource input = b.srv_raw(0);
-    const Resource scratch = b.srv_raw(1);
-    const Resource input_zp = o.has_input_zero_point ? b.srv_raw(2) : Resource{};
-    const Resource output = b.uav_raw(0);
+    // t0.. input views, then the scratch buffer and the input zero point; u0.. output views.
+    const TensorViews input = bind_views(b, false, 0, o.input_views, o.window_log2);
+    const Resource scratch = b.srv_raw(o.input_views);
+    const Resource input_zp = o.has_input_zero_point ? b.srv_raw(o.input_views + 1) : Resource{};
+    const TensorViews output = bind_views(b, true, 0, o.output_views, o.window_log2);
+    const bool multi_view_input = o.input_views > 1;
     const Extend input_extend = o.input_signed ? Extend::kSign : Extend::kZero;
 
     Operand thread = shaders::linear_thread_index(b, rc(kThreadsPerRow));
@@ -471,10 +500,9 @@ Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& o) {
             b.and_(sh.x(), off.x(), imm(3));
             b.ishl(sh.x(), sh.x(), imm(3));
             b.iadd(off.z(), off.y(), imm(4));
-            b.imax(off.yz(), off.yz(), imm(0));
-            b.umin(off.yz(), off.yz(), rc(kInputLimit));
-            b.ld_raw(word.x(), off.y(), input);
-            b.ld_raw(word.y(), off.z(), input);
+            clamp_input_addresses(b, off.yz(), multi_view_input);
+            shaders::load_words(b, input, off.y(), word.x());
+            shaders::load_words(b, input, off.z(), word.y());
             b.ushr(word.x(), word.x(), sh.x());
             b.ishl(word.y(), word.y(), imm(1));
             b.iadd(sh.y(), -sh.x(), imm(31));
@@ -488,7 +516,7 @@ Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& o) {
             b.and_(sh.xyzw(), off.xyzw(), imm(3));
             b.ishl(sh.xyzw(), sh.xyzw(), imm(3));
             b.and_(off.xyzw(), off.xyzw(), imm(~3u));
-            for (uint32_t j = 0; j < 4; ++j) b.ld_raw(word.component(j), off.component(j), input);
+            for (uint32_t j = 0; j < 4; ++j) shaders::load_words(b, input, off.component(j), word.component(j));
             if (o.input_signed) b.ibfe(xv.xyzw(), imm(8), sh.xyzw(), word.xyzw());
             else b.ubfe(xv.xyzw(), imm(8), sh.xyzw(), word.xyzw());
         }
@@ -576,12 +604,15 @@ Result<std::vector<uint8_t>> build_tiled_conv_kernel(const TiledConvKernelOption
     const uint32_t window = cw + kw_count - 1;          // input bytes of one row that the thread's taps read
     const uint32_t window_quads = (window + 3) / 4;     // funnel-shifted words holding them
     const uint32_t words = window_quads + 1;            // input words loaded per row (any byte alignment)
+    DMLTOOL_RETURN_IF_ERROR(check_views("tiled conv kernel", o.input_views, o.output_views, o.window_log2));
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    const Resource input = b.srv_raw(0);
-    const Resource scratch = b.srv_raw(1);
-    const Resource input_zp = o.has_input_zero_point ? b.srv_raw(2) : Resource{};
-    const Resource output = b.uav_raw(0);
+    // t0.. input views, then the scratch buffer and the input zero point; u0.. output views.
+    const TensorViews input = bind_views(b, false, 0, o.input_views, o.window_log2);
+    const Resource scratch = b.srv_raw(o.input_views);
+    const Resource input_zp = o.has_input_zero_point ? b.srv_raw(o.input_views + 1) : Resource{};
+    const TensorViews output = bind_views(b, true, 0, o.output_views, o.window_log2);
+    const bool multi_view_input = o.input_views > 1;
     const Resource shared = b.groupshared_raw(chunk * taps * mt * 4);
     const Extend input_extend = o.input_signed ? Extend::kSign : Extend::kZero;
 
@@ -692,9 +723,8 @@ Result<std::vector<uint8_t>> build_tiled_conv_kernel(const TiledConvKernelOption
         for (uint32_t k = 0; k < words; k += 4) {
             const uint32_t n = std::min(4u, words - k);
             b.iadd(addr.xyzw(), cur.z(), imm4(4 * k, 4 * k + 4, 4 * k + 8, 4 * k + 12));
-            b.imax(addr.xyzw(), addr.xyzw(), imm(0));
-            b.umin(addr.xyzw(), addr.xyzw(), rc(kInputLimit));
-            for (uint32_t i = 0; i < n; ++i) b.ld_raw(word(k + i), addr.component(i), input);
+            clamp_input_addresses(b, addr.xyzw(), multi_view_input);
+            for (uint32_t i = 0; i < n; ++i) shaders::load_words(b, input, addr.component(i), word(k + i));
         }
         for (uint32_t q = 0; q < window_quads; ++q) {
             Operand f = bytes[q];
@@ -750,6 +780,7 @@ Result<std::vector<uint8_t>> build_tiled_conv_kernel(const TiledConvKernelOption
 namespace {
 
 constexpr uint64_t kMaxViewBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
+constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 32;  // 32-bit byte addresses in the kernels
 
 bool is_signed(DataType t) { return t == DataType::kInt8; }
 
@@ -794,17 +825,32 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
     const uint64_t padded_channels = (g.out_channels + 3) & ~uint64_t(3);
     const uint64_t filter_region = kRecordBytes * padded_channels;
     const uint64_t scratch_bytes = filter_region + taps * padded_channels * 4;
+    // The filter (read by the prep kernel) and the scratch buffer stay one view each: a 512 MiB filter is not a
+    // realistic convolution, so their kernels keep plain single-view loads.
     const struct {
         const char* name;
         uint64_t bytes;
-    } sizes[] = {{"InputTensor", d.input.total_size_in_bytes},
-                 {"FilterTensor", d.filter.total_size_in_bytes},
-                 {"OutputTensor", d.output.total_size_in_bytes},
-                 {"the shifted-filter scratch buffer", scratch_bytes}};
-    for (const auto& s : sizes)
+    } single_view[] = {{"FilterTensor", d.filter.total_size_in_bytes},
+                       {"the shifted-filter scratch buffer", scratch_bytes}};
+    for (const auto& s : single_view)
         if (s.bytes > kMaxViewBytes - 16)
             return unsupported(op + ": " + s.name + " takes " + std::to_string(s.bytes) +
                                " bytes; the GPU kernel binds it as one view of at most 512 MiB");
+    // Input and output: as many views as their (16-byte padded) buffers need, up to 4 GiB.
+    const uint32_t window_log2 = options.window_log2;
+    if (window_log2 < 8 || window_log2 > shaders::kMaxViewBytesLog2)
+        return invalid_input(op + ": window_log2 must be 8..29 (256 B .. 512 MiB views)");
+    const auto view_count = [&](const TensorDesc& t, const char* name) -> Result<uint32_t> {
+        if (t.total_size_in_bytes > kMaxTensorBytes - 16)
+            return unsupported(op + ": " + name + " takes " + std::to_string(t.total_size_in_bytes) +
+                               " bytes; the GPU kernel addresses at most 4 GiB per tensor (32-bit byte addresses)");
+        const uint64_t padded = padded_buffer_size(t.total_size_in_bytes);
+        return uint32_t((padded + (uint64_t{1} << window_log2) - 1) >> window_log2);
+    };
+    DMLTOOL_ASSIGN_OR_RETURN(const uint32_t input_views, view_count(d.input, "InputTensor"));
+    DMLTOOL_ASSIGN_OR_RETURN(const uint32_t output_views, view_count(d.output, "OutputTensor"));
+    // Single-view blobs do not depend on the window: keep one blob (and one cache entry) for them.
+    const uint32_t kernel_window = input_views == 1 && output_views == 1 ? shaders::kMaxViewBytesLog2 : window_log2;
 
     const uint32_t mpg = uint32_t(g.out_channels_per_group);
     // Channels per thread: more amortize each input load over more multiply-adds, but leave fewer threads.
@@ -837,13 +883,21 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                            .has_input_zero_point = d.input_zero_point.has_value(),
                            .channels_per_thread = mt,
                            .packed_w = packed_w,
-                           .kernel_w = g.kernel[1] <= kMaxUnrolledKernelW ? uint32_t(g.kernel[1]) : 0};
+                           .kernel_w = g.kernel[1] <= kMaxUnrolledKernelW ? uint32_t(g.kernel[1]) : 0,
+                           .input_views = input_views,
+                           .output_views = output_views,
+                           .window_log2 = kernel_window};
+    // Blob keys: the view suffix is empty for the single-view kernels.
+    const std::string views_key = input_views == 1 && output_views == 1
+                                      ? std::string()
+                                      : "v" + std::to_string(input_views) + "." + std::to_string(output_views) + "w" +
+                                            std::to_string(kernel_window);
     const std::string prep_key = std::to_string(prep.filter_signed) + std::to_string(prep.output_signed) +
                                  std::to_string(prep.has_filter_zero_point) + std::to_string(prep.has_bias) +
                                  std::to_string(prep.has_output_zero_point);
     const std::string conv_key = std::to_string(conv.input_signed) + std::to_string(conv.output_signed) +
                                  std::to_string(conv.has_input_zero_point) + std::to_string(mt) +
-                                 std::to_string(conv.packed_w) + "k" + std::to_string(conv.kernel_w);
+                                 std::to_string(conv.packed_w) + "k" + std::to_string(conv.kernel_w) + views_key;
     DMLTOOL_ASSIGN_OR_RETURN(auto prep_blob, cached_blob(prep, "prep" + prep_key, build_prep_kernel));
     const TiledConvKernelOptions tiled_conv{.input_signed = conv.input_signed,
                                             .output_signed = conv.output_signed,
@@ -851,13 +905,16 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                                             .channels_per_thread = mt,
                                             .columns_per_thread = cw,
                                             .kernel_h = uint32_t(g.kernel[0]),
-                                            .kernel_w = uint32_t(g.kernel[1])};
+                                            .kernel_w = uint32_t(g.kernel[1]),
+                                            .input_views = input_views,
+                                            .output_views = output_views,
+                                            .window_log2 = kernel_window};
     std::shared_ptr<const std::vector<uint8_t>> conv_blob;
     if (tiled) {
         const std::string key = "tiled" + std::to_string(conv.input_signed) + std::to_string(conv.output_signed) +
                                 std::to_string(conv.has_input_zero_point) + std::to_string(mt) + "c" +
                                 std::to_string(cw) + "k" + std::to_string(g.kernel[0]) + "x" +
-                                std::to_string(g.kernel[1]);
+                                std::to_string(g.kernel[1]) + views_key;
         DMLTOOL_ASSIGN_OR_RETURN(conv_blob, cached_blob(tiled_conv, key, build_tiled_conv_kernel));
     } else {
         DMLTOOL_ASSIGN_OR_RETURN(conv_blob, cached_blob(conv, "conv" + conv_key, build_conv_kernel));
@@ -967,10 +1024,20 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
         KernelDispatch k;
         k.dxbc = conv_blob;
         k.label = "quantized_linear_convolution/conv";
+        if (!views_key.empty()) k.label += "/" + views_key;
         k.root_constants = std::move(c);
-        k.srvs = {input_binding(kInput), scratch};
+        // Window i of a tensor: bytes [i << window, (i + 1) << window); the last one reaches to the end of the
+        // (padded) buffer, at most one window by construction.
+        const auto windows = [&](BufferBinding::Source source, uint32_t slot, uint32_t views,
+                                 std::vector<BufferBinding>& out) {
+            for (uint32_t i = 0; i < views; ++i)
+                out.push_back({source, slot, uint64_t{i} << window_log2,
+                               i + 1 < views ? uint64_t{1} << window_log2 : 0});
+        };
+        windows(BufferBinding::Source::kInput, kInput, input_views, k.srvs);
+        k.srvs.push_back(scratch);
         if (conv.has_input_zero_point) k.srvs.push_back(input_binding(kInputZeroPoint));
-        k.uavs = {BufferBinding{BufferBinding::Source::kOutput, 0, 0, 0}};
+        windows(BufferBinding::Source::kOutput, 0, output_views, k.uavs);
         k.group_count = {grid.groups_x, grid.groups_y, 1};
         plan.dispatches.push_back(std::move(k));
     }

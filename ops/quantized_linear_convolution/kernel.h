@@ -18,6 +18,17 @@
 //     shift; the general path (any strides, broadcast) loads each column's word. Outputs: a thread whose 4
 //     outputs are one aligned output word stores it whole; otherwise each byte goes through
 //     store_element_atomic, so sub-word writes never race.
+//
+// Tensors over 512 MiB (one raw view: Vulkan's 2^27 texels). The conv kernels take InputTensor and OutputTensor
+// as several views (shaders::TensorViews: windows of 2^window_log2 bytes, the view picked from the byte address
+// per access) when they span more than one window, up to 4 GiB (32-bit byte addresses). The blobs are
+// specialised on the view counts: with one view each (every tensor up to 512 MiB) the kernels are exactly the
+// single-view ones. Every input access is an aligned word (never straddles a window). The multi-view variants
+// clamp word addresses with an unsigned min only: a signed clamp at 0 would turn addresses >= 2 GiB into 0.
+// A word whose true address is negative (left padding) wraps high and is clamped or aliases another word of
+// the tensor; either way it only holds padding columns, which are masked to 0.
+// The filter and the shifted-filter scratch buffer stay single-view (512 MiB): a filter that large is not a
+// realistic case, and the prep kernel and the scratch reads keep their plain loads.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +55,9 @@ struct ConvKernelOptions {
     uint32_t channels_per_thread = 1;  // MT: 1, 2, 4 or 8 (divides M / G)
     bool packed_w = false;             // input W stride 1 and convolution W stride 1: 8-byte window loads
     uint32_t kernel_w = 0;             // KW baked in (1..7: kw loop unrolled, masks hoisted), 0: run-time KW
+    uint32_t input_views = 1;          // InputTensor as this many views (t0..) of 2^window_log2 bytes
+    uint32_t output_views = 1;         // OutputTensor as this many views (u0..)
+    uint32_t window_log2 = 29;         // shaders::kMaxViewBytesLog2; tests lower it (only matters with > 1 view)
 };
 
 // The tiled conv kernel, for the common shape class: input W stride 1, convolution W stride 1 and dilation 1,
@@ -63,6 +77,9 @@ struct TiledConvKernelOptions {
     uint32_t columns_per_thread = 4;   // CW: 4 or 8 consecutive output columns
     uint32_t kernel_h = 3;             // 1..7
     uint32_t kernel_w = 3;             // 1..7
+    uint32_t input_views = 1;          // as ConvKernelOptions
+    uint32_t output_views = 1;
+    uint32_t window_log2 = 29;
 };
 
 Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& options);
@@ -77,9 +94,13 @@ struct PlanOptions {
     bool allow_tiled = true;
     // Output columns per thread of the tiled kernel: 4 or 8; 0 lets the planner choose.
     uint32_t tiled_columns = 0;
+    // Window (bytes, log2) of each view of InputTensor / OutputTensor: 29 (512 MiB, the Vulkan limit) for real
+    // use; tests lower it (8..29) so that small tensors span several views and exercise the multi-view kernels.
+    uint32_t window_log2 = 29;
 };
 
-// The dispatches for a parsed desc, or kUnsupported with the reason (accumulator range, 512 MiB views).
+// The dispatches for a parsed desc, or kUnsupported with the reason (accumulator range, input/output over
+// 4 GiB, filter or scratch buffer over one 512 MiB view).
 Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvolutionDesc& desc,
                                                      const PlanOptions& options = {});
 

@@ -638,6 +638,250 @@ TEST(QuantizedLinearConvolutionGpu, RefusesAccumulatorOverflowShapes) {
     EXPECT_TRUE(qlc_op().plan_device(**parsed_ok, {}).is_ok());
 }
 
+// The conv dispatch's label and view bindings for a desc planned with `options` (no GPU needed).
+struct ViewPlan {
+    std::string label;
+    size_t input_views = 0, output_views = 0;  // SRVs / UAVs bound to InputTensor / OutputTensor
+    std::vector<BufferBinding> input_bindings, output_bindings;
+};
+Result<ViewPlan> plan_views(const std::string& desc_json, const PlanOptions& options = {}) {
+    auto parsed = dmltool::testing::parse_desc(qlc_op(), desc_json);
+    if (!parsed.is_ok()) return parsed.status();
+    DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, plan_quantized_linear_convolution(
+                                                  static_cast<const QuantizedLinearConvolutionDesc&>(**parsed), options));
+    const KernelDispatch& conv = plan.dispatches.back();
+    ViewPlan v;
+    v.label = conv.label;
+    for (const BufferBinding& b : conv.srvs)
+        if (b.source == BufferBinding::Source::kInput && b.index == 0) v.input_bindings.push_back(b);
+    for (const BufferBinding& b : conv.uavs)
+        if (b.source == BufferBinding::Source::kOutput) v.output_bindings.push_back(b);
+    v.input_views = v.input_bindings.size();
+    v.output_views = v.output_bindings.size();
+    return v;
+}
+
+// Windows of 512 bytes (and 256 / 4 KiB): tensors of a few KiB span several views, as tensors over 512 MiB do
+// with the real 512 MiB windows, so the multi-view kernels (view picked per access from the byte address) run on
+// lavapipe without large allocations. Both conv kernels, both input paths of the untiled one, owned-word and
+// atomic output stores, rows straddling window boundaries (odd widths, padded layouts), broadcast inputs.
+TEST(QuantizedLinearConvolutionGpu, MultiViewKernels) {
+    SKIP_WITHOUT_GPU();
+    struct Shape {
+        Dims input, filter;
+        uint32_t groups;
+        Dims strides, dilations, start_pad, end_pad;
+        Layout in, out;
+    };
+    const Shape shapes[] = {
+        {{2, 8, 9, 30}, {8, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked},
+        {{1, 6, 13, 23}, {6, 3, 3, 2}, 2, {1, 1}, {1, 2}, {0, 2}, {1, 0}, Layout::kPadded, Layout::kPadded},
+        {{1, 5, 16, 16}, {5, 1, 3, 3}, 5, {1, 2}, {1, 1}, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked},   // general path
+        {{2, 4, 10, 12}, {8, 4, 3, 3}, 1, {1, 1}, {2, 2}, {2, 2}, {2, 2}, Layout::kPermuted, Layout::kPermuted},
+        {{3, 4, 11, 17}, {4, 2, 3, 2}, 2, {2, 1}, {1, 1}, {2, 0}, {0, 1}, Layout::kBroadcast, Layout::kPacked},
+        {{2, 3, 400}, {4, 3, 5}, 1, {1}, {1}, {2}, {2}, Layout::kPacked, Layout::kPacked},                       // 3-D
+        {{1, 70, 5, 11}, {8, 70, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPadded},    // 2 chunks
+        {{1, 16, 9, 13}, {16, 8, 7, 7}, 2, {1, 1}, {1, 1}, {3, 3}, {3, 3}, Layout::kPadded, Layout::kPacked},    // 7x7
+    };
+    struct Variant {
+        const char* name;
+        PlanOptions options;
+    };
+    const Variant variants[] = {
+        {"untiled_w9", {.wide_tile_min_threads = 0, .allow_tiled = false, .window_log2 = 9}},
+        {"untiled_w8", {.allow_tiled = false, .window_log2 = 8}},
+        {"tiled4_w9", {.tiled_columns = 4, .window_log2 = 9}},
+        {"tiled8_w9", {.tiled_columns = 8, .window_log2 = 9}},
+        {"tiled8_w12", {.tiled_columns = 8, .window_log2 = 12}},
+    };
+    uint64_t seed = 9100;
+    size_t multi_view_runs = 0;
+    for (const Variant& variant : variants) {
+        const PlannedOp op(variant.options);
+        for (size_t s = 0; s < std::size(shapes); ++s) {
+            ++seed;
+            const Shape& sh = shapes[s];
+            ConvCase c;
+            c.input_type = seed % 2 ? DataType::kInt8 : DataType::kUint8;
+            c.filter_type = seed % 3 ? DataType::kInt8 : DataType::kUint8;
+            c.output_type = seed % 5 < 2 ? DataType::kInt8 : DataType::kUint8;
+            c.input_sizes = sh.input;
+            c.filter_sizes = sh.filter;
+            c.groups = sh.groups;
+            c.strides = sh.strides;
+            c.dilations = sh.dilations;
+            c.start_pad = sh.start_pad;
+            c.end_pad = sh.end_pad;
+            c.input_layout = sh.in;
+            c.output_layout = sh.out;
+            c.input_zp = seed % 4 != 0;
+            c.per_channel_scale = c.per_channel_zp = s % 2 == 0;
+            balance_output_scale(c);
+            const std::string name = "qlconv_gpu/multiview/" + std::string(variant.name) + "/" + std::to_string(s) +
+                                     "/" + type_tag(c);
+            const DifferentialCase d = to_differential(c, name, seed);
+            auto views = plan_views(d.desc_json, variant.options);
+            ASSERT_TRUE(views.is_ok()) << name << ": " << views.status().message();
+            if (views->input_views > 1 && views->output_views > 1) ++multi_view_runs;
+            const auto result = run_differential(op, d);
+            EXPECT_TRUE(result.passed) << name << " (" << views->label << "): " << result.message;
+        }
+    }
+    // Every shape spans several input and output windows at 512 bytes.
+    EXPECT_GE(multi_view_runs, 4 * std::size(shapes));
+}
+
+// Random cases (every layout, group count, padding, dilation, stride; both kernels) with 256-byte windows.
+TEST(QuantizedLinearConvolutionGpu, MultiViewRandomCases) {
+    SKIP_WITHOUT_GPU();
+    uint64_t seed = 9500;
+    for (bool tiled : {true, false}) {
+        const PlanOptions options{.wide_tile_min_threads = 0, .allow_tiled = tiled, .window_log2 = 8};
+        const PlannedOp op(options);
+        for (uint32_t rank : {3u, 4u}) {
+            for (int variant = 0; variant < 6; ++variant, ++seed) {
+                std::mt19937 rng{uint32_t(seed)};
+                ConvCase c = random_case(rank, variant % 2 ? DataType::kInt8 : DataType::kUint8,
+                                         DataType::kInt8, variant % 3 ? DataType::kUint8 : DataType::kInt8, rng);
+                c.input_sizes[0] += 2;  // a few hundred bytes at least: several 256-byte windows
+                const std::string name = "qlconv_gpu/multiview_random/rank" + std::to_string(rank) + "/" +
+                                         type_tag(c) + "/" + layout_name(c.input_layout) + "_" +
+                                         layout_name(c.output_layout) + "/" + std::to_string(seed) +
+                                         (tiled ? "/tiled" : "/untiled");
+                const auto result = run_differential(op, to_differential(c, name, seed));
+                EXPECT_TRUE(result.passed) << result.message;
+            }
+        }
+    }
+}
+
+// Tensors over 512 MiB are planned as several 512 MiB windows (no allocation: planning only); over 4 GiB, and a
+// filter or scratch buffer over one view, are refused with the reason.
+TEST(QuantizedLinearConvolutionGpu, PlansLargeTensorsAsSeveralViews) {
+    const auto desc = [](const Dims& input, const Dims& filter, const Dims& output) {
+        const json d = {
+            {"InputTensor", tensor_json(DataType::kUint8, input)},
+            {"InputScaleTensor", tensor_json(DataType::kFloat32, {1, 1, 1, 1})},
+            {"FilterTensor", tensor_json(DataType::kInt8, filter)},
+            {"FilterScaleTensor", tensor_json(DataType::kFloat32, {1, 1, 1, 1})},
+            {"OutputScaleTensor", tensor_json(DataType::kFloat32, {1, 1, 1, 1})},
+            {"OutputTensor", tensor_json(DataType::kUint8, output)},
+            {"Strides", {1, 1}}, {"Dilations", {1, 1}}, {"StartPadding", {0, 0}}, {"EndPadding", {0, 0}},
+            {"GroupCount", 1}};
+        return d.dump();
+    };
+    constexpr uint64_t kWindow = uint64_t{1} << 29;
+    // Small tensors: one view each, the single-view kernel (no view suffix in the label).
+    {
+        auto v = plan_views(desc({1, 8, 64, 64}, {8, 8, 3, 3}, {1, 8, 62, 62}));
+        ASSERT_TRUE(v.is_ok()) << v.status().message();
+        EXPECT_EQ(v->input_views, 1u);
+        EXPECT_EQ(v->output_views, 1u);
+        EXPECT_EQ(v->label, "quantized_linear_convolution/conv");
+        EXPECT_EQ(v->input_bindings[0].byte_offset, 0u);
+        EXPECT_EQ(v->input_bindings[0].byte_size, 0u);
+    }
+    // A 1 GiB + 64 KiB input (tiled kernel) and a just-under-1 GiB output: 3 input windows, 2 output windows.
+    {
+        auto v = plan_views(desc({1, 1, 32770, 32768}, {1, 1, 3, 3}, {1, 1, 32768, 32766}));
+        ASSERT_TRUE(v.is_ok()) << v.status().message();
+        ASSERT_EQ(v->input_views, 3u);
+        ASSERT_EQ(v->output_views, 2u);
+        for (size_t i = 0; i < v->input_views; ++i) {
+            EXPECT_EQ(v->input_bindings[i].byte_offset, i * kWindow);
+            EXPECT_EQ(v->input_bindings[i].byte_size, i + 1 < v->input_views ? kWindow : 0u);
+        }
+        EXPECT_NE(v->label.find("/v3.2w29"), std::string::npos) << v->label;
+    }
+    // Just under 4 GiB (untiled kernel: W stride 2): 8 windows.
+    {
+        const json d = json::parse(desc({1, 1, 65536, 65535}, {1, 1, 1, 1}, {1, 1, 65536, 32768}));
+        json strided = d;
+        strided["Strides"] = {1, 2};
+        auto v = plan_views(strided.dump());
+        ASSERT_TRUE(v.is_ok()) << v.status().message();
+        EXPECT_EQ(v->input_views, 8u);
+        EXPECT_EQ(v->output_views, 4u);
+    }
+    const auto refused = [&](const std::string& d, const std::string& what) {
+        auto v = plan_views(d);
+        ASSERT_FALSE(v.is_ok()) << what;
+        EXPECT_EQ(v.status().code(), ErrorCode::kUnsupported);
+        EXPECT_NE(v.status().message().find(what), std::string::npos) << v.status().message();
+    };
+    // Over 4 GiB (DirectML caps the element count at 2^32 - 1, so a larger buffer comes from its declared
+    // TotalTensorSizeInBytes or strides): input, then output.
+    const uint64_t over = (uint64_t{1} << 32) - 12;  // the padded buffer would exceed 2^32 bytes
+    json big_input = json::parse(desc({1, 1, 65536, 65535}, {1, 1, 1, 1}, {1, 1, 65536, 65535}));
+    big_input["InputTensor"]["TotalTensorSizeInBytes"] = over;
+    refused(big_input.dump(), "InputTensor takes 4294967284 bytes; the GPU kernel addresses at most 4 GiB");
+    json big_output = json::parse(desc({1, 1, 65536, 65535}, {1, 1, 1, 1}, {1, 1, 65536, 65535}));
+    big_output["OutputTensor"]["TotalTensorSizeInBytes"] = over + 4096;
+    refused(big_output.dump(), "OutputTensor takes 4294971380 bytes; the GPU kernel addresses at most 4 GiB");
+    // Filter over one view (the scratch buffer would be larger still; the filter is named first).
+    refused(desc({1, 33025, 1, 1}, {20000, 33025, 1, 1}, {1, 20000, 1, 1}),
+            "FilterTensor takes 660500000 bytes; the GPU kernel binds it as one view of at most 512 MiB");
+    refused(desc({1, 33025, 1, 1}, {6000, 33025, 1, 1}, {1, 6000, 1, 1}),
+            "the shifted-filter scratch buffer takes");
+    // The test hook's window must be a valid view size.
+    auto bad = plan_views(desc({1, 8, 64, 64}, {8, 8, 3, 3}, {1, 8, 62, 62}), {.window_log2 = 30});
+    ASSERT_FALSE(bad.is_ok());
+    EXPECT_EQ(bad.status().code(), ErrorCode::kInvalidInput);
+}
+
+// The multi-view variants of both conv kernels pass vkd3d-compiler and spirv-val: every flag combination of
+// each kernel with several input and output views, the largest tiles and kernels, and 8 real 512 MiB windows.
+TEST(QuantizedLinearConvolutionGpu, MultiViewBlobsValidate) {
+    size_t count = 0;
+    struct Views {
+        uint32_t input, output, window_log2;
+    };
+    const Views view_sets[] = {{3, 2, 9}, {1, 4, 12}, {8, 8, 29}};
+    for (const Views& v : view_sets) {
+        for (uint32_t bits = 0; bits < 16; ++bits) {
+            for (uint32_t kernel_w : {0u, 3u}) {
+                const uint32_t mt = bits % 2 ? 8 : 2;
+                ConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), mt, bool(bits & 8), kernel_w};
+                o.input_views = v.input;
+                o.output_views = v.output;
+                o.window_log2 = v.window_log2;
+                auto blob = build_conv_kernel(o);
+                ASSERT_TRUE(blob.is_ok()) << blob.status().message();
+                const std::string name = "qlconv_conv_mv_" + std::to_string(v.input) + "_" + std::to_string(v.output) +
+                                         "_" + std::to_string(bits) + "_" + std::to_string(kernel_w);
+                const auto r = shaders::testing::validate_with_vkd3d(*blob, name);
+                if (!r.tools_found) GTEST_SKIP() << r.log;
+                EXPECT_TRUE(r.ok) << name << ": " << r.log;
+                ++count;
+            }
+        }
+        for (uint32_t bits = 0; bits < 8; ++bits) {
+            for (uint32_t cw : {4u, 8u}) {
+                const uint32_t k = bits % 2 ? 7 : 3;
+                TiledConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), 8, cw, k, k};
+                o.input_views = v.input;
+                o.output_views = v.output;
+                o.window_log2 = v.window_log2;
+                auto blob = build_tiled_conv_kernel(o);
+                ASSERT_TRUE(blob.is_ok()) << blob.status().message();
+                const std::string name = "qlconv_tiled_mv_" + std::to_string(v.input) + "_" +
+                                         std::to_string(v.output) + "_" + std::to_string(bits) + "_" + std::to_string(cw);
+                const auto r = shaders::testing::validate_with_vkd3d(*blob, name);
+                EXPECT_TRUE(r.ok) << name << ": " << r.log;
+                ++count;
+            }
+        }
+    }
+    EXPECT_EQ(count, 3u * (32u + 16u));
+    // Views beyond 4 GiB of addresses, no views, or a window outside 2^8 .. 2^29 are refused.
+    ConvKernelOptions too_many{.channels_per_thread = 4, .input_views = 9};
+    EXPECT_FALSE(build_conv_kernel(too_many).is_ok());
+    TiledConvKernelOptions none{.output_views = 0};
+    EXPECT_FALSE(build_tiled_conv_kernel(none).is_ok());
+    TiledConvKernelOptions tiny{.input_views = 2, .window_log2 = 7};
+    EXPECT_FALSE(build_tiled_conv_kernel(tiny).is_ok());
+}
+
 TEST(QuantizedLinearConvolutionGpu, EveryBlobValidates) {
     size_t count = 0;
     for (uint32_t bits = 0; bits < 32; ++bits) {
