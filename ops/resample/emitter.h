@@ -1,0 +1,132 @@
+// Internal to ops/resample: the DXBC generator of the resample kernels. One Emitter emits one KernelConfig's
+// program; its members are defined in emitter.cpp (setup, addressing, the row, flat-word and element paths),
+// emit_window.cpp (the row path with a window, and its short-weight variant) and blend.cpp (the blend
+// arithmetic). kernel.cpp's build_resample_kernel is the entry point.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ops/resample/kernel.h"
+#include "ops/resample/kernel_internal.h"
+#include "shaders/elements.h"
+#include "shaders/kernels.h"
+
+namespace dmltool::ops::resample {
+
+using shaders::Extend;
+using shaders::imm;
+using shaders::imm_f;
+using shaders::Operand;
+using shaders::ProgramBuilder;
+using shaders::Resource;
+using shaders::TensorViews;
+using shaders::UintArray;
+
+inline bool is_compensated(DataType type) { return type == DataType::kFloat32 || type == DataType::kFloat16; }
+
+inline uint32_t log2_of(uint32_t power_of_two) { return uint32_t(std::countr_zero(power_of_two)); }
+
+// One dimension's contribution to the source address of one output coordinate.
+struct Term {
+    DimKind kind = DimKind::kIdentity;
+    Operand offset;  // identity / gather: element offset (scalar)
+    Operand tap;     // blend: x = x0 * stride, y = x1 * stride, z = w0, w = w1
+    Operand split;   // blend, float types: x = hi(w0), y = hi(w1), z = lo(w0), w = lo(w1) (12 bits each)
+};
+
+// A blended value: hi (+ lo, the accumulated rounding errors, for float types).
+struct Value {
+    Operand hi;
+    Operand lo;
+    bool has_lo = false;
+    bool narrow = false;  // hi has at most 12 significant bits (a widened half): a * w_half is exact
+};
+
+class Emitter {
+public:
+    Emitter(ProgramBuilder& b, const KernelConfig& config);
+    void emit();
+
+private:
+    Operand rc(uint32_t index) { return b_.root_constant(index); }
+
+    // emitter.cpp: addressing, corner loads, packing.
+    Term dim_term(uint32_t d, Operand coord);
+    Operand fold_offsets(Operand base, const std::vector<const Term*>& terms, std::vector<const Term*>& blends);
+    Value load_corner(Operand source);
+    Value corners(const std::vector<const Term*>& blends, size_t k, Operand base);
+    Operand element_bits(Operand base, const std::vector<const Term*>& blends);
+    void pack(Operand words, uint32_t lane, Operand bits);
+    Operand word_operand(Operand words, uint32_t count);
+
+    // emitter.cpp: the row path (RowStart and begin_row also serve the windowed variants).
+
+    // What both row variants start with: the row and group a thread owns, the outer dimensions folded into one
+    // input base (blended ones kept apart), and the output row offset. Not copyable: outer_blends points into
+    // outer.
+    struct RowStart {
+        RowStart() = default;
+        RowStart(const RowStart&) = delete;
+        RowStart(RowStart&&) = default;
+        Operand row_group;  // x row, y group (chunk) within the row
+        std::vector<Term> outer;
+        std::vector<const Term*> outer_blends;
+        Operand outer_base;
+        Operand out_row;
+    };
+    RowStart begin_row(Operand thread);
+    void emit_rows(Operand thread);
+
+    // emit_window.cpp: the row path with a window, and its short-weight variant.
+    Operand window_element(Operand window, Operand k);
+    Operand selector(Operand entry_lo, Operand entry_hi, uint32_t lane, uint32_t which);
+    Value window_value(Operand window, Operand k);
+    void row_bases(const std::vector<const Term*>& blends, size_t k, Operand base, std::vector<Operand>& out);
+    Value window_corners(const std::vector<const Term*>& blends, size_t k, uint32_t index,
+                         const std::vector<Operand>& windows, Operand k0, Operand k1, const Term* last);
+    Operand short_field(Operand entry_lo, Operand entry_hi, uint32_t lane, uint32_t which);
+    void outer_weights(const std::vector<const Term*>& blends, size_t k, std::optional<Operand> w,
+                       std::vector<std::optional<Operand>>& out);
+    // FLOAT16: every half of a window converted once per thread (lo: even halves of words 0-3, hi: odd ones)
+    // instead of once per lane and corner; short_half picks one by its byte selector. Same values.
+    struct HalfWindow {
+        Operand lo, hi;
+    };
+    HalfWindow convert_window(Operand window);
+    Operand half_bits(Operand k);
+    Value short_half(const HalfWindow& h, Operand bits);
+    void emit_rows_window_short(Operand thread);
+    void emit_rows_window(Operand thread);
+
+    // blend.cpp: the blend arithmetic (generic separable blend, Sum2 of the short-weight path, rounding).
+    void opaque(Operand d);
+    void two_product(const Value& a, Operand w, Operand w_hi, Operand w_lo, Operand p, Operand e);
+    Value blend(const Value& a, const Value& c, const Term& term);
+    Operand finish(const Value& v, bool clamp = true);
+    void two_sum(Operand a, Operand b, Operand s, Operand err);
+    Value short_sum(const std::vector<Operand>& windows, const std::vector<HalfWindow>& halves,
+                    const std::vector<std::optional<Operand>>& outer, Operand k0, Operand k1, Operand w0, Operand w1);
+
+    // emitter.cpp: the flat-word and element paths.
+    Operand element_source(Operand element, std::vector<Term>& terms, std::vector<const Term*>& blends,
+                           std::vector<Operand>& coords);
+    void emit_flat_words(Operand thread);
+    void emit_elements(Operand thread);
+
+    ProgramBuilder& b_;
+    const KernelConfig& config_;
+    uint32_t esize_;
+    TensorViews input_;
+    TensorViews output_;
+    Resource table_;
+    bool uses_table_ = false;
+    UintArray sizes_;
+    UintArray out_strides_;
+    UintArray in_strides_;
+};
+
+}  // namespace dmltool::ops::resample

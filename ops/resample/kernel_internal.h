@@ -1,0 +1,33 @@
+// Internal to ops/resample: what the host planning (plan.cpp) and the kernel generator (emitter.h and its
+// .cpp files) share — the root-constant layout and the table formats. Not part of the op's interface.
+#pragma once
+
+#include <cstdint>
+
+#include "shaders/elements.h"
+#include "shaders/kernels.h"
+
+namespace dmltool::ops::resample {
+
+// Root constants.
+constexpr uint32_t kThreadCount = 0;
+constexpr uint32_t kThreadsPerRow = 1;
+constexpr uint32_t kInputBase = 2;     // element offset of the folded size-1 dimensions
+constexpr uint32_t kRuntimeZero = 3;   // always 0; keeps unfused_mul's products out of FMAs
+constexpr uint32_t kGroupsPerRow = 4;  // kRows: threads per output row
+constexpr uint32_t kLastSize = 5;      // kRows: size of the last dimension
+constexpr uint32_t kElementCount = 6;  // kFlatWords: output elements
+constexpr uint32_t kChunkTable = 7;    // kRows with a window: first word of the chunk table (8 words per chunk)
+constexpr uint32_t kSizes = 8;         // [4] canonical output sizes
+constexpr uint32_t kOutStrides = 12;   // [4] output strides (elements)
+constexpr uint32_t kInStrides = 16;    // [4] input strides (elements; identity dimensions)
+constexpr uint32_t kTableOffsets = 20; // [4] first word of each dimension's table in the auxiliary buffer
+constexpr uint32_t kRootConstantCount = 24;
+
+constexpr uint32_t kMaxRank = 4;
+constexpr uint32_t kThreadsPerGroup = shaders::kDefaultThreadsPerGroup;
+constexpr uint32_t kSplitMask = 0xfffff000u;  // keeps the top 12 significant bits of a float32
+constexpr uint64_t kWindowBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
+constexpr uint32_t kChunkEntryWords = 8;  // {start, sel0[0..7], sel0[8..15], 0, sel1[0..7], sel1[8..15], 0, 0}
+
+}  // namespace dmltool::ops::resample
