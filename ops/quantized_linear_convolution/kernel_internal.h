@@ -1,0 +1,75 @@
+// Internals shared by the kernel generators (prep_kernel.cpp, conv_kernel.cpp, tiled_conv_kernel.cpp, with the
+// emitters both conv kernels use in emitters.cpp) and the planner (plan.cpp): sizes and root-constant layouts
+// that the host side and the generated code must agree on. Not part of kernel.h's interface.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/status.h"
+#include "ops/quantized_linear_convolution/kernel.h"
+#include "shaders/elements.h"
+
+namespace dmltool::ops::quantized_linear_convolution::internal {
+
+using shaders::Extend;
+using shaders::imm;
+using shaders::imm4;
+using shaders::imm_i;
+using shaders::Operand;
+using shaders::ProgramBuilder;
+using shaders::Resource;
+using shaders::TensorViews;
+
+constexpr uint32_t kThreadsPerGroup = 64;
+constexpr uint32_t kOutputsPerThread = 4;  // consecutive output columns: one output word when packed
+constexpr uint32_t kRecordBytes = 16;      // {Mq, control, bias, output zero point} per output channel
+constexpr uint32_t kMaxUnrolledKernelW = 7;  // wider kernels loop over kw at run time
+constexpr uint32_t kMaxTiledKernel = 7;      // KH and KW up to this use the tiled kernel (both unrolled)
+constexpr uint32_t kTileWords = 4096;        // groupshared filter chunk of the tiled kernel: 16 KiB
+
+// Input slots (Op::tensors order) and the prep kernel's SRV slots.
+enum InputSlot : uint32_t { kInput, kInputScale, kInputZeroPoint, kFilter, kFilterScale, kFilterZeroPoint, kBias,
+                            kOutputScale, kOutputZeroPoint };
+
+// ---- prep kernel root constants
+enum PrepConstant : uint32_t {
+    kPThreadsPerRow, kPThreads, kPFilterCount, kPChannels, kPTaps, kPKernelArea, kPKernelW,
+    kPFilterStrideM, kPFilterStrideC, kPFilterStrideH, kPFilterStrideW,
+    kPScaleStride, kPZeroPointStride, kPBiasStride, kPPaddedChannels, kPFilterRegion, kPConstantCount
+};
+
+// ---- conv kernel root constants (kSizeN..kColumnGroups are the thread-index decomposition sizes)
+enum ConvConstant : uint32_t {
+    kThreadsPerRow, kThreads, kSizeN, kChannelTiles, kOutH, kColumnGroups, kChannelsPerGroup, kInChannelsPerGroup,
+    kKernelH, kKernelW, kInH, kInW, kOutW, kStrideH, kStrideW, kDilationH, kDilationW, kPadH, kPadW,
+    kInStrideN, kInStrideC, kInStrideH, kInStrideW, kOutStrideN, kOutStrideM, kOutStrideH, kOutStrideW,
+    kFilterRegion, kTapBytes, kInputLimit, kGroupInStride, kRowStep, kRowBytes, kChannelBytes,
+    // tiled kernel only: spatial units (n, oh, column group), units per image (OH * column groups), channels per
+    // groupshared chunk, scratch bytes between a thread's successive cooperative loads, scratch bytes per chunk
+    kSpatialUnits, kUnitsPerImage, kChunkChannels, kLoadStep, kChunkBytes, kConvConstantCount
+};
+
+// Input channels per groupshared chunk of the tiled kernel (>= 10: MT * KH * KW <= 392).
+inline uint32_t tiled_chunk_channels(uint32_t channels_per_thread, uint32_t kernel_h, uint32_t kernel_w) {
+    return kTileWords / (channels_per_thread * kernel_h * kernel_w);
+}
+
+// Requantizes and stores a thread's tile: `acc` holds channels m0.. m0+channels-1 (p.x = m0), each as `quads`
+// groups of 4 columns starting at column p.z, of output row (n, oh); acc[j * quads + h] is channel j, group h.
+void emit_store_tile(ProgramBuilder& b, bool output_signed, const std::vector<Operand>& acc, uint32_t channels,
+                     uint32_t quads, Operand n, Operand oh, Operand p, Resource scratch,
+                     const TensorViews& output);
+
+// A tensor bound as `count` views t(first).. (SRVs) or u(first).. (UAVs) of 2^window_log2 bytes each.
+TensorViews bind_views(ProgramBuilder& b, bool uav, uint32_t first, uint32_t count, uint32_t window_log2);
+
+// kInvalidInput unless the window is 2^8..2^29 bytes and each tensor has 1 or more views within 4 GiB.
+Status check_views(const char* kernel, uint32_t input_views, uint32_t output_views, uint32_t window_log2);
+
+// Clamps word addresses (4 lanes) into the input buffer [0, limit]. Single view: the signed clamp at 0 the
+// kernels always had (addresses stay below 512 MiB). Several views: unsigned only, so addresses >= 2 GiB stay;
+// negative ones wrap high and are clamped or alias another word, which only feeds masked padding lanes.
+void clamp_input_addresses(ProgramBuilder& b, Operand addresses, bool multi_view);
+
+}  // namespace dmltool::ops::quantized_linear_convolution::internal
