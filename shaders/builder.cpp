@@ -52,6 +52,28 @@ Operand Operand::select(std::initializer_list<uint32_t> components) const {
     return out;
 }
 
+bool ProgramBuilder::overlaps(const Operand& dst, const Operand& src) {
+    if (dst.is_null() || dst.type_ != src.type_ || dst.index_dims_ != src.index_dims_) return false;
+    for (uint8_t d = 0; d < dst.index_dims_; ++d)
+        if (dst.index_[d] != src.index_[d]) return false;
+    for (uint32_t i = 0; i < dst.count_; ++i)
+        for (uint32_t j = 0; j < src.count_; ++j)
+            if (dst.components_[i] == src.components_[j]) return true;
+    return false;
+}
+
+void ProgramBuilder::udiv(Operand quotient, Operand remainder, Operand a, Operand b) {
+    // Only the first-written result can clobber a source the second one still needs.
+    if (!remainder.is_null())
+        for (const Operand* src : {&a, &b})
+            if (overlaps(quotient, *src)) {
+                fail("udiv: the quotient overlaps a source while the remainder is wanted (vkd3d 1.2 writes the "
+                     "quotient before computing the remainder); use a separate register");
+                return;
+            }
+    emit(Opcode::kUdiv, {quotient, remainder}, {a, b});
+}
+
 Operand Operand::operator-() const {
     Operand out = *this;
     out.negate_ = !negate_;

@@ -136,7 +136,9 @@ public:
     void ineg(Operand d, Operand a) { emit(Opcode::kIneg, {d}, {a}); }
     void imul(Operand d, Operand a, Operand b) { emit(Opcode::kImul, {null_operand(), d}, {a, b}); }  // low 32 bits: also the unsigned product
     void imad(Operand d, Operand a, Operand b, Operand c) { emit(Opcode::kImad, {d}, {a, b, c}); }  // a*b+c, low 32 bits
-    void udiv(Operand quotient, Operand remainder, Operand a, Operand b) { emit(Opcode::kUdiv, {quotient, remainder}, {a, b}); }
+    // vkd3d 1.2 writes udiv's two results one after the other, so a quotient that overlaps a source corrupts
+    // the remainder: refused at build time (a remainder written over its own source is fine).
+    void udiv(Operand quotient, Operand remainder, Operand a, Operand b);
     void ishl(Operand d, Operand a, Operand shift) { emit(Opcode::kIshl, {d}, {a, shift}); }
     void ishr(Operand d, Operand a, Operand shift) { emit(Opcode::kIshr, {d}, {a, shift}); }
     void ushr(Operand d, Operand a, Operand shift) { emit(Opcode::kUshr, {d}, {a, shift}); }
@@ -220,6 +222,8 @@ public:
 
     // Records a build error (the first one wins); for helper libraries such as shaders/elements.h.
     void fail(const std::string& message);
+    // True when dst writes a register component that src reads.
+    static bool overlaps(const Operand& dst, const Operand& src);
 
 private:
     static Operand system_value(RegisterType type);

@@ -282,3 +282,29 @@ TEST(BuilderSelection, OutOfSelectionComponentIsAnError) {
 
 }  // namespace
 }  // namespace dmltool::shaders
+
+namespace dmltool::shaders {
+namespace {
+
+// vkd3d 1.2 computes udiv's quotient into its destination before the remainder: an overlapping source would
+// be read after it changed, so the builder refuses it instead of emitting a silently wrong kernel.
+TEST(BuilderUdiv, DestinationOverlappingASourceIsRefused) {
+    ProgramBuilder bad({.thread_group = {1, 1, 1}});
+    Operand t = bad.temp();
+    bad.udiv(t.x(), t.y(), t.x(), imm(3));
+    bad.ret();
+    auto refused = bad.build_dxbc();
+    ASSERT_FALSE(refused.is_ok());
+    EXPECT_NE(refused.status().message().find("udiv: the quotient overlaps a source"), std::string::npos);
+
+    ProgramBuilder good({.thread_group = {1, 1, 1}});
+    Operand u = good.temp();
+    good.udiv(u.z(), u.w(), u.y(), imm(3));  // other components of the same register are fine
+    good.udiv(null_operand(), u.y(), u.y(), imm(5));  // a lone remainder may replace its source
+    good.udiv(u.x(), null_operand(), u.x(), imm(5));  // and so may a lone quotient
+    good.ret();
+    EXPECT_TRUE(good.build_dxbc().is_ok());
+}
+
+}  // namespace
+}  // namespace dmltool::shaders
