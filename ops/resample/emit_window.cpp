@@ -168,22 +168,23 @@ Value Emitter::short_half(const HalfWindow& h, Operand bits) {
     return v;
 }
 
-void Emitter::emit_rows_window_short(Operand thread) {
-    const uint32_t group = config_.group;
-    const RowStart row = begin_row(thread);
-
-    Operand entry_lo = b_.temp();
-    Operand entry_hi = b_.temp();
+// The thread's chunk-table entry: words 0-3 into entry_lo, and words 4.. into entry_hi when it is not null
+// (as many as its selection has components).
+void Emitter::load_chunk_entry(const RowStart& row, Operand entry_lo, Operand entry_hi) {
     Operand a = b_.temp();
     b_.ishl(a.x(), row.row_group.y(), imm(log2_of(kChunkEntryWords)));
     b_.iadd(a.x(), a.x(), rc(kChunkTable));
     b_.ishl(a.x(), a.x(), imm(2));
     b_.ld_raw(entry_lo.xyzw(), a.x(), table_);
-    if (group > 8) {
+    if (!entry_hi.is_null()) {
         b_.iadd(a.y(), a.x(), imm(16));
-        b_.ld_raw(entry_hi.xyz(), a.y(), table_);
+        b_.ld_raw(entry_hi, a.y(), table_);
     }
+}
 
+// One window of config_.window_words input words per corner row of the outer blended dimensions, starting at
+// the entry's first input column.
+std::vector<Operand> Emitter::load_row_windows(const RowStart& row, Operand entry_lo) {
     std::vector<Operand> bases;
     row_bases(row.outer_blends, 0, row.outer_base, bases);
     std::vector<Operand> windows;
@@ -195,6 +196,17 @@ void Emitter::emit_rows_window_short(Operand thread) {
         shaders::load_words(b_, input_, address.x(), word_operand(window, config_.window_words));
         windows.push_back(window);
     }
+    return windows;
+}
+
+void Emitter::emit_rows_window_short(Operand thread) {
+    const uint32_t group = config_.group;
+    const RowStart row = begin_row(thread);
+
+    Operand entry_lo = b_.temp();
+    Operand entry_hi = b_.temp();
+    load_chunk_entry(row, entry_lo, group > 8 ? entry_hi.xyz() : Operand());
+    const std::vector<Operand> windows = load_row_windows(row, entry_lo);
     std::vector<std::optional<Operand>> outer;
     if (is_compensated(config_.type)) outer_weights(row.outer_blends, 0, std::nullopt, outer);
     std::vector<HalfWindow> halves;
@@ -238,27 +250,8 @@ void Emitter::emit_rows_window(Operand thread) {
 
     Operand entry_lo = b_.temp();
     Operand entry_hi = b_.temp();
-    Operand a = b_.temp();
-    b_.ishl(a.x(), row.row_group.y(), imm(log2_of(kChunkEntryWords)));
-    b_.iadd(a.x(), a.x(), rc(kChunkTable));
-    b_.ishl(a.x(), a.x(), imm(2));
-    b_.ld_raw(entry_lo.xyzw(), a.x(), table_);
-    if (last_blend) {
-        b_.iadd(a.y(), a.x(), imm(16));
-        b_.ld_raw(entry_hi.xyzw(), a.y(), table_);
-    }
-
-    std::vector<Operand> bases;
-    row_bases(row.outer_blends, 0, row.outer_base, bases);
-    std::vector<Operand> windows;
-    for (Operand base : bases) {
-        Operand address = b_.temp();
-        b_.ishl(address.x(), base, imm(log2_of(esize_)));
-        b_.iadd(address.x(), address.x(), entry_lo.x());
-        Operand window = b_.temp();
-        shaders::load_words(b_, input_, address.x(), word_operand(window, config_.window_words));
-        windows.push_back(window);
-    }
+    load_chunk_entry(row, entry_lo, last_blend ? entry_hi.xyzw() : Operand());
+    const std::vector<Operand> windows = load_row_windows(row, entry_lo);
 
     Operand col = b_.temp();  // x first column, y last valid column
     b_.ishl(col.x(), row.row_group.y(), imm(log2_of(group)));

@@ -99,6 +99,8 @@ private:
     HalfWindow convert_window(Operand window);
     Operand half_bits(Operand k);
     Value short_half(const HalfWindow& h, Operand bits);
+    void load_chunk_entry(const RowStart& row, Operand entry_lo, Operand entry_hi);
+    std::vector<Operand> load_row_windows(const RowStart& row, Operand entry_lo);
     void emit_rows_window_short(Operand thread);
     void emit_rows_window(Operand thread);
 
