@@ -16,11 +16,12 @@ Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& o) {
     DMLTOOL_RETURN_IF_ERROR(check_views("conv kernel", o.input_views, o.output_views, o.window_log2));
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    // t0.. input views, then the scratch buffer and the input zero point; u0.. output views.
-    const TensorViews input = bind_views(b, false, 0, o.input_views, o.window_log2);
-    const Resource scratch = b.srv_raw(o.input_views);
-    const Resource input_zp = o.has_input_zero_point ? b.srv_raw(o.input_views + 1) : Resource{};
-    const TensorViews output = bind_views(b, true, 0, o.output_views, o.window_log2);
+    const ConvResources resources =
+        bind_conv_resources(b, o.input_views, o.output_views, o.window_log2, o.has_input_zero_point);
+    const TensorViews& input = resources.input;
+    const Resource scratch = resources.scratch;
+    const Resource input_zp = resources.input_zero_point;
+    const TensorViews& output = resources.output;
     const bool multi_view_input = o.input_views > 1;
     const Extend input_extend = o.input_signed ? Extend::kSign : Extend::kZero;
 

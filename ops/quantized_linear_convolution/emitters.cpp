@@ -192,5 +192,15 @@ void clamp_input_addresses(ProgramBuilder& b, Operand addresses, bool multi_view
     b.umin(addresses, addresses, b.root_constant(kInputLimit));
 }
 
+ConvResources bind_conv_resources(ProgramBuilder& b, uint32_t input_views, uint32_t output_views,
+                                  uint32_t window_log2, bool has_input_zero_point) {
+    ConvResources r;
+    r.input = bind_views(b, false, 0, input_views, window_log2);
+    r.scratch = b.srv_raw(input_views);
+    r.input_zero_point = has_input_zero_point ? b.srv_raw(input_views + 1) : Resource{};
+    r.output = bind_views(b, true, 0, output_views, window_log2);
+    return r;
+}
+
 }  // namespace internal
 }  // namespace dmltool::ops::quantized_linear_convolution

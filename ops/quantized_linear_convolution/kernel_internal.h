@@ -67,6 +67,17 @@ TensorViews bind_views(ProgramBuilder& b, bool uav, uint32_t first, uint32_t cou
 // kInvalidInput unless the window is 2^8..2^29 bytes and each tensor has 1 or more views within 4 GiB.
 Status check_views(const char* kernel, uint32_t input_views, uint32_t output_views, uint32_t window_log2);
 
+// The conv kernels' resources, declared in binding order: t0.. input views, then the prepared scratch buffer
+// and the optional input zero point; u0.. output views.
+struct ConvResources {
+    TensorViews input;
+    Resource scratch;
+    Resource input_zero_point;  // default (unused) without an input zero point
+    TensorViews output;
+};
+ConvResources bind_conv_resources(ProgramBuilder& b, uint32_t input_views, uint32_t output_views,
+                                  uint32_t window_log2, bool has_input_zero_point);
+
 // Clamps word addresses (4 lanes) into the input buffer [0, limit]. Single view: the signed clamp at 0 the
 // kernels always had (addresses stay below 512 MiB). Several views: unsigned only, so addresses >= 2 GiB stay;
 // negative ones wrap high and are clamped or alias another word, which only feeds masked padding lanes.
