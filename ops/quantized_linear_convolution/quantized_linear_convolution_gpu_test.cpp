@@ -283,16 +283,18 @@ TEST(QuantizedLinearConvolutionGpu, RandomCasesEveryTypeAndRank) {
     }
 }
 
+// A convolution geometry with its input and output layouts, for the table-driven tests below.
+struct Shape {
+    Dims input, filter;
+    uint32_t groups;
+    Dims strides, dilations, start_pad, end_pad;
+    Layout in, out;
+};
+
 // Shapes that pick each kernel variant: channel tiles 4/2/1, packed-W and general input path, output words
 // owned (OW % 4 == 0, packed) or partly atomic (odd OW, padded/permuted outputs).
 TEST(QuantizedLinearConvolutionGpu, KernelPaths) {
     SKIP_WITHOUT_GPU();
-    struct Shape {
-        Dims input, filter;
-        uint32_t groups;
-        Dims strides, dilations, start_pad, end_pad;
-        Layout in, out;
-    };
     const Shape shapes[] = {
         {{1, 8, 9, 16}, {8, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked},    // MT 4, owned
         {{2, 6, 7, 13}, {6, 3, 3, 2}, 2, {1, 1}, {1, 2}, {0, 2}, {1, 0}, Layout::kPacked, Layout::kPacked},    // MT 3->1? (3 per group)
@@ -403,13 +405,13 @@ TEST(QuantizedLinearConvolutionGpu, UntiledKernelRandomCases) {
 // Exact* and EdgeMultipliers tests, whose shapes the default planner sends to it.)
 TEST(QuantizedLinearConvolutionGpu, TiledKernelChunksAndWindows) {
     SKIP_WITHOUT_GPU();
-    struct Shape {
+    struct TiledShape {  // stride and dilation 1: what the tiled kernel takes
         Dims input, filter;
         uint32_t groups;
         Dims start_pad, end_pad;
         Layout in, out;
     };
-    const Shape shapes[] = {
+    const TiledShape shapes[] = {
         {{1, 70, 5, 11}, {8, 70, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked},     // MT 8: 2 chunks (56 + 14)
         {{2, 120, 3, 9}, {16, 120, 3, 3}, 1, {1, 0}, {0, 2}, Layout::kPadded, Layout::kPacked},   // 3 chunks, unaligned rows
         {{1, 600, 2, 6}, {8, 600, 1, 1}, 1, {0, 0}, {0, 0}, Layout::kPacked, Layout::kPadded},    // 1x1: 512 + 88
@@ -425,7 +427,7 @@ TEST(QuantizedLinearConvolutionGpu, TiledKernelChunksAndWindows) {
             const PlannedOp op({.tiled_columns = columns});
             for (DataType type : kTypes) {
                 ++seed;
-                const Shape& sh = shapes[s];
+                const TiledShape& sh = shapes[s];
                 ConvCase c;
                 c.input_type = type;
                 c.filter_type = seed % 2 ? DataType::kInt8 : DataType::kUint8;
@@ -667,12 +669,6 @@ Result<ViewPlan> plan_views(const std::string& desc_json, const PlanOptions& opt
 // atomic output stores, rows straddling window boundaries (odd widths, padded layouts), broadcast inputs.
 TEST(QuantizedLinearConvolutionGpu, MultiViewKernels) {
     SKIP_WITHOUT_GPU();
-    struct Shape {
-        Dims input, filter;
-        uint32_t groups;
-        Dims strides, dilations, start_pad, end_pad;
-        Layout in, out;
-    };
     const Shape shapes[] = {
         {{2, 8, 9, 30}, {8, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked},
         {{1, 6, 13, 23}, {6, 3, 3, 2}, 2, {1, 1}, {1, 2}, {0, 2}, {1, 0}, Layout::kPadded, Layout::kPadded},
