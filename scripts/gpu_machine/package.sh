@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Packages dmltool for a machine with a GPU but no package registry (the H200 machine): the binary, every
 # shared library it links except glibc's (resolved with ldd on this Debian 12 build), the bundled cases and
-# run.sh. Output: dist/dmltool-gpu/ (git-ignored), about 20 MB. Build first (scripts/build.sh).
+# run.sh. Output: dist/dmltool-gpu/ (git-ignored; DMLTOOL_DIST overrides), about 20 MB. Build first
+# (scripts/build.sh; DMLTOOL_BUILD_DIR names another build directory).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-out="$repo/dist/dmltool-gpu"
-binary="$repo/build/app/dmltool"
+out="${DMLTOOL_DIST:-$repo/dist/dmltool-gpu}"
+binary="${DMLTOOL_BUILD_DIR:-$repo/build}/app/dmltool"
 [ -x "$binary" ] || { echo "package.sh: $binary not found: run scripts/build.sh first" >&2; exit 2; }
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
