@@ -17,6 +17,16 @@ struct BackendTiming {
     double first_ms = 0;  // the first (cold) execution, pipeline creation excluded
 };
 
+// What the device itself can do, measured through the same path the operators use: the roofline the benchmark
+// report divides each case's throughput by. Zero means "not measured" (reported as such, never as 0%).
+struct DeviceRoofline {
+    double copy_bytes_per_second = 0;         // bytes read + bytes written per second by the best plain copy
+    std::string copy_method;                  // how that copy was done, e.g. "compute ld_raw/store_raw x4"
+    double int_multiply_adds_per_second = 0;  // 32-bit integer multiply-adds per second (imad peak)
+    double float_fmas_per_second = 0;         // float32 mad per second (fp32 peak), for kernels that use it
+    std::string adapter;                      // adapter name and ids, for the report header
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -31,6 +41,8 @@ public:
     virtual Result<std::vector<double>> time_executions(const Op& op, const OpDesc& desc,
                                                         const std::vector<const HostTensor*>& inputs,
                                                         unsigned iterations) = 0;
+    // Runs the built-in probes (plain copy of `copy_bytes`, multiply-add throughput). Takes seconds on a GPU.
+    virtual Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) = 0;
 };
 
 }  // namespace dmltool

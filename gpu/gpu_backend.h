@@ -31,6 +31,7 @@ public:
     Result<std::vector<double>> time_executions(const Op& op, const OpDesc& desc,
                                                 const std::vector<const HostTensor*>& inputs,
                                                 unsigned iterations) override;
+    Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) override;
 
     GpuContext& context() { return *context_; }
     // The semantics later plans follow (tests switch rules on one device instead of creating another).
