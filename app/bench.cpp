@@ -1,166 +1,171 @@
-// `dmltool bench`: correctness first (only cases that pass are timed), then Google Benchmark measures each
-// case on the CPU reference (real time: it is multithreaded) and on the GPU (manual time from GPU
-// timestamps), and a closing table reports throughput per DirectML feature level.
+// `dmltool bench`: correctness first (only cases that pass are timed), then the rooflines of this run (copy and
+// multiply-add probes), then Google Benchmark times each case on the CPU reference and on the GPU
+// (bench_registration), and the report (bench_report) relates every figure to the roofline per case, per
+// feature level and per operator x data type, on the console and optionally as JSON/CSV files.
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <map>
+#include <memory>
 
+#include "app/bench_collect.h"
+#include "app/bench_machine.h"
+#include "app/bench_registration.h"
+#include "app/bench_report.h"
+#include "app/bench_report_files.h"
+#include "app/bench_roofline.h"
 #include "app/commands.h"
-#include "app/device.h"
 #include "core/report.h"
 
 namespace dmltool::app {
 namespace {
 
-struct Measured {
-    std::string backend;
-    FeatureLevel level;
-    double seconds_per_iteration = 0;
-    uint64_t bytes = 0;
-};
+std::string data_type_of_first_input(const CaseSpec& spec) {
+    for (const TensorSlot& slot : spec.op->tensors(*spec.desc))
+        if (slot.role == TensorRole::kInput && slot.desc) return std::string(data_type_name(slot.desc->data_type));
+    return "none";
+}
 
-// Forwards to the console reporter and keeps every per-iteration run for the feature-level table.
-class CollectingReporter : public benchmark::ConsoleReporter {
-public:
-    explicit CollectingReporter(std::map<std::string, Measured>* sink) : sink_(sink) {}
-    void ReportRuns(const std::vector<Run>& runs) override {
-        ConsoleReporter::ReportRuns(runs);
-        for (const Run& run : runs) {
-            if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
-            auto it = sink_->find(run.run_name.function_name);
-            if (it == sink_->end()) continue;
-            it->second.seconds_per_iteration = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
-        }
+std::string join(const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> describe_options(const BenchCommandOptions& o) {
+    const char* backend = o.run.backend == BackendChoice::kCpu ? "cpu" : o.run.backend == BackendChoice::kGpu ? "gpu" : "both";
+    return {{"backend", backend},
+            {"feature_level_cap", o.run.feature_level_cap.to_string()},
+            {"filter", o.selection.filter},
+            {"tags", join(o.selection.tags, ",")},
+            {"exclude_tags", join(o.selection.exclude_tags, ",")},
+            {"shard", std::to_string(o.selection.shard_index) + "/" + std::to_string(o.selection.shard_count)},
+            {"nearest_rule", std::string(nearest_rule_name(o.run.semantics.resample_nearest_rule))},
+            {"adapter", o.device.adapter},
+            {"threads", o.threads ? std::to_string(o.threads) : "all"},
+            {"gpu_batch", std::to_string(o.gpu_batch)},
+            {"roofline_mib", std::to_string(o.roofline_mib)},
+            {"benchmark_args", join(o.benchmark_args, " ")}};
+}
+
+std::map<std::string, BackendRoofline> measure_rooflines(const BenchCommandOptions& options, Backend* device,
+                                                         ThreadPool& pool, const MachineInfo& machine) {
+    std::map<std::string, BackendRoofline> rooflines;
+    const uint64_t bytes = options.roofline_mib << 20;
+    const bool with_cpu = options.run.backend != BackendChoice::kGpu;
+    if (device) rooflines["gpu"] = bytes ? measure_device_roofline(*device, bytes) : unmeasured_roofline("--roofline-mib 0");
+    if (with_cpu)
+        rooflines["cpu"] = bytes ? measure_host_roofline(pool, bytes, machine.cpu_model) : unmeasured_roofline("--roofline-mib 0");
+    if (device && rooflines["gpu"].measured.adapter.empty()) rooflines["gpu"].measured.adapter = device->name();
+    return rooflines;
+}
+
+std::string rate_or_na(double value) {
+    if (!(value > 0)) return "n/a";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+// So that --benchmark_out files say where and against what they were measured.
+void add_benchmark_context(const MachineInfo& machine, const BuildInfo& build,
+                           const std::map<std::string, BackendRoofline>& rooflines, const BenchCommandOptions& options) {
+    benchmark::AddCustomContext("dmltool_version", build.version);
+    benchmark::AddCustomContext("dmltool_git_commit", build.git_commit);
+    benchmark::AddCustomContext("cpu_model", machine.cpu_model);
+    benchmark::AddCustomContext("os", machine.os);
+    benchmark::AddCustomContext("kernel", machine.kernel);
+    const auto gpu = rooflines.find("gpu");
+    benchmark::AddCustomContext("adapter", gpu == rooflines.end() ? "none" : gpu->second.measured.adapter);
+    for (const auto& [backend, r] : rooflines) {
+        benchmark::AddCustomContext(backend + "_copy_bytes_per_second", rate_or_na(r.measured.copy_bytes_per_second));
+        benchmark::AddCustomContext(backend + "_copy_method", r.measured.copy_method.empty() ? "n/a" : r.measured.copy_method);
+        benchmark::AddCustomContext(backend + "_int_multiply_adds_per_second",
+                                    rate_or_na(r.measured.int_multiply_adds_per_second));
+        benchmark::AddCustomContext(backend + "_float_fmas_per_second", rate_or_na(r.measured.float_fmas_per_second));
+        if (!r.note.empty()) benchmark::AddCustomContext(backend + "_roofline_note", r.note);
     }
-
-private:
-    std::map<std::string, Measured>* sink_;
-};
-
-void print_feature_level_table(const std::map<std::string, Measured>& measured) {
-    // backend -> level -> (bytes, seconds, cases)
-    std::map<std::string, std::map<FeatureLevel, std::tuple<double, double, size_t>>> table;
-    for (const auto& [name, m] : measured) {
-        if (m.seconds_per_iteration <= 0) continue;
-        auto& cell = table[m.backend][m.level];
-        std::get<0>(cell) += double(m.bytes);
-        std::get<1>(cell) += m.seconds_per_iteration;
-        ++std::get<2>(cell);
-    }
-    std::printf("\nThroughput per feature level (sum of logical bytes / sum of times, GB = 1e9 bytes):\n");
-    for (const auto& [backend, levels] : table)
-        for (const auto& [level, cell] : levels)
-            std::printf("  %-4s FL %s: %3zu cases, %10.3f GB/s\n", backend.c_str(), level.to_string().c_str(),
-                        std::get<2>(cell), std::get<0>(cell) / std::get<1>(cell) / 1e9);
+    for (const auto& [name, value] : describe_options(options)) benchmark::AddCustomContext("option_" + name, value);
 }
 
 }  // namespace
 
 int bench_command(const BenchCommandOptions& options, const OpRegistry& registry) {
+    bool console = true;
+    auto display = make_display_reporter(options.benchmark_args, &console);
+    if (!display.is_ok()) return report_error(display.status(), 2);
+    // With --benchmark_format=json or csv, stdout belongs to Google Benchmark: dmltool's own lines go to stderr.
+    std::FILE* human = console ? stdout : stderr;
     auto selected = select_cases(options.selection, registry);
     if (!selected.is_ok()) return report_error(selected.status(), 2);
     auto opened = open_backend(options.run, options.device);
     if (!opened.is_ok()) return report_error(opened.status(), 3);
-    std::unique_ptr<Backend> backend = std::move(opened).value();
+    std::unique_ptr<Backend> device = std::move(opened).value();
     ThreadPool pool(options.threads);
-    Runner runner(options.run, pool, backend.get());
-    const bool with_cpu = options.run.backend != BackendChoice::kGpu;
-    std::map<std::string, Measured> measured;
-    // Inputs must outlive the benchmark registrations that capture them.
-    std::vector<std::unique_ptr<std::vector<HostTensor>>> prepared;
-    size_t skipped = 0;
+    Runner runner(options.run, pool, device.get());
+    const BenchTargets targets{options.run.backend != BackendChoice::kGpu ? &pool : nullptr, &options.run.semantics,
+                               device.get(), options.gpu_batch};
+
+    ReportContext context{describe_machine(), build_info(), utc_timestamp(), options.selection.files,
+                          describe_options(options), {}};
+    for (const CaseFile* file : selected->broken)
+        context.not_benchmarked.push_back({file->path, "(file)", "INVALID", file->status.message()});
+    std::vector<std::unique_ptr<TimedCase>> timed;
+    std::vector<RegisteredBenchmark> registered;
     for (const LoadedCase* c : selected->cases) {
         CaseResult check = runner.run(*c);
-        if (check.status != CaseStatus::kPassed) {
-            ++skipped;
-            std::printf("[not benchmarked: %s] %s :: %s: %s\n", case_status_name(check.status), check.file.c_str(),
-                        check.name.c_str(), check.reason.c_str());
+        // With --backend cpu a case without `expected` has nothing to be checked against (the reference is the
+        // oracle), and timing the reference is still what was asked for.
+        const bool timeable = check.status == CaseStatus::kPassed || (check.status == CaseStatus::kSkipped && !device);
+        auto inputs = timeable ? runner.prepare_inputs(c->spec)
+                               : Result<std::vector<HostTensor>>(unsupported(check.reason));
+        if (!inputs.is_ok()) {
+            const char* status = timeable ? "INVALID" : case_status_name(check.status);
+            context.not_benchmarked.push_back({check.file, check.name, status, inputs.status().message()});
+            std::fprintf(human, "[not benchmarked: %s] %s :: %s: %s\n", status, check.file.c_str(), check.name.c_str(),
+                         inputs.status().message().c_str());
             continue;
         }
-        auto inputs = runner.prepare_inputs(c->spec);
-        if (!inputs.is_ok()) continue;
-        prepared.push_back(std::make_unique<std::vector<HostTensor>>(std::move(inputs).value()));
-        const std::vector<HostTensor>* owned = prepared.back().get();
-        const CaseSpec* spec = &c->spec;
-        std::vector<const HostTensor*> input_ptrs;
-        for (const HostTensor& t : *owned) input_ptrs.push_back(t.element_count() ? &t : nullptr);
-        const std::string base = std::string(spec->op->name()) + "/FL" + spec->min_feature_level.to_string() + "/" +
-                                 spec->name;
-        const WorkEstimate work = spec->op->work(*spec->desc);
-        auto add_counters = [work](benchmark::State& state) {
-            state.counters["bytes_per_second"] =
-                benchmark::Counter(double(work.bytes), benchmark::Counter::kIsIterationInvariantRate);
-            if (work.ops)
-                state.counters["ops_per_second"] =
-                    benchmark::Counter(double(work.ops), benchmark::Counter::kIsIterationInvariantRate);
-        };
-        if (with_cpu) {
-            const std::string name = base + "/cpu";
-            measured[name] = {"cpu", spec->min_feature_level, 0, work.bytes};
-            benchmark::RegisterBenchmark(name.c_str(), [spec, input_ptrs, &pool, &options, add_counters](benchmark::State& state) {
-                std::vector<HostTensor> outputs;
-                for (const TensorSlot& slot : spec->op->tensors(*spec->desc))
-                    if (slot.role == TensorRole::kOutput) outputs.emplace_back(*slot.desc);
-                std::vector<HostTensor*> output_ptrs;
-                for (auto& t : outputs) output_ptrs.push_back(&t);
-                for (auto _ : state) {
-                    Status s = spec->op->run_reference(*spec->desc, input_ptrs, output_ptrs,
-                                                       ReferenceContext{pool, options.run.semantics});
-                    if (!s.is_ok()) {
-                        state.SkipWithError(s.message().c_str());
-                        break;
-                    }
-                }
-                add_counters(state);
-                state.SetLabel("FL " + spec->min_feature_level.to_string());
-            })->UseRealTime()->Unit(benchmark::kMicrosecond);
-        }
-        if (backend) {
-            const std::string name = base + "/gpu";
-            measured[name] = {"gpu", spec->min_feature_level, 0, work.bytes};
-            Backend* device = backend.get();
-            const unsigned batch = options.gpu_batch;
-            benchmark::RegisterBenchmark(name.c_str(), [spec, input_ptrs, device, add_counters, batch](benchmark::State& state) {
-                // GPUs lower their clocks while idle: a warm-up batch first, then each iteration times `batch`
-                // back-to-back executions in one submission and reports their mean, so submission gaps and
-                // clock ramps stay out of the figure.
-                auto warm = device->time_executions(*spec->op, *spec->desc, input_ptrs, batch);
-                if (!warm.is_ok()) {
-                    state.SkipWithError(warm.status().message().c_str());
-                    return;
-                }
-                for (auto _ : state) {
-                    auto times = device->time_executions(*spec->op, *spec->desc, input_ptrs, batch);
-                    if (!times.is_ok()) {
-                        state.SkipWithError(times.status().message().c_str());
-                        break;
-                    }
-                    double total = 0;
-                    for (double t : *times) total += t;
-                    state.SetIterationTime(total / double(times->size()));
-                }
-                add_counters(state);
-                state.SetLabel("FL " + spec->min_feature_level.to_string());
-            })->UseManualTime()->Unit(benchmark::kMicrosecond);
-        }
+        auto t = std::make_unique<TimedCase>();
+        t->loaded = c;
+        t->inputs = std::move(inputs).value();
+        for (const HostTensor& tensor : t->inputs) t->input_pointers.push_back(tensor.element_count() ? &tensor : nullptr);
+        t->work = c->spec.op->work(*c->spec.desc);
+        for (RegisteredBenchmark& r : register_benchmarks(*t, targets)) registered.push_back(std::move(r));
+        timed.push_back(std::move(t));
     }
+    // Measured in the same run, on the same path, right before the cases: the ceilings the cases are judged by.
+    std::map<std::string, BackendRoofline> rooflines = measure_rooflines(options, device.get(), pool, context.machine);
+
     std::vector<std::string> args_storage = {"dmltool bench"};
     args_storage.insert(args_storage.end(), options.benchmark_args.begin(), options.benchmark_args.end());
     std::vector<char*> argv;
-    for (auto& a : args_storage) argv.push_back(a.data());
+    for (std::string& a : args_storage) argv.push_back(a.data());
     int argc = int(argv.size());
     benchmark::Initialize(&argc, argv.data());
-    if (argc > 1) {
-        std::fprintf(stderr, "dmltool: error: unrecognized benchmark option '%s'\n", argv[1]);
-        return 2;
-    }
-    CollectingReporter reporter(&measured);
+    if (argc > 1) return report_error(invalid_input(std::string("unrecognized benchmark option '") + argv[1] + "'"), 2);
+    add_benchmark_context(context.machine, context.build, rooflines, options);
+    CollectingReporter reporter(std::move(display).value());
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
-    print_feature_level_table(measured);
-    if (skipped) std::printf("%zu selected cases were not benchmarked (they did not pass)\n", skipped);
-    return (selected->broken.empty() && skipped == 0) ? 0 : 1;
+
+    std::vector<BenchCase> cases;
+    for (const RegisteredBenchmark& r : registered) {
+        const CaseSpec& spec = r.timed->loaded->spec;
+        cases.push_back({spec.name, spec.file, std::string(spec.op->name()), data_type_of_first_input(spec),
+                         r.backend, spec.min_feature_level, is_compute_bound(spec.op->name()), r.timed->work.bytes,
+                         r.timed->work.ops, reporter.median_seconds(r.name)});
+    }
+    const BenchReport report = build_report(std::move(cases), std::move(rooflines));
+    print_report(human, report);
+    if (!context.not_benchmarked.empty())
+        std::fprintf(human, "%zu selected cases or files were not benchmarked (they did not pass)\n",
+                     context.not_benchmarked.size());
+    int code = (selected->broken.empty() && context.not_benchmarked.empty()) ? 0 : 1;
+    if (!options.report_json_path.empty())
+        if (Status s = write_report_json(options.report_json_path, report, context); !s.is_ok()) code = report_error(s, 2);
+    if (!options.report_csv_path.empty())
+        if (Status s = write_report_csv(options.report_csv_path, report, context); !s.is_ok()) code = report_error(s, 2);
+    return code;
 }
 
 }  // namespace dmltool::app

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 
 #include "app/commands.h"
 
@@ -29,6 +30,13 @@ void add_selection(CLI::App* cmd, Selection& s) {
     cmd->add_option("--filter", s.filter, "Only cases whose name matches this regular expression (ECMAScript)");
     cmd->add_option("--tag", s.tags, "Only cases with this tag (repeatable: any of them)");
     cmd->add_option("--exclude-tag", s.exclude_tags, "Drop cases with this tag (repeatable)");
+    cmd->add_option_function<uint64_t>(
+           "--max-case-file-size", [&s](uint64_t mib) { s.limits.max_file_bytes = mib << 20; },
+           "Largest case file (MiB) to read (default 64); a larger one is INVALID")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
+    cmd->add_option("--max-json-values", s.limits.max_json_values,
+                    "Most JSON values (numbers, strings, arrays, objects...) one case file may hold (default 4194304)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
 }
 
 void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions& device, unsigned& threads,
@@ -48,6 +56,10 @@ void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions
     cmd->add_flag("--allow-outside-paths", run.sources.allow_outside_paths,
                   "Let case files read HDF5 files outside their own directory tree");
     cmd->add_option("--max-host-memory", f.max_host_mib, "Largest host memory (MiB) one case may use (default 8192)");
+    cmd->add_option("--max-device-memory", device.max_device_mib,
+                    "Largest device memory (MiB) one case's GPU buffers may use (default: the adapter's device-local "
+                    "memory); larger cases are UNSUPPORTED before anything is allocated")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     cmd->add_option("--adapter", device.adapter, "GPU adapter: index or name substring (see `dmltool list`)");
     cmd->add_option("--threads", threads, "CPU reference threads (default: all hardware threads)");
 }
@@ -112,6 +124,14 @@ int run_cli(int argc, char** argv) {
     bench->add_option("--gpu-batch", bench_options.gpu_batch,
                       "GPU executions per timed submission; the mean is reported (default 20)")
         ->check(CLI::Range(1u, 10000u));
+    bench->add_option("--roofline-mib", bench_options.roofline_mib,
+                      "MiB copied by the copy probes whose bandwidth is the data-movement roofline; 0 skips the "
+                      "probes (default 256)")
+        ->check(CLI::Range(uint64_t(0), uint64_t(16384)));
+    bench->add_option("--report-json", bench_options.report_json_path,
+                      "Write the bench report (machine, adapter, build, rooflines, every case, the per-feature-level "
+                      "and per-operator tables) as JSON to this file");
+    bench->add_option("--report-csv", bench_options.report_csv_path, "Write the same report as CSV to this file");
     bench->allow_extras();
 
     try {
@@ -137,6 +157,11 @@ int run_cli(int argc, char** argv) {
         return 2;
     }
     const auto registry = make_builtin_registry();
+    // Test hook (README: Robustness): simulated device faults for the run and bench GPU backends.
+    if (const char* faults = std::getenv("DMLTOOL_INJECT_FAULT")) {
+        run_options.device.inject_fault = faults;
+        bench_options.device.inject_fault = faults;
+    }
     auto usage_error = [](const std::string& message) {
         std::fprintf(stderr, "dmltool: error: %s\n", message.c_str());
         return 2;

@@ -36,7 +36,7 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     auto selected = select_cases(options.selection, registry);
     if (!selected.is_ok()) return report_error(selected.status(), 2);
     auto opened = open_backend(options.run, options.device);
-    if (!opened.is_ok()) return report_error(opened.status(), 3);
+    if (!opened.is_ok()) return report_error(opened.status(), opened.status().code() == ErrorCode::kInvalidInput ? 2 : 3);
     std::unique_ptr<Backend> backend = std::move(opened).value();
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, backend.get());
@@ -54,12 +54,13 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
         print_case(stdout, result, console);
         std::fflush(stdout);
         results.push_back(std::move(result));
-        if (results.back().device_error) break;  // a lost device fails every later case the same way
     }
     progress.clear();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const RunSummary summary = summarize(results, seconds);
     print_summary(stdout, summary, results);
+    if (summary.device_error)
+        std::printf("dmltool: device error: the cases above name the failing call and its HRESULT (exit code 3)\n");
     int code = exit_code_for(summary);
     const std::string backend_name = backend ? backend->name() : "cpu reference";
     for (const auto& [path, write] :

@@ -17,10 +17,13 @@ struct Selection {
     std::vector<std::string> tags;          // keep cases having any of these tags
     std::vector<std::string> exclude_tags;  // drop cases having any of these tags
     unsigned shard_index = 0, shard_count = 1;
+    CaseLoadLimits limits;  // what one case file may cost to read and parse
 };
 
 struct DeviceOptions {
     std::string adapter;  // index or name substring; empty = first hardware adapter, else software
+    uint64_t max_device_mib = 0;  // device memory budget per case; 0 = the adapter's device-local memory
+    std::string inject_fault;     // DMLTOOL_INJECT_FAULT: simulated device faults (a test hook, gpu/fault_injector.h)
 };
 
 struct RunCommandOptions {
@@ -40,6 +43,9 @@ struct BenchCommandOptions {
     unsigned threads = 0;
     std::vector<std::string> benchmark_args;  // --benchmark_* flags, passed to Google Benchmark
     unsigned gpu_batch = 20;                  // GPU executions per timed submission
+    uint64_t roofline_mib = 256;              // MiB copied by the roofline copy probes; 0 = no probes
+    std::string report_json_path;             // the bench report (machine, rooflines, cases, tables) as JSON
+    std::string report_csv_path;              // the same as CSV
 };
 
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);

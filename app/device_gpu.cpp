@@ -1,5 +1,7 @@
-// The D3D12 backend for the app: adapter choice from --adapter and the adapter listing for `dmltool list`.
+// The D3D12 backend for the app: adapter choice from --adapter, the device memory budget, the fault-injection
+// test hook, and the adapter listing for `dmltool list`.
 #include <cctype>
+#include <cstdio>
 
 #include "app/device.h"
 #include "gpu/gpu_backend.h"
@@ -16,7 +18,13 @@ Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, 
         else
             context_options.adapter_name_contains = options.adapter;
     }
-    DMLTOOL_ASSIGN_OR_RETURN(auto backend, gpu::GpuBackend::create(context_options, semantics));
+    gpu::GpuBackendOptions backend_options;
+    backend_options.max_device_bytes = options.max_device_mib << 20;
+    DMLTOOL_ASSIGN_OR_RETURN(backend_options.faults, gpu::parse_fault_plan(options.inject_fault));
+    if (!backend_options.faults.empty())
+        std::fprintf(stderr, "dmltool: note: DMLTOOL_INJECT_FAULT=%s: simulating device faults (a test hook)\n",
+                     options.inject_fault.c_str());
+    DMLTOOL_ASSIGN_OR_RETURN(auto backend, gpu::GpuBackend::create(context_options, semantics, backend_options));
     return std::unique_ptr<Backend>(std::move(backend));
 }
 
@@ -26,10 +34,12 @@ std::vector<std::string> describe_adapters() {
     std::vector<std::string> lines;
     for (const gpu::AdapterInfo& a : *adapters) {
         char line[256];
-        std::snprintf(line, sizeof line, "%u: %s (%s, vendor 0x%04x, device 0x%04x, %.1f GiB device-local)", a.index,
+        std::snprintf(line, sizeof line, "%u: %s (%s, vendor 0x%04x, device 0x%04x, %.1f GiB device-local", a.index,
                       a.name.c_str(), gpu::adapter_kind_name(a.kind), a.vendor_id, a.device_id,
                       double(a.device_local_bytes) / double(1ull << 30));
-        lines.push_back(line);
+        // The limits the up-front memory check applies (README: Robustness).
+        lines.push_back(std::string(line) + ", largest buffer " +
+                        (a.max_buffer_bytes ? describe_bytes(a.max_buffer_bytes) : std::string("not reported")) + ")");
     }
     if (lines.empty()) lines.push_back("none: no Vulkan device found");
     return lines;

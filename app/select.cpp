@@ -19,7 +19,7 @@ Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry&
     }
     SelectedCases out;
     out.files.reserve(selection.files.size());
-    for (const std::string& path : selection.files) out.files.push_back(load_case_file(path, registry));
+    for (const std::string& path : selection.files) out.files.push_back(load_case_file(path, registry, selection.limits));
     auto has_any = [](const std::vector<std::string>& tags, const std::vector<std::string>& wanted) {
         return std::any_of(wanted.begin(), wanted.end(),
                            [&](const std::string& t) { return std::find(tags.begin(), tags.end(), t) != tags.end(); });
@@ -44,7 +44,13 @@ Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry&
 
 Result<std::unique_ptr<Backend>> open_backend(const RunOptions& run, const DeviceOptions& device) {
     if (run.backend == BackendChoice::kCpu) return std::unique_ptr<Backend>();
-    return make_gpu_backend(device, run.semantics);
+    auto backend = make_gpu_backend(device, run.semantics);
+    if (backend.is_ok() || backend.status().code() == ErrorCode::kInvalidInput) return backend;
+    // No silent fallback: a run that asked for the GPU and got only the CPU reference would look like a pass.
+    return Status(backend.status().code(),
+                  "no GPU device: " + backend.status().message() + "; no case was run (--backend " +
+                      (run.backend == BackendChoice::kGpu ? "gpu" : "both") +
+                      " does not fall back to the CPU reference; --backend cpu runs the reference alone)");
 }
 
 int report_error(const Status& status, int exit_code) {

@@ -3,6 +3,7 @@
 // compared against. The D3D12 backend (gpu/) implements this interface; core never includes d3d12.h.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,20 @@
 #include "core/tensor.h"
 
 namespace dmltool {
+
+// Sizes in limit messages: "512 bytes", "3.5 KiB", "640.0 MiB", "3.00 GiB".
+inline std::string describe_bytes(uint64_t bytes) {
+    char text[48];
+    if (bytes < (uint64_t{1} << 10))
+        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+    else if (bytes < (uint64_t{1} << 20))
+        std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / double(uint64_t{1} << 10));
+    else if (bytes < (uint64_t{1} << 30))
+        std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(uint64_t{1} << 20));
+    else
+        std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(uint64_t{1} << 30));
+    return text;
+}
 
 struct BackendTiming {
     double first_ms = 0;  // the first (cold) execution, pipeline creation excluded
@@ -43,6 +58,18 @@ public:
                                                         unsigned iterations) = 0;
     // Runs the built-in probes (plain copy of `copy_bytes`, multiply-add throughput). Takes seconds on a GPU.
     virtual Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) = 0;
+
+    // Limits, checked before anything is allocated: kUnsupported, naming the buffer and the numbers (needed vs
+    // allowed), when this desc's buffers exceed the device's limits or its memory budget.
+    virtual Status check_capacity(const Op& op, const OpDesc& desc) {
+        (void)op;
+        (void)desc;
+        return Status::ok();
+    }
+    // Device faults: lost() is true once the device is unusable (removed, hung, timed out) so every later
+    // execute would fail the same way; recover() replaces it with a new device on the same adapter.
+    virtual bool lost() const { return false; }
+    virtual Status recover() { return device_error(name() + ": cannot recreate its device"); }
 };
 
 }  // namespace dmltool

@@ -1,11 +1,12 @@
 #include "core/case_spec.h"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
+
+#include "core/json_document.h"
+#include "core/tensor_source.h"
 
 namespace dmltool {
 namespace {
@@ -38,6 +39,7 @@ Result<ScalarValue> parse_scalar(const json& v, const std::string& path, bool al
     return out;
 }
 
+// Recursion is safe here: the parser refused documents nested deeper than CaseLoadLimits::max_depth.
 void flatten_values(const json& v, std::vector<const json*>& out) {
     if (v.is_array())
         for (const json& item : v) flatten_values(item, out);
@@ -51,6 +53,12 @@ Result<TensorSource> parse_source(const json& v, const std::string& path) {
     if (!v.is_object())
         return expected_found(path, "a tensor source object (hdf5, values, random, sequence or constant)", v);
     JsonObjectReader reader(v, path);
+    std::vector<std::string> kinds;
+    for (const char* kind : {"hdf5", "values", "random", "sequence", "constant"})
+        if (v.contains(kind)) kinds.push_back(kind);
+    if (kinds.size() > 1)
+        return invalid_input(path + ": expected exactly one of the members hdf5, values, random, sequence, constant, "
+                             "found both " + kinds[0] + " and " + kinds[1]);
     if (reader.has("hdf5")) {
         reader.accept("hdf5");
         reader.accept("dataset");
@@ -61,6 +69,10 @@ Result<TensorSource> parse_source(const json& v, const std::string& path) {
         const json& dataset = v["dataset"];
         if (!dataset.is_string() || dataset.get_ref<const std::string&>().empty())
             return expected_found(path + "/dataset", "a dataset path such as \"/group/name\"", dataset);
+        // A NUL ends the name the C libraries see: "data.h5\u0000/../x" would open something else than checked.
+        for (const auto& [member, text] : {std::pair{"hdf5", &file}, std::pair{"dataset", &dataset}})
+            if (text->get_ref<const std::string&>().find('\0') != std::string::npos)
+                return invalid_input(path + "/" + member + ": expected a path without NUL characters, found one with \\u0000");
         source.kind = Hdf5Source{file.get<std::string>(), dataset.get<std::string>()};
     } else if (reader.has("values")) {
         reader.accept("values");
@@ -164,6 +176,7 @@ Status parse_sources(const json& v, const std::string& path, const std::vector<T
         } else {
             DMLTOOL_ASSIGN_OR_RETURN(out[slot.name], parse_source(value, path + "/" + field));
         }
+        DMLTOOL_RETURN_IF_ERROR(check_inline_source(out[slot.name], *slot.desc));
     }
     return Status::ok();
 }
@@ -207,6 +220,20 @@ Status parse_tolerance(const json& v, const std::vector<TensorSlot>& slots, Case
     if (!spec.tolerance.empty() && spec.tolerance_reason.empty())
         return invalid_input(path + "/reason: missing: a tolerance override must say why it is right");
     return Status::ok();
+}
+
+// The feature-level tables name the tensor as "OP: OutputTensors[1]: ..."; case messages name a JSON path.
+Status desc_member_status(const Status& status, std::string_view op_name) {
+    const std::string prefix = std::string(op_name) + ": ";
+    std::string text = status.message();
+    if (text.rfind(prefix, 0) != 0) return status;
+    text.erase(0, prefix.size());
+    const size_t colon = text.find(": ");
+    std::string member = text.substr(0, colon == std::string::npos ? 0 : colon);
+    const size_t bracket = member.find('[');
+    if (bracket != std::string::npos && member.back() == ']')
+        member = member.substr(0, bracket) + "/" + member.substr(bracket + 1, member.size() - bracket - 2);
+    return Status(status.code(), "/operator/desc/" + member + text.substr(member.empty() ? 0 : colon));
 }
 
 Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec) {
@@ -255,7 +282,9 @@ Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec) {
     if (!op["desc"].is_object()) return expected_found("/operator/desc", "an object", op["desc"]);
     DMLTOOL_ASSIGN_OR_RETURN(spec.desc, spec.op->parse(desc_reader));
     DMLTOOL_RETURN_IF_ERROR(desc_reader.finish());
-    DMLTOOL_ASSIGN_OR_RETURN(spec.min_feature_level, min_feature_level(*spec.op, *spec.desc));
+    auto derived = min_feature_level(*spec.op, *spec.desc);
+    if (!derived.is_ok()) return desc_member_status(derived.status(), spec.op->name());
+    spec.min_feature_level = *derived;
     if (spec.claimed_feature_level && *spec.claimed_feature_level < spec.min_feature_level)
         return invalid_input("/featureLevel: expected at least " + spec.min_feature_level.to_string() +
                              " (the minimum the " + std::string(spec.op->name()) +
@@ -267,20 +296,6 @@ Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec) {
         DMLTOOL_RETURN_IF_ERROR(parse_sources(v["expected"], "/expected", slots, TensorRole::kOutput, true, spec.expected));
     if (v.contains("tolerance")) DMLTOOL_RETURN_IF_ERROR(parse_tolerance(v["tolerance"], slots, spec));
     return Status::ok();
-}
-
-// Line and column of a byte offset, for JSON syntax errors.
-std::string line_and_column(const std::string& text, size_t offset) {
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
 }  // namespace
@@ -298,42 +313,28 @@ std::string case_context(const CaseSpec& spec) {
     return spec.file + ": case '" + (spec.name.empty() ? "#" + std::to_string(spec.index_in_file) : spec.name) + "'";
 }
 
-CaseFile load_case_file(const std::string& path, const OpRegistry& registry) {
+CaseFile load_case_file(const std::string& path, const OpRegistry& registry, const CaseLoadLimits& limits) {
+    auto text = read_text_file(path, limits);
+    if (!text.is_ok()) {
+        CaseFile file;
+        file.path = path;
+        file.status = text.status();
+        return file;
+    }
+    return load_case_text(*text, path, registry, limits);
+}
+
+CaseFile load_case_text(const std::string& text, const std::string& path, const OpRegistry& registry,
+                        const CaseLoadLimits& limits) {
     CaseFile file;
     file.path = path;
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        file.status = io_error(path + ": expected a case file (JSON), found a directory");
+    auto document = parse_json_document(text, path, limits);
+    if (!document.is_ok()) {
+        file.status = document.status();
         return file;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        file.status = io_error(path + ": cannot open case file (" +
-                               (std::filesystem::exists(path, ec) ? "permission denied" : "no such file") + ")");
-        return file;
-    }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::parse_error& e) {
-        std::string what = e.what();
-        // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
-        const size_t colon = what.find("syntax error");
-        file.status = invalid_input(path + ": malformed JSON at " + line_and_column(text, e.byte ? e.byte - 1 : 0) +
-                                    ": " + (colon != std::string::npos ? what.substr(colon) : what));
-        return file;
-    } catch (const json::exception& e) {
-        // Not every syntax problem is a parse_error: a number such as 1e400 throws out_of_range.406, which
-        // would otherwise escape as an "internal error" (exit 3) instead of an invalid case file (exit 2).
-        std::string what = e.what();
-        const size_t bracket = what.find("] ");
-        file.status = invalid_input(path + ": malformed JSON: " +
-                                    (bracket != std::string::npos ? what.substr(bracket + 2) : what));
-        return file;
-    }
+    const json& root = document->root;
+    const std::optional<std::string>& duplicate = document->first_duplicate_member;
     std::vector<const json*> case_values;
     std::string pointer_prefix;
     if (root.is_object() && root.contains("cases")) {
@@ -355,6 +356,13 @@ CaseFile load_case_file(const std::string& path, const OpRegistry& registry) {
         file.status = invalid_input(path + ": expected a case object or {\"cases\": [...]}, found " + describe_json(root));
         return file;
     }
+    // A repeated member outside every case (e.g. "cases" twice) makes the whole file ambiguous.
+    if (duplicate && !pointer_prefix.empty() &&
+        !(duplicate->rfind(pointer_prefix, 0) == 0 && duplicate->find('/', pointer_prefix.size()) != std::string::npos)) {
+        file.status = invalid_input(path + ": " + *duplicate + ": expected each member once per object, found '" +
+                                    duplicate->substr(1) + "' again");
+        return file;
+    }
     if (case_values.empty()) {
         file.status = invalid_input(path + ": /cases: expected at least one case, found an empty array");
         return file;
@@ -368,20 +376,29 @@ CaseFile load_case_file(const std::string& path, const OpRegistry& registry) {
         spec.index_in_file = i;
         const json& value = *case_values[i];
         const std::string prefix = pointer_prefix.empty() ? "" : pointer_prefix + std::to_string(i);
-        if (value.is_object() && value.contains("name") && value["name"].is_string() &&
+        if (!value.is_object()) {
+            loaded.status = expected_found(prefix, "a case object", value);
+        } else if (value.contains("name") && value["name"].is_string() &&
             !value["name"].get_ref<const std::string&>().empty()) {
             spec.name = value["name"].get<std::string>();
             if (!names.insert(spec.name).second)
                 loaded.status = invalid_input(prefix + "/name: expected a name unique within the file, found \"" +
                                               spec.name + "\" again");
         } else {
-            loaded.status = value.is_object() && value.contains("name")
+            loaded.status = value.contains("name")
                                 ? expected_found(prefix + "/name", "a non-empty string", value["name"])
                                 : invalid_input(prefix + "/name: missing required member");
         }
+        // A repeated member makes its case ambiguous (the parser kept the last value): refuse that case only.
+        if (loaded.status.is_ok() && duplicate && duplicate->rfind(prefix + "/", 0) == 0)
+            loaded.status = invalid_input(*duplicate + ": expected each member once per object, found '" +
+                                          duplicate->substr(duplicate->rfind('/') + 1) + "' again");
         if (loaded.status.is_ok()) {
             Status parsed = parse_case(value, registry, spec);
             if (!parsed.is_ok()) loaded.status = Status(parsed.code(), prefix + parsed.message());
+            // Sources report their own errors when a run reads them: with the same path as parse errors.
+            for (auto* sources : {&spec.inputs, &spec.expected})
+                for (auto& [slot, source] : *sources) source.json_path = prefix + source.json_path;
         }
         if (!loaded.status.is_ok()) loaded.status = loaded.status.with_context(case_context(spec));
         file.cases.push_back(std::move(loaded));

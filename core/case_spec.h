@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/feature_level.h"
+#include "core/json_document.h"
 #include "core/op.h"
 #include "core/op_registry.h"
 #include "core/status.h"
@@ -85,7 +86,12 @@ struct CaseFile {
     std::vector<LoadedCase> cases;
 };
 
-CaseFile load_case_file(const std::string& path, const OpRegistry& registry);
+// `limits` bound what an untrusted file may cost before any case is judged (core/json_document.h).
+CaseFile load_case_file(const std::string& path, const OpRegistry& registry, const CaseLoadLimits& limits = {});
+// The same for text already in memory (the fuzzer's input); `path` names it in messages and is where relative
+// HDF5 paths resolve from, as if the text had been read from there.
+CaseFile load_case_text(const std::string& text, const std::string& path, const OpRegistry& registry,
+                        const CaseLoadLimits& limits = {});
 
 // "file.json: case 'name'" prefix used by every message about a case.
 std::string case_context(const CaseSpec& spec);

@@ -19,15 +19,19 @@ struct BufferBinding {
     uint32_t index = 0;        // input slot, output slot, or auxiliary buffer (in the op's slot order)
     uint64_t byte_offset = 0;  // start of the view (a multiple of 256, gpu::kViewOffsetAlignment)
     uint64_t byte_size = 0;    // 0 = to the end of the buffer; a view never exceeds 512 MiB (vkd3d/Vulkan limit)
+    bool typed_uint4 = false;  // a typed R32G32B32A32_UINT view (16-byte elements) instead of a raw one
 };
 
 struct KernelDispatch {
     std::shared_ptr<const std::vector<uint8_t>> dxbc;  // a checksummed cs_5_0 container
     std::string label;                                 // "resample/linear/FLOAT16", for messages
     std::vector<uint32_t> root_constants;              // cb0, at most 63 words (gpu/compute_kernel.h)
-    std::vector<BufferBinding> srvs;                   // raw views t0, t1, ...
-    std::vector<BufferBinding> uavs;                   // raw views u0, u1, ...
+    std::vector<BufferBinding> srvs;                   // views t0, t1, ... (raw unless typed_uint4)
+    std::vector<BufferBinding> uavs;                   // views u0, u1, ...
     std::array<uint32_t, 3> group_count{1, 1, 1};      // each <= 65535
+    // false: the next dispatch neither reads nor writes what this one writes (e.g. SPLIT's outputs), so the
+    // two may overlap on the GPU. The backend always ends a plan with a barrier.
+    bool barrier_after = true;
 };
 
 struct DevicePlan {

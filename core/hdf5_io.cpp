@@ -90,6 +90,8 @@ std::string describe_file_type(hid_t type, DataType* matched) {
     }
 }
 
+constexpr const char* kAllowHint = " (pass --allow-outside-paths to permit it)";
+
 std::string shape_text(const std::vector<hsize_t>& dims) {
     std::string out = "{";
     for (size_t i = 0; i < dims.size(); ++i) out += (i ? "," : "") + std::to_string(dims[i]);
@@ -99,7 +101,7 @@ std::string shape_text(const std::vector<hsize_t>& dims) {
 }  // namespace
 
 Result<HostTensor> read_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset,
-                                    const TensorDesc& desc) {
+                                    const TensorDesc& desc, const Hdf5ReadOptions& options) {
     silence_hdf5_errors();
     const std::string where = "HDF5 file '" + file.string() + "'";
     std::error_code ec;
@@ -116,10 +118,32 @@ Result<HostTensor> read_hdf5_tensor(const std::filesystem::path& file, const std
         partial += "/" + dataset.substr(start, slash - start);
         if (H5Lexists(f.get(), partial.c_str(), H5P_DEFAULT) <= 0)
             return invalid_input(what + ": no such dataset (missing '" + partial + "')");
+        H5L_info_t link;
+        if (!options.allow_other_files && H5Lget_info(f.get(), partial.c_str(), &link, H5P_DEFAULT) >= 0 &&
+            link.type == H5L_TYPE_EXTERNAL)
+            return invalid_input(what + ": expected data inside this file, found an external link at '" + partial +
+                                 "' to another file" + kAllowHint);
         start = slash + 1;
     }
+    if (H5Oexists_by_name(f.get(), dataset.c_str(), H5P_DEFAULT) <= 0)
+        return invalid_input(what + ": no such dataset (a link to nothing)");
+    H5O_info_t object;
+    if (H5Oget_info_by_name(f.get(), dataset.c_str(), &object, H5P_DEFAULT) < 0)
+        return invalid_input(what + ": unreadable object header (corrupt file?)");
+    if (object.type != H5O_TYPE_DATASET)
+        return invalid_input(what + ": expected a dataset, found " +
+                             (object.type == H5O_TYPE_GROUP ? "a group" : "another kind of HDF5 object"));
     H5Handle d(H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
-    if (!d.valid()) return invalid_input(what + ": not a dataset (a group?)");
+    if (!d.valid()) return invalid_input(what + ": cannot open the dataset (corrupt file?)");
+    if (!options.allow_other_files) {
+        H5Handle create_props(H5Dget_create_plist(d.get()), H5Pclose);
+        if (create_props.valid() && H5Pget_external_count(create_props.get()) > 0)
+            return invalid_input(what + ": expected data inside this file, found raw data stored in external files" +
+                                 kAllowHint);
+        if (create_props.valid() && H5Pget_layout(create_props.get()) == H5D_VIRTUAL)
+            return invalid_input(what + ": expected data inside this file, found a virtual dataset (its data lives "
+                                 "in other files)" + kAllowHint);
+    }
     H5Handle file_type(H5Dget_type(d.get()), H5Tclose);
     DataType stored;
     const std::string stored_text = describe_file_type(file_type.get(), &stored);

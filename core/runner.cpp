@@ -94,21 +94,47 @@ CaseResult Runner::invalid_file(const CaseFile& file) {
 }
 
 Status Runner::check_memory_budget(const CaseSpec& spec) const {
-    // Each tensor may exist as logical values, a physical image, an expectation and a device copy.
-    uint64_t total = 0;
+    // Peak host copies of each tensor. Inputs: the source's values, the values read back through the physical
+    // layout (what the reference sees) and the physical image (built for that round trip, and again by a device
+    // backend for its upload). Outputs: the reference's values, its physical image and the values read back,
+    // the expectation, and a device's physical download with its values.
+    const bool device = backend_ != nullptr;
+    uint64_t total = 0, largest = 0;
+    std::string largest_name;
     for (const TensorSlot& slot : spec.op->tensors(*spec.desc)) {
         if (!slot.desc) continue;
-        auto logical = checked_mul(slot.desc->element_count(), element_size(slot.desc->data_type));
-        auto both = logical ? checked_add(*logical, slot.desc->total_size_in_bytes) : std::nullopt;
-        auto four = both ? checked_mul(*both, 2) : std::nullopt;
-        auto sum = four ? checked_add(total, *four) : std::nullopt;
-        if (!sum) return unsupported("the case's tensors overflow 64-bit byte counts");
+        const uint64_t physical = slot.desc->total_size_in_bytes;
+        const auto logical = checked_mul(slot.desc->element_count(), element_size(slot.desc->data_type));
+        uint64_t logical_copies = 2, physical_copies = 1;
+        if (slot.role == TensorRole::kInput) {
+            physical_copies += device;
+        } else {
+            logical_copies += spec.expected.count(slot.name) + device;
+            physical_copies += device;
+        }
+        const auto a = logical ? checked_mul(*logical, logical_copies) : std::nullopt;
+        const auto b = checked_mul(physical, physical_copies);
+        const auto tensor = a && b ? checked_add(*a, *b) : std::nullopt;
+        const auto sum = tensor ? checked_add(total, *tensor) : std::nullopt;
+        if (!sum) return invalid_input(slot.name + ": its byte counts overflow 64 bits, no machine can hold the case");
         total = *sum;
+        if (*tensor > largest) largest = *tensor, largest_name = slot.name;
     }
     if (total > options_.max_host_bytes)
-        return unsupported("needs about " + std::to_string(total >> 20) + " MiB of host memory, more than the " +
-                           std::to_string(options_.max_host_bytes >> 20) + " MiB allowed (--max-host-memory)");
+        return unsupported("needs about " + describe_bytes(total) + " of host memory (" + largest_name + " " +
+                           describe_bytes(largest) + " of it), more than the " + describe_bytes(options_.max_host_bytes) +
+                           " allowed (--max-host-memory)");
     return Status::ok();
+}
+
+std::string Runner::device_unavailable(CaseResult& result) {
+    if (!device_gone_.empty()) return device_gone_;
+    if (!backend_->lost()) return {};
+    Status recovered = backend_->recover();
+    if (recovered.is_ok()) return {};
+    result.device_error = true;  // this case reports the failed re-creation; later ones only say why they are CPU-only
+    device_gone_ = recovered.message();
+    return device_gone_;
 }
 
 Result<std::vector<HostTensor>> Runner::prepare_inputs(const CaseSpec& spec) const {
@@ -143,7 +169,7 @@ Result<std::vector<HostTensor>> Runner::prepare_inputs(const CaseSpec& spec) con
     return inputs;
 }
 
-CaseResult Runner::run(const LoadedCase& loaded) const {
+CaseResult Runner::run(const LoadedCase& loaded) {
     const CaseSpec& spec = loaded.spec;
     CaseResult r;
     r.file = spec.file;
@@ -165,6 +191,14 @@ CaseResult Runner::run(const LoadedCase& loaded) const {
                                 " (derived from the " + r.op + " tables), above the cap " +
                                 options_.feature_level_cap.to_string() + " (--feature-level)"));
     if (Status budget = check_memory_budget(spec); !budget.is_ok()) return fail(budget.with_context(context));
+    Backend* device = backend_;
+    const std::string device_skipped = device ? device_unavailable(r) : std::string();
+    if (!device_skipped.empty()) device = nullptr;
+    if (device) {
+        // Before any allocation or reference work: a case that cannot fit on the device is refused with the numbers.
+        Status fits = device->check_capacity(*spec.op, *spec.desc);
+        if (!fits.is_ok()) return fail(fits.with_context(context + ": " + device->name()));
+    }
 
     auto inputs = prepare_inputs(spec);
     if (!inputs.is_ok()) return fail(inputs.status().with_context(context));
@@ -187,10 +221,10 @@ CaseResult Runner::run(const LoadedCase& loaded) const {
     for (auto& t : reference) t = from_physical(t.desc(), to_physical(t, std::byte{0xcd}));
 
     std::vector<HostTensor> device_outputs;
-    if (backend_) {
+    if (device) {
         BackendTiming timing;
-        auto executed = backend_->execute(*spec.op, *spec.desc, input_ptrs, &timing);
-        if (!executed.is_ok()) return fail(executed.status().with_context(context + ": " + backend_->name()));
+        auto executed = device->execute(*spec.op, *spec.desc, input_ptrs, &timing);
+        if (!executed.is_ok()) return fail(executed.status().with_context(context + ": " + device->name()));
         device_outputs = std::move(executed).value();
         r.backend_ms = timing.first_ms;
     }
@@ -204,15 +238,15 @@ CaseResult Runner::run(const LoadedCase& loaded) const {
                                  compare_tensors(expected, got, tolerance, options_.max_reported_mismatches)});
             return r.outputs.back().result.verdict == Verdict::kFailed;
         };
-        if (backend_) device_failed |= add("gpu vs reference", reference[i], device_outputs[i]);
+        if (device) device_failed |= add("gpu vs reference", reference[i], device_outputs[i]);
         auto source = spec.expected.find(slot.name);
         if (source == spec.expected.end()) continue;
         auto expected = materialize_source(source->second, *slot.desc, spec.base_dir, options_.sources);
         if (!expected.is_ok()) return fail(expected.status().with_context(context));
         reference_failed |= add("reference vs expected", *expected, reference[i]);
-        if (backend_) device_failed |= add("gpu vs expected", *expected, device_outputs[i]);
+        if (device) device_failed |= add("gpu vs expected", *expected, device_outputs[i]);
     }
-    if (r.outputs.empty()) {
+    if (r.outputs.empty() && device_skipped.empty()) {
         r.status = CaseStatus::kSkipped;
         r.reason = context + ": nothing to compare: the case has no expected outputs and no device backend ran "
                              "(add \"expected\" or use --backend gpu/both)";
@@ -230,6 +264,17 @@ CaseResult Runner::run(const LoadedCase& loaded) const {
     }
     if (r.status == CaseStatus::kFailed && device_failed && !reference_failed && !spec.expected.empty())
         r.reason += " [GPU-only failure: the reference matches the expected outputs]";
+    if (!device_skipped.empty()) {
+        // A finding of the reference part stands; otherwise the case says that its device part did not run.
+        const std::string why = backend_->name() + " not run: " + device_skipped;
+        if (r.status != CaseStatus::kPassed) {
+            r.reason += " [" + why + "]";
+        } else {
+            r.status = CaseStatus::kSkipped;
+            r.reason = context + ": " + why +
+                       (r.outputs.empty() ? "" : "; the CPU reference matches the expected outputs");
+        }
+    }
     return r;
 }
 

@@ -57,7 +57,11 @@ public:
     // `backend` may be null (CPU-only run).
     Runner(const RunOptions& options, ThreadPool& pool, Backend* backend);
 
-    CaseResult run(const LoadedCase& loaded) const;
+    // Device faults do not end a run: a case whose device part fails is FAILED with the call and HRESULT
+    // (device_error: exit code 3) and the next case runs. After a device loss the next device case first
+    // recreates the device, once; if that fails, later cases run only their CPU-reference part and say why the
+    // device part did not run.
+    CaseResult run(const LoadedCase& loaded);
     // A case file that could not be parsed becomes one INVALID result.
     static CaseResult invalid_file(const CaseFile& file);
 
@@ -68,10 +72,13 @@ public:
 
 private:
     Status check_memory_budget(const CaseSpec& spec) const;
+    // Why this case's device part cannot run (empty: it can), recreating a lost device first.
+    std::string device_unavailable(CaseResult& result);
 
     const RunOptions& options_;
     ThreadPool& pool_;
     Backend* backend_;
+    std::string device_gone_;  // set once re-creating a lost device failed: the rest of the run is CPU-only
 };
 
 // "dmltool run 'cases/x.json' --filter '^name$' ..." that reruns exactly one case.

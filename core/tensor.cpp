@@ -1,5 +1,6 @@
 #include "core/tensor.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cmath>
@@ -82,10 +83,67 @@ std::string describe(const TensorDesc& desc) {
     return out;
 }
 
+namespace {
+
+std::string coordinates_text(uint64_t index, const Dims& sizes) {
+    std::vector<uint32_t> coordinates(sizes.size());
+    unravel_index(index, sizes, coordinates.data());
+    std::string out = "[";
+    for (size_t d = 0; d < coordinates.size(); ++d) out += (d ? "," : "") + std::to_string(coordinates[d]);
+    return out + "]";
+}
+
+// Two output elements at one location make the result depend on the device's write order. Strides that nest
+// (each dimension's stride at least the extent of the dimensions with smaller strides) cannot alias: every
+// packed or padded layout passes that test at once. Other layouts are checked element by element when the
+// tensor is small enough to do so cheaply; a larger interleaved layout is accepted unproven.
+Status check_outputs_do_not_alias(const TensorDesc& desc) {
+    constexpr uint64_t kMaxEnumerated = 1u << 20;
+    std::vector<size_t> dims;
+    for (size_t d = 0; d < desc.sizes.size(); ++d)
+        if (desc.sizes[d] > 1) dims.push_back(d);
+    std::sort(dims.begin(), dims.end(), [&](size_t a, size_t b) { return (*desc.strides)[a] < (*desc.strides)[b]; });
+    uint64_t extent = 1;  // elements spanned by the dimensions checked so far
+    bool nested = true;
+    for (size_t d : dims) {
+        const uint64_t stride = (*desc.strides)[d];
+        if (stride < extent) {
+            nested = false;
+            break;
+        }
+        extent = stride * (desc.sizes[d] - 1) + extent;  // < 2^64: sizes and strides are 32-bit, count < 2^32
+    }
+    const uint64_t count = desc.element_count();
+    if (nested || count > kMaxEnumerated) return Status::ok();
+    std::vector<std::pair<uint64_t, uint64_t>> offsets;  // (offset, logical index)
+    offsets.reserve(count);
+    const Dims strides = *desc.strides;
+    std::vector<uint32_t> coordinates(desc.sizes.size());
+    for (uint64_t i = 0; i < count; ++i) {
+        unravel_index(i, desc.sizes, coordinates.data());
+        uint64_t offset = 0;
+        for (size_t d = 0; d < coordinates.size(); ++d) offset += uint64_t(coordinates[d]) * strides[d];
+        offsets.emplace_back(offset, i);
+    }
+    std::sort(offsets.begin(), offsets.end());
+    for (size_t i = 1; i < offsets.size(); ++i)
+        if (offsets[i].first == offsets[i - 1].first)
+            return invalid_input(".Strides: expected strides that give every output element its own location, found " +
+                                 format_dims(strides) + " over Sizes " + format_dims(desc.sizes) + ", where elements " +
+                                 coordinates_text(offsets[i - 1].second, desc.sizes) + " and " +
+                                 coordinates_text(offsets[i].second, desc.sizes) + " share one");
+    return Status::ok();
+}
+
+}  // namespace
+
 Status validate_tensor_desc(TensorDesc& desc, TensorRole role, bool total_size_given) {
     if (desc.data_type == DataType::kUnknown) return invalid_input(".DataType: expected a data type, found UNKNOWN");
     if (desc.flags & ~kOwnedByDmlFlag)
         return invalid_input(".Flags: expected NONE or OWNED_BY_DML (0 or 1), found " + std::to_string(desc.flags));
+    if (role == TensorRole::kOutput && desc.flags != 0)
+        return invalid_input(".Flags: expected NONE on an output tensor (OWNED_BY_DML is for inputs DirectML copies at "
+                             "initialization), found OWNED_BY_DML");
     if (desc.sizes.empty() || desc.sizes.size() > kMaxDimensionCount)
         return invalid_input(".Sizes: expected 1 to 8 dimensions, found " + std::to_string(desc.sizes.size()));
     for (size_t d = 0; d < desc.sizes.size(); ++d)
@@ -106,9 +164,13 @@ Status validate_tensor_desc(TensorDesc& desc, TensorRole role, bool total_size_g
                     return invalid_input(".Strides[" + std::to_string(d) +
                                          "]: expected a non-zero stride on an output tensor (stride 0 would make "
                                          "several elements write the same location), found 0");
+        if (role == TensorRole::kOutput) DMLTOOL_RETURN_IF_ERROR(check_outputs_do_not_alias(desc));
     }
     auto required = calc_buffer_tensor_size(desc.data_type, desc.sizes, desc.strides);
-    if (!required) return invalid_input(".Strides: the addressed range overflows 64 bits");
+    if (!required)
+        return invalid_input(".Strides: expected an addressed range of at most 2^64 bits (DMLCalcBufferTensorSize), "
+                             "found " + format_dims(*desc.strides) + " over Sizes " + format_dims(desc.sizes) +
+                             ", which addresses more");
     if (total_size_given) {
         if (desc.total_size_in_bytes < *required)
             return invalid_input(".TotalTensorSizeInBytes: expected at least " + std::to_string(*required) +

@@ -18,6 +18,11 @@ struct SourceOptions {
 Result<HostTensor> materialize_source(const TensorSource& source, const TensorDesc& desc,
                                       const std::filesystem::path& base_dir, const SourceOptions& options);
 
+// The checks materialize_source makes on an inline source (values, random, sequence, constant) without
+// allocating the tensor: count, integrality and range for the desc's data type. Case loading runs them, so
+// `dmltool validate` refuses such data too. HDF5 sources pass (their file is checked when read).
+Status check_inline_source(const TensorSource& source, const TensorDesc& desc);
+
 // The value of element `index` of a {"random": ...} source, before conversion to the data type: an integer
 // in [min, max] for integer types, a double in [min, max) for float types.
 double random_float_element(uint64_t seed, uint64_t index, double min, double max);

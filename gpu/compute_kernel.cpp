@@ -69,6 +69,7 @@ Result<std::pair<uint64_t, uint32_t>> resolve_view(const BufferView& view, const
     }
     if (view.offset > buffer.size() || size > buffer.size() - view.offset) return invalid_input(where + ": exceeds the buffer");
     if (size == 0 || size % 4 != 0) return invalid_input(where + ": size must be a non-zero multiple of 4");
+    if (view.typed_uint4 && size % 16 != 0) return invalid_input(where + ": a typed uint4 view's size must be a multiple of 16");
     if (size > kMaxViewBytes) {
         return invalid_input(where + ": a raw view is limited to 512 MiB (Vulkan texel-buffer limit); bind the tensor "
                                      "as several views (split_into_views) or in chunks");
@@ -143,6 +144,12 @@ Status ComputeKernel::record_dispatch(GpuContext& context, const DispatchArgs& a
         desc.Buffer.FirstElement = elements.first;
         desc.Buffer.NumElements = elements.second;
         desc.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
+        if (args.srvs[i].typed_uint4) {
+            desc.Format = DXGI_FORMAT_R32G32B32A32_UINT;
+            desc.Buffer.FirstElement = elements.first / 4;
+            desc.Buffer.NumElements = elements.second / 4;
+            desc.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_NONE;
+        }
         device->CreateShaderResourceView(args.srvs[i].buffer->resource(), &desc, cpu);
         args.srvs[i].buffer->transition(list, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
         cpu.ptr += range.increment;
@@ -155,6 +162,12 @@ Status ComputeKernel::record_dispatch(GpuContext& context, const DispatchArgs& a
         desc.Buffer.FirstElement = elements.first;
         desc.Buffer.NumElements = elements.second;
         desc.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
+        if (args.uavs[i].typed_uint4) {
+            desc.Format = DXGI_FORMAT_R32G32B32A32_UINT;
+            desc.Buffer.FirstElement = elements.first / 4;
+            desc.Buffer.NumElements = elements.second / 4;
+            desc.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_NONE;
+        }
         device->CreateUnorderedAccessView(args.uavs[i].buffer->resource(), nullptr, &desc, cpu);
         args.uavs[i].buffer->transition(list, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
         cpu.ptr += range.increment;
@@ -173,6 +186,7 @@ Status ComputeKernel::record_dispatch(GpuContext& context, const DispatchArgs& a
     if (args.groups_x > 0 && args.groups_y > 0 && args.groups_z > 0) {
         list->Dispatch(args.groups_x, args.groups_y, args.groups_z);
     }
+    if (!args.barrier_after) return Status::ok();
     D3D12_RESOURCE_BARRIER barrier{};
     barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
     barrier.UAV.pResource = nullptr;  // all UAV accesses

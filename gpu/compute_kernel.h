@@ -35,6 +35,9 @@ struct BufferView {
     GpuBuffer* buffer = nullptr;
     uint64_t offset = 0;
     uint64_t size = kWholeBuffer;  // kWholeBuffer: to the end of the buffer
+    // A typed view of R32G32B32A32_UINT elements (shaders: srv_typed_uint4 / uav_typed_uint4) instead of a
+    // raw one; the size must then be a multiple of 16.
+    bool typed_uint4 = false;
 };
 
 // Splits [offset, offset + size) into consecutive views of 2^window_log2 bytes (the last may be shorter),
@@ -55,6 +58,7 @@ struct DispatchArgs {
     uint32_t groups_x = 1;
     uint32_t groups_y = 1;
     uint32_t groups_z = 1;
+    bool barrier_after = true;  // false: the next dispatch is independent of this one's writes (may overlap)
 };
 
 class ComputeKernel {
@@ -63,7 +67,8 @@ public:
                                         std::string name);
 
     // Records state transitions (SRV buffers -> shader resource, UAV buffers -> unordered access), the
-    // bindings, the dispatch and a UAV barrier, so the next dispatch sees this one's writes.
+    // bindings, the dispatch and (unless args.barrier_after is false) a UAV barrier, so the next dispatch sees
+    // this one's writes.
     Status record_dispatch(GpuContext& context, const DispatchArgs& args) const;
 
     const std::string& name() const { return name_; }

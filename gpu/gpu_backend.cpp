@@ -2,11 +2,15 @@
 
 #include <chrono>
 
+#include "gpu/device_footprint.h"
+
+#include "gpu/roofline_probe.h"
+
 namespace dmltool::gpu {
 namespace {
 
-// Device buffers are padded to 16 bytes so 16-byte vector accesses at a tensor's tail stay inside them.
-uint64_t padded_size(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
+// Sizes were checked by check_footprint before anything is allocated, so the padding cannot overflow here.
+uint64_t padded_size(uint64_t bytes) { return device_buffer_size(bytes).value_or(bytes); }
 
 std::vector<const TensorDesc*> slot_descs(const Op& op, const OpDesc& desc, TensorRole role) {
     std::vector<const TensorDesc*> out;
@@ -18,9 +22,42 @@ std::vector<const TensorDesc*> slot_descs(const Op& op, const OpDesc& desc, Tens
 }  // namespace
 
 Result<std::unique_ptr<GpuBackend>> GpuBackend::create(const GpuContextOptions& options,
-                                                       const SemanticsOptions& semantics) {
-    DMLTOOL_ASSIGN_OR_RETURN(auto context, GpuContext::create(options));
-    return std::unique_ptr<GpuBackend>(new GpuBackend(std::move(context), semantics));
+                                                       const SemanticsOptions& semantics,
+                                                       const GpuBackendOptions& backend_options) {
+    std::unique_ptr<GpuBackend> backend(new GpuBackend());
+    backend->context_options_ = options;
+    backend->context_options_.faults = nullptr;
+    if (!backend_options.faults.empty()) {
+        backend->faults_ = std::make_unique<FaultInjector>(backend_options.faults);
+        backend->context_options_.faults = backend->faults_.get();
+    }
+    backend->semantics_ = semantics;
+    DMLTOOL_ASSIGN_OR_RETURN(backend->context_, GpuContext::create(backend->context_options_));
+    backend->max_device_bytes_ = backend_options.max_device_bytes ? backend_options.max_device_bytes
+                                                                  : backend->context_->adapter().device_local_bytes;
+    return backend;
+}
+
+Status GpuBackend::recover() {
+    if (!context_->is_lost()) return Status::ok();
+    auto fresh = GpuContext::create(context_options_);
+    if (!fresh.is_ok())
+        return fresh.status().with_context("recreating the device after it was lost (" + context_->lost_reason() + ")");
+    // Kernels and buffers belong to the old device: release them before it goes.
+    last_timed_.reset();
+    kernel_cache_.clear();
+    context_ = std::move(fresh).value();
+    return Status::ok();
+}
+
+Status GpuBackend::check_footprint(const Op& op, const OpDesc& desc, const DevicePlan& plan) const {
+    DMLTOOL_ASSIGN_OR_RETURN(auto buffers, device_buffers(op, desc, plan));
+    return check_device_footprint(buffers, {context_->adapter().name, context_->max_buffer_bytes(), max_device_bytes_});
+}
+
+Status GpuBackend::check_capacity(const Op& op, const OpDesc& desc) {
+    DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, op.plan_device(desc, semantics_));
+    return check_footprint(op, desc, plan);
 }
 
 std::string GpuBackend::name() const { return "gpu (" + context_->adapter().name + ")"; }
@@ -47,6 +84,7 @@ Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare(const Op& op, 
     prepared->desc = &desc;
     prepared->inputs = inputs;
     DMLTOOL_ASSIGN_OR_RETURN(prepared->plan, op.plan_device(desc, semantics_));
+    DMLTOOL_RETURN_IF_ERROR(check_footprint(op, desc, prepared->plan));
     for (const KernelDispatch& dispatch : prepared->plan.dispatches) {
         DMLTOOL_ASSIGN_OR_RETURN(const ComputeKernel* kernel, kernel_for(dispatch));
         prepared->kernels.push_back(kernel);
@@ -102,7 +140,8 @@ Status GpuBackend::record_plan(Prepared& prepared) {
                 return internal_error(dispatch.label + ": binds buffer " + std::to_string(binding.index) +
                                       " that the plan does not have");
             GpuBuffer* buffer = (*pool)[binding.index].get();
-            return BufferView{buffer, binding.byte_offset, binding.byte_size ? binding.byte_size : kWholeBuffer};
+            return BufferView{buffer, binding.byte_offset, binding.byte_size ? binding.byte_size : kWholeBuffer,
+                              binding.typed_uint4};
         };
         std::vector<BufferView> srvs, uavs;
         for (const BufferBinding& b : dispatch.srvs) {
@@ -113,8 +152,9 @@ Status GpuBackend::record_plan(Prepared& prepared) {
             DMLTOOL_ASSIGN_OR_RETURN(BufferView view, resolve(b));
             uavs.push_back(view);
         }
+        // The plan's last dispatch always ends with a barrier: the next execution rewrites the same outputs.
         DispatchArgs args{dispatch.root_constants, srvs, uavs, dispatch.group_count[0], dispatch.group_count[1],
-                          dispatch.group_count[2]};
+                          dispatch.group_count[2], dispatch.barrier_after || d + 1 == prepared.plan.dispatches.size()};
         DMLTOOL_RETURN_IF_ERROR(prepared.kernels[d]->record_dispatch(*context_, args).with_context(dispatch.label));
     }
     return Status::ok();
@@ -123,6 +163,17 @@ Status GpuBackend::record_plan(Prepared& prepared) {
 Result<std::vector<HostTensor>> GpuBackend::execute(const Op& op, const OpDesc& desc,
                                                     const std::vector<const HostTensor*>& inputs,
                                                     BackendTiming* timing) {
+    if (faults_) faults_->begin_execution();
+    auto outputs = execute_once(op, desc, inputs, timing);
+    // A case that failed half-way (out of memory, say) frees its buffers on return; what it recorded must not
+    // reach the next case's submit.
+    if (!outputs.is_ok() && !context_->is_lost()) (void)context_->discard_recording();
+    return outputs;
+}
+
+Result<std::vector<HostTensor>> GpuBackend::execute_once(const Op& op, const OpDesc& desc,
+                                                         const std::vector<const HostTensor*>& inputs,
+                                                         BackendTiming* timing) {
     DMLTOOL_ASSIGN_OR_RETURN(auto prepared, prepare(op, desc, inputs));
     DMLTOOL_RETURN_IF_ERROR(reset_outputs(op, *prepared));
     const auto start = std::chrono::steady_clock::now();
@@ -151,9 +202,10 @@ Result<std::vector<double>> GpuBackend::time_executions(const Op& op, const OpDe
     return context_->time_gpu(iterations, [&] { return record_plan(prepared); });
 }
 
-// Placeholder until the probe kernels (gpu/roofline_probe) land this session; reported as "not measured".
-Result<DeviceRoofline> GpuBackend::measure_roofline(uint64_t) {
-    return unsupported("gpu roofline probes are not built yet");
+Result<DeviceRoofline> GpuBackend::measure_roofline(uint64_t copy_bytes) {
+    RooflineProbeOptions options;
+    options.copy_bytes = copy_bytes;
+    return gpu::measure_roofline(*context_, options);
 }
 
 }  // namespace dmltool::gpu

@@ -11,6 +11,7 @@
 #include "core/backend.h"
 #include "core/semantics.h"
 #include "gpu/compute_kernel.h"
+#include "gpu/fault_injector.h"
 #include "gpu/gpu_buffer.h"
 #include "gpu/gpu_context.h"
 
@@ -19,10 +20,18 @@ namespace dmltool::gpu {
 // Byte written over every output buffer before the kernels run.
 inline constexpr std::byte kOutputPoison{0xcd};
 
+struct GpuBackendOptions {
+    // Device-local memory one case may use (its input, output and auxiliary buffers; staging copies live in
+    // upload/readback heaps); 0: the adapter's largest device-local heap, or no budget when it reports none.
+    uint64_t max_device_bytes = 0;
+    FaultPlan faults;  // test hook (DMLTOOL_INJECT_FAULT); GpuContextOptions::faults is ignored here
+};
+
 class GpuBackend final : public Backend {
 public:
     static Result<std::unique_ptr<GpuBackend>> create(const GpuContextOptions& options,
-                                                       const SemanticsOptions& semantics);
+                                                       const SemanticsOptions& semantics,
+                                                       const GpuBackendOptions& backend_options = {});
 
     std::string name() const override;
     Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc,
@@ -32,6 +41,12 @@ public:
                                                 const std::vector<const HostTensor*>& inputs,
                                                 unsigned iterations) override;
     Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) override;
+    Status check_capacity(const Op& op, const OpDesc& desc) override;
+    bool lost() const override { return context_->is_lost(); }
+    Status recover() override;
+
+    // The device memory budget in effect (GpuBackendOptions::max_device_bytes resolved; 0: none).
+    uint64_t max_device_bytes() const { return max_device_bytes_; }
 
     GpuContext& context() { return *context_; }
     // The semantics later plans follow (tests switch rules on one device instead of creating another).
@@ -49,15 +64,22 @@ private:
         std::vector<const ComputeKernel*> kernels;  // one per dispatch, owned by kernel_cache_
     };
 
-    GpuBackend(std::unique_ptr<GpuContext> context, const SemanticsOptions& semantics)
-        : context_(std::move(context)), semantics_(semantics) {}
+    GpuBackend() = default;
 
     Result<std::unique_ptr<Prepared>> prepare(const Op& op, const OpDesc& desc,
                                               const std::vector<const HostTensor*>& inputs);
+    // kUnsupported, with the numbers, when the plan's buffers exceed the device's limits or the budget.
+    Status check_footprint(const Op& op, const OpDesc& desc, const DevicePlan& plan) const;
+    Result<std::vector<HostTensor>> execute_once(const Op& op, const OpDesc& desc,
+                                                 const std::vector<const HostTensor*>& inputs, BackendTiming* timing);
     Status reset_outputs(const Op& op, Prepared& prepared);
     Status record_plan(Prepared& prepared);
     Result<const ComputeKernel*> kernel_for(const KernelDispatch& dispatch);
 
+    // The injector outlives every context made with it (declared first: destroyed last).
+    std::unique_ptr<FaultInjector> faults_;
+    GpuContextOptions context_options_;  // for re-creating the device after a loss
+    uint64_t max_device_bytes_ = 0;
     std::unique_ptr<GpuContext> context_;
     SemanticsOptions semantics_;
     std::map<std::string, std::unique_ptr<ComputeKernel>> kernel_cache_;  // key: layout + blob bytes

@@ -48,10 +48,14 @@ Result<GpuBuffer> GpuBuffer::create(GpuContext& context, MemoryKind kind, uint64
             buffer.state_ = D3D12_RESOURCE_STATE_COPY_DEST;
             break;
     }
+    const std::string call = "CreateCommittedResource for buffer '" + name + "' (" + std::to_string(bytes) + " bytes)";
+    if (kind == MemoryKind::kDevice && context.faults()) {
+        if (const HRESULT injected = context.faults()->on_device_allocation(); FAILED(injected))
+            return device_error(context.check(injected, call.c_str()).message() + kInjectedMark);
+    }
     const HRESULT hr = context.device()->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, buffer.state_,
                                                                  nullptr, IID_PPV_ARGS(&buffer.resource_));
-    DMLTOOL_RETURN_IF_ERROR(context.check(
-        hr, ("CreateCommittedResource for buffer '" + name + "' (" + std::to_string(bytes) + " bytes)").c_str()));
+    DMLTOOL_RETURN_IF_ERROR(context.check(hr, call.c_str()));
     buffer.size_ = bytes;
     buffer.kind_ = kind;
     buffer.name_ = std::move(name);

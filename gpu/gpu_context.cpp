@@ -1,20 +1,13 @@
 #include "gpu/gpu_context.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 
+#include "gpu/adapters_internal.h"
 #include "gpu/gpu_buffer.h"
 #include "gpu/hresult.h"
-
-#if !defined(_WIN32)
-// vkd3d's own API (plain C, SysV ABI). VKD3D_NO_WIN32_TYPES: the COM types come from DirectX-Headers.
-#define VKD3D_NO_WIN32_TYPES
-#include <vkd3d.h>
-#include <vulkan/vulkan.h>
-#endif
 
 namespace dmltool::gpu {
 
@@ -50,131 +43,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-AdapterKind kind_from_vulkan(VkPhysicalDeviceType type) {
-    switch (type) {
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return AdapterKind::kDiscrete;
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return AdapterKind::kIntegrated;
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return AdapterKind::kVirtual;
-        case VK_PHYSICAL_DEVICE_TYPE_CPU: return AdapterKind::kCpu;
-        default: return AdapterKind::kOther;
-    }
-}
-
-int preference(AdapterKind kind) {
-    switch (kind) {
-        case AdapterKind::kDiscrete: return 0;
-        case AdapterKind::kIntegrated: return 1;
-        case AdapterKind::kVirtual: return 2;
-        case AdapterKind::kOther: return 3;
-        case AdapterKind::kCpu: return 4;
-    }
-    return 5;
-}
-
-std::string lowercase(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    return text;
-}
-
-struct InstanceAndDevices {
-    vkd3d_instance* instance = nullptr;
-    std::vector<VkPhysicalDevice> devices;
-    std::vector<AdapterInfo> adapters;
-};
-
-// Creates a vkd3d instance (which loads Vulkan) and describes its physical devices. The caller owns
-// `instance` (vkd3d_instance_decref).
-Result<InstanceAndDevices> open_instance(PFN_vkd3d_signal_event signal_event) {
-    vkd3d_instance_create_info info{};
-    info.type = VKD3D_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
-    info.pfn_signal_event = signal_event;  // how vkd3d's fence worker signals our events
-    info.wchar_size = sizeof(WCHAR);
-    InstanceAndDevices out;
-    const HRESULT hr = vkd3d_create_instance(&info, &out.instance);
-    if (FAILED(hr)) {
-        return device_error("vkd3d_create_instance failed: " + hresult_name(hr) +
-                            " (is a Vulkan driver installed? e.g. mesa-vulkan-drivers for lavapipe)");
-    }
-    const VkInstance vk_instance = vkd3d_instance_get_vk_instance(out.instance);
-    uint32_t count = 0;
-    VkResult vr = vkEnumeratePhysicalDevices(vk_instance, &count, nullptr);
-    if (vr == VK_SUCCESS) {
-        out.devices.resize(count);
-        vr = vkEnumeratePhysicalDevices(vk_instance, &count, out.devices.data());
-    }
-    if (vr != VK_SUCCESS) {
-        vkd3d_instance_decref(out.instance);
-        return device_error("vkEnumeratePhysicalDevices failed: VkResult " + std::to_string(vr));
-    }
-    for (uint32_t i = 0; i < count; ++i) {
-        VkPhysicalDeviceProperties properties{};
-        vkGetPhysicalDeviceProperties(out.devices[i], &properties);
-        VkPhysicalDeviceMemoryProperties memory{};
-        vkGetPhysicalDeviceMemoryProperties(out.devices[i], &memory);
-        AdapterInfo adapter;
-        adapter.index = i;
-        adapter.name = properties.deviceName;
-        adapter.kind = kind_from_vulkan(properties.deviceType);
-        adapter.vendor_id = properties.vendorID;
-        adapter.device_id = properties.deviceID;
-        adapter.vulkan_api_version = properties.apiVersion;
-        for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
-            if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
-                adapter.device_local_bytes = std::max<uint64_t>(adapter.device_local_bytes, memory.memoryHeaps[h].size);
-            }
-        }
-        out.adapters.push_back(adapter);
-    }
-    return out;
-}
-
-Result<uint32_t> choose_adapter(const std::vector<AdapterInfo>& adapters, const GpuContextOptions& options) {
-    if (adapters.empty()) return unsupported("no Vulkan physical device found");
-    if (options.adapter_index) {
-        if (*options.adapter_index >= adapters.size()) {
-            return invalid_input("adapter index " + std::to_string(*options.adapter_index) + " out of range: " +
-                                 std::to_string(adapters.size()) + " adapter(s) present");
-        }
-        return *options.adapter_index;
-    }
-    if (!options.adapter_name_contains.empty()) {
-        const std::string wanted = lowercase(options.adapter_name_contains);
-        std::string names;
-        for (const AdapterInfo& a : adapters) {
-            if (lowercase(a.name).find(wanted) != std::string::npos) return a.index;
-            names += (names.empty() ? "'" : ", '") + a.name + "'";
-        }
-        return invalid_input("no adapter name contains '" + options.adapter_name_contains + "'; present: " + names);
-    }
-    const AdapterInfo* best = nullptr;
-    for (const AdapterInfo& a : adapters) {
-        if (a.kind == AdapterKind::kCpu && !options.allow_cpu_adapter) continue;
-        if (best == nullptr || preference(a.kind) < preference(best->kind)) best = &a;
-    }
-    if (best == nullptr) return unsupported("only CPU (software) Vulkan devices present and allow_cpu_adapter is off");
-    return best->index;
-}
-
 }  // namespace
-
-const char* adapter_kind_name(AdapterKind kind) {
-    switch (kind) {
-        case AdapterKind::kDiscrete: return "discrete";
-        case AdapterKind::kIntegrated: return "integrated";
-        case AdapterKind::kVirtual: return "virtual";
-        case AdapterKind::kCpu: return "cpu";
-        case AdapterKind::kOther: return "other";
-    }
-    return "unknown";
-}
-
-Result<std::vector<AdapterInfo>> list_adapters() {
-    // vkd3d insists on a signal function; this instance never creates a device, so it is never called.
-    auto never_called = [](HANDLE) -> HRESULT { return E_FAIL; };
-    DMLTOOL_ASSIGN_OR_RETURN(InstanceAndDevices opened, open_instance(never_called));
-    vkd3d_instance_decref(opened.instance);
-    return opened.adapters;
-}
 
 void GpuContext::InstanceDeleter::operator()(vkd3d_instance* instance) const { vkd3d_instance_decref(instance); }
 
@@ -218,9 +87,13 @@ Status GpuContext::initialize(const GpuContextOptions& options) {
     info.minimum_feature_level = D3D_FEATURE_LEVEL_11_0;
     info.instance = instance_.get();
     info.vk_physical_device = opened.devices[chosen];
-    const HRESULT hr = vkd3d_create_device(&info, __uuidof(ID3D12Device), reinterpret_cast<void**>(device_.GetAddressOf()));
+    faults_ = options.faults;
+    HRESULT hr = faults_ ? faults_->on_device_creation() : S_OK;
+    const bool injected = FAILED(hr);
+    if (!injected) hr = vkd3d_create_device(&info, __uuidof(ID3D12Device), reinterpret_cast<void**>(device_.GetAddressOf()));
     if (FAILED(hr)) {
-        return hresult_status(hr, "vkd3d_create_device on adapter " + std::to_string(chosen) + " '" + adapter_.name + "'");
+        Status failed = hresult_status(hr, "vkd3d_create_device on adapter " + std::to_string(chosen) + " '" + adapter_.name + "'");
+        return injected ? device_error(failed.message() + kInjectedMark) : failed;
     }
     device_creation_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
 
@@ -240,6 +113,13 @@ Status GpuContext::initialize(const GpuContextOptions& options) {
     heap_desc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateDescriptorHeap(&heap_desc, IID_PPV_ARGS(&descriptor_heap_)));
     descriptor_capacity_ = options.descriptor_capacity;
+    max_buffer_bytes_ = adapter_.max_buffer_bytes;
+    D3D12_FEATURE_DATA_GPU_VIRTUAL_ADDRESS_SUPPORT address_bits{};
+    if (SUCCEEDED(device_->CheckFeatureSupport(D3D12_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT, &address_bits, sizeof address_bits)) &&
+        address_bits.MaxGPUVirtualAddressBitsPerResource > 0 && address_bits.MaxGPUVirtualAddressBitsPerResource < 64) {
+        const uint64_t reach = uint64_t{1} << address_bits.MaxGPUVirtualAddressBitsPerResource;
+        max_buffer_bytes_ = max_buffer_bytes_ ? std::min(max_buffer_bytes_, reach) : reach;
+    }
     descriptor_increment_ = device_->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     submit_timeout_ms_ = options.submit_timeout_ms;
     return Status::ok();
@@ -277,12 +157,36 @@ Status GpuContext::submit_and_wait() {
     if (fence_->GetCompletedValue() == UINT64_MAX || FAILED(device_->GetDeviceRemovedReason())) {
         return mark_lost(hresult_status(device_->GetDeviceRemovedReason(), "GPU execution", device_.Get()));
     }
+    if (faults_) {
+        if (const HRESULT injected = faults_->on_submission(); FAILED(injected))
+            return mark_lost(device_error(hresult_status(injected, "GPU execution").message() + kInjectedMark));
+    }
     keep_alive_.clear();
     descriptors_used_ = 0;
     hr = allocator_->Reset();
     if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12CommandAllocator::Reset", device_.Get()));
     hr = list_->Reset(allocator_.Get(), nullptr);
     if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12GraphicsCommandList::Reset", device_.Get()));
+    return Status::ok();
+}
+
+Status GpuContext::discard_recording() {
+    if (!lost_reason_.empty()) return lost_error();
+    // Close may report an invalid command recorded before the failure; the list is thrown away either way.
+    (void)list_->Close();
+    // Nothing recorded since the last (waited-for) submit reached the GPU, so what it kept alive can go now.
+    keep_alive_.clear();
+    descriptors_used_ = 0;
+    HRESULT hr = allocator_->Reset();
+    if (FAILED(hr)) {
+        lost_reason_ = hresult_status(hr, "ID3D12CommandAllocator::Reset", device_.Get()).message();
+        return lost_error();
+    }
+    hr = list_->Reset(allocator_.Get(), nullptr);
+    if (FAILED(hr)) {
+        lost_reason_ = hresult_status(hr, "ID3D12GraphicsCommandList::Reset", device_.Get()).message();
+        return lost_error();
+    }
     return Status::ok();
 }
 

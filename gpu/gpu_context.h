@@ -21,6 +21,7 @@
 
 #include "core/status.h"
 #include "gpu/d3d12_platform.h"
+#include "gpu/fault_injector.h"
 
 struct vkd3d_instance;
 
@@ -37,6 +38,9 @@ struct AdapterInfo {
     uint32_t device_id = 0;
     uint32_t vulkan_api_version = 0;
     uint64_t device_local_bytes = 0;  // largest device-local memory heap
+    // Largest single buffer the Vulkan device allows (min of maxMemoryAllocationSize and maxBufferSize; vkd3d
+    // makes each committed buffer one VkBuffer with its own allocation). 0 when the driver does not say.
+    uint64_t max_buffer_bytes = 0;
 };
 
 // Every Vulkan physical device vkd3d can use. An error means no Vulkan instance could be created.
@@ -48,6 +52,7 @@ struct GpuContextOptions {
     bool allow_cpu_adapter = true;           // the default choice may fall back to lavapipe
     uint32_t submit_timeout_ms = 60'000;     // submit_and_wait gives up after this
     uint32_t descriptor_capacity = 16'384;   // shader-visible descriptors available between two submits
+    FaultInjector* faults = nullptr;         // test hook (gpu/fault_injector.h); not owned, outlives the context
 };
 
 // A block of consecutive descriptors in the shader-visible heap, valid until the next submit_and_wait().
@@ -69,10 +74,20 @@ public:
     ID3D12GraphicsCommandList* command_list() const { return list_.Get(); }
     double device_creation_seconds() const { return device_creation_seconds_; }
     uint64_t timestamp_frequency() const { return timestamp_frequency_; }
+    // Largest buffer this device can create: the adapter's Vulkan limit and D3D12's per-resource virtual address
+    // bits (MaxGPUVirtualAddressBitsPerResource), whichever is smaller.
+    uint64_t max_buffer_bytes() const { return max_buffer_bytes_; }
+    FaultInjector* faults() const { return faults_; }
+    // True after a timeout, device removal or failed submission: every later call fails with lost_reason().
+    bool is_lost() const { return !lost_reason_.empty(); }
+    const std::string& lost_reason() const { return lost_reason_; }
 
     // Closes and executes the command list, waits for it (with the timeout), then reopens it and releases
     // everything kept alive for it. Returns kDevice on timeout, device removal or any failed call.
     Status submit_and_wait();
+    // Throws away what was recorded since the last submit without executing it: a case that failed half-way
+    // through recording must not leave commands (referencing its freed buffers) for the next case's submit.
+    Status discard_recording();
 
     // Changes the submit_and_wait timeout (e.g. a longer one for a known-slow benchmark).
     void set_submit_timeout_ms(uint32_t milliseconds) { submit_timeout_ms_ = milliseconds; }
@@ -121,6 +136,8 @@ private:
     uint64_t timestamp_frequency_ = 0;
     uint32_t submit_timeout_ms_ = 0;
     double device_creation_seconds_ = 0;
+    uint64_t max_buffer_bytes_ = 0;
+    FaultInjector* faults_ = nullptr;
     std::string lost_reason_;  // non-empty once the context is unusable
 };
 

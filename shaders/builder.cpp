@@ -167,6 +167,18 @@ Resource ProgramBuilder::uav_raw(uint32_t slot) {
     return {RegisterType::kUav, slot};
 }
 
+Resource ProgramBuilder::srv_typed_uint4(uint32_t slot) {
+    if (std::find(typed_srv_slots_.begin(), typed_srv_slots_.end(), slot) == typed_srv_slots_.end())
+        typed_srv_slots_.push_back(slot);
+    return {RegisterType::kResource, slot, true};
+}
+
+Resource ProgramBuilder::uav_typed_uint4(uint32_t slot) {
+    if (std::find(typed_uav_slots_.begin(), typed_uav_slots_.end(), slot) == typed_uav_slots_.end())
+        typed_uav_slots_.push_back(slot);
+    return {RegisterType::kUav, slot, true};
+}
+
 Resource ProgramBuilder::groupshared_raw(uint32_t bytes) {
     if (bytes == 0 || bytes % 4 != 0 || bytes > 32768) fail("groupshared size must be a multiple of 4 in (0, 32768]");
     groupshared_bytes_.push_back(bytes);
@@ -444,7 +456,14 @@ void ProgramBuilder::emit_memory(Opcode opcode, Operand dst, Operand address, Op
     emit_raw(0, opcode, operands);
 }
 
+void ProgramBuilder::ld_typed(Operand dst, Operand element_index, Resource resource) {
+    if (!resource.typed_uint4 || resource.type == RegisterType::kGroupshared) return fail("ld_typed: needs a typed uint4 view");
+    if (dst.type_ != RegisterType::kTemp || dst.count_ != 4) return fail("ld_typed: the destination must be a temp's .xyzw");
+    emit_memory(Opcode::kLd, dst, element_index, resource_operand(resource));
+}
+
 void ProgramBuilder::ld_raw(Operand dst, Operand byte_address, Resource resource) {
+    if (resource.typed_uint4) return fail("ld_raw: t" + std::to_string(resource.slot) + " is a typed view");
     if (dst.type_ != RegisterType::kTemp) return fail("ld_raw: the destination must be a temp");
     emit_memory(Opcode::kLdRaw, dst, byte_address, resource_operand(resource));
 }
@@ -462,14 +481,22 @@ Operand memory_destination(Resource resource, uint32_t count) {
 }
 }  // namespace
 
+void ProgramBuilder::store_typed(Resource resource, Operand element_index, Operand value) {
+    if (resource.type != RegisterType::kUav || !resource.typed_uint4) return fail("store_typed: needs a typed uint4 UAV");
+    if (value.count_ != 4) return fail("store_typed: the value must have four components");
+    emit_memory(Opcode::kStoreUavTyped, memory_destination(resource, 4), element_index, value);
+}
+
 void ProgramBuilder::store_raw(Resource resource, Operand byte_address, Operand value) {
     if (resource.type == RegisterType::kResource) return fail("store_raw: t# registers are read-only");
+    if (resource.typed_uint4) return fail("store_raw: u" + std::to_string(resource.slot) + " is a typed view");
     emit_memory(Opcode::kStoreRaw, memory_destination(resource, value.count_), byte_address, value);
 }
 
 #define DMLTOOL_ATOMIC(method, opcode)                                                                   \
     void ProgramBuilder::method(Resource resource, Operand byte_address, Operand value) {                \
         if (resource.type == RegisterType::kResource) return fail(#method ": t# registers are read-only"); \
+        if (resource.typed_uint4) return fail(#method ": atomics need a raw view");                       \
         if (value.count_ != 1) return fail(#method ": the value must be one component");                \
         emit_memory(opcode, memory_destination(resource, 1), byte_address, value);                       \
     }
@@ -518,6 +545,20 @@ Result<std::vector<uint32_t>> ProgramBuilder::finish() const {
     }
     for (uint32_t slot : uav_slots_) {
         instruction(Opcode::kDclUavRaw, {operand_token(kComponents0, 0, 0, RegisterType::kUav, 1), slot});
+    }
+    for (uint32_t slot : typed_srv_slots_) {
+        if (std::find(srv_slots_.begin(), srv_slots_.end(), slot) != srv_slots_.end())
+            return internal_error("shader builder: t" + std::to_string(slot) + " declared both raw and typed");
+        instruction(Opcode::kDclResource, {operand_token(kComponents0, 0, 0, RegisterType::kResource, 1), slot,
+                                           kReturnTypeUint4},
+                    kResourceDimensionBuffer);
+    }
+    for (uint32_t slot : typed_uav_slots_) {
+        if (std::find(uav_slots_.begin(), uav_slots_.end(), slot) != uav_slots_.end())
+            return internal_error("shader builder: u" + std::to_string(slot) + " declared both raw and typed");
+        instruction(Opcode::kDclUavTyped, {operand_token(kComponents0, 0, 0, RegisterType::kUav, 1), slot,
+                                           kReturnTypeUint4},
+                    kResourceDimensionBuffer);
     }
     const RegisterType inputs[3] = {RegisterType::kThreadId, RegisterType::kThreadGroupId,
                                     RegisterType::kThreadIdInGroup};

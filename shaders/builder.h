@@ -37,6 +37,9 @@ enum class RegisterType : uint8_t {
 struct Resource {
     RegisterType type = RegisterType::kResource;
     uint32_t slot = 0;
+    // A typed buffer view of uint4 (16-byte) elements instead of a raw view: one ld/store_uav_typed moves 16
+    // bytes where vkd3d splits a raw 16-byte access into four 4-byte texel accesses.
+    bool typed_uint4 = false;
 };
 
 class Operand {
@@ -124,6 +127,10 @@ public:
     Resource srv_raw(uint32_t slot);     // declares dcl_resource_raw t<slot>
     Resource uav_raw(uint32_t slot);     // declares dcl_uav_raw u<slot>
     Resource groupshared_raw(uint32_t bytes);  // declares dcl_tgsm_raw g#, bytes (multiple of 4)
+    // Typed buffer views of uint4 elements (DXGI_FORMAT_R32G32B32A32_UINT): dcl_resource_buffer /
+    // dcl_uav_typed_buffer (uint,uint,uint,uint). A slot is either raw or typed, never both.
+    Resource srv_typed_uint4(uint32_t slot);
+    Resource uav_typed_uint4(uint32_t slot);
 
     // ---- generic emission: checks the allow-list, operand counts and operand shapes
     void emit(Opcode opcode, std::initializer_list<Operand> dst, std::initializer_list<Operand> src);
@@ -204,6 +211,9 @@ public:
     void ld_raw(Operand dst, Operand byte_address, Resource resource);
     // Writes value.component_count() consecutive 32-bit words (1..4).
     void store_raw(Resource resource, Operand byte_address, Operand value);
+    // Typed uint4 views: 16-byte element `element_index` (not a byte address) into dst.xyzw / from value.xyzw.
+    void ld_typed(Operand dst, Operand element_index, Resource resource);
+    void store_typed(Resource resource, Operand element_index, Operand value);
     void atomic_and(Resource resource, Operand byte_address, Operand value);
     void atomic_or(Resource resource, Operand byte_address, Operand value);
     void atomic_xor(Resource resource, Operand byte_address, Operand value);
@@ -242,6 +252,8 @@ private:
     uint32_t input_masks_[3] = {0, 0, 0};  // vThreadID, vThreadGroupID, vThreadIDInGroup
     std::vector<uint32_t> srv_slots_;
     std::vector<uint32_t> uav_slots_;
+    std::vector<uint32_t> typed_srv_slots_;
+    std::vector<uint32_t> typed_uav_slots_;
     std::vector<uint32_t> groupshared_bytes_;
     std::vector<Opcode> flow_stack_;  // open if/loop blocks
     Opcode last_opcode_ = Opcode::kNop;

@@ -161,6 +161,12 @@ Result<std::string> disassemble_program(std::span<const uint32_t> code) {
             line = "dcl_constantbuffer CB" + std::to_string(code[at + 2]) + "[" + std::to_string(code[at + 3]) + "], " +
                    ((token & kConstantBufferDynamicIndexed) ? "dynamicIndexed" : "immediateIndexed");
             generic_operands = false;
+        } else if (op == Opcode::kDclResource || op == Opcode::kDclUavTyped) {
+            if (length != 4 || (token & kResourceDimensionMask) != kResourceDimensionBuffer || code[at + 3] != kReturnTypeUint4)
+                return invalid_input("unexpected " + std::string(info->name) + " layout (only uint4 buffers are emitted)");
+            line = std::string(info->name) + " (uint,uint,uint,uint) " + (op == Opcode::kDclResource ? "t" : "u") +
+                   std::to_string(code[at + 2]);
+            generic_operands = false;
         } else if (op == Opcode::kDclTgsmRaw) {
             if (length != 4) return invalid_input("unexpected dcl_tgsm_raw layout");
             line = "dcl_tgsm_raw g" + std::to_string(code[at + 2]) + ", " + std::to_string(code[at + 3]);

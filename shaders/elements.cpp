@@ -63,13 +63,26 @@ void subword_position(ProgramBuilder& b, uint32_t element_bytes, Operand element
 
 }  // namespace
 
+// Typed uint4 views take 16-byte element indices: the byte address (16-aligned) shifted right by 4.
+Operand typed_element(ProgramBuilder& b, Operand address) {
+    Operand element = b.temp().x();
+    b.ushr(element, address, imm(4));
+    return element;
+}
+
 void load_words(ProgramBuilder& b, const TensorViews& tensor, Operand byte_address, Operand dst) {
     if (tensor.views.size() > 1) b.mov(dst, imm(0));  // an address past every view reads zeros
-    with_view(b, tensor, byte_address, [&](Resource view, Operand address) { b.ld_raw(dst, address, view); });
+    with_view(b, tensor, byte_address, [&](Resource view, Operand address) {
+        if (view.typed_uint4) return b.ld_typed(dst, typed_element(b, address), view);
+        b.ld_raw(dst, address, view);
+    });
 }
 
 void store_words(ProgramBuilder& b, const TensorViews& tensor, Operand byte_address, Operand value) {
-    with_view(b, tensor, byte_address, [&](Resource view, Operand address) { b.store_raw(view, address, value); });
+    with_view(b, tensor, byte_address, [&](Resource view, Operand address) {
+        if (view.typed_uint4) return b.store_typed(view, typed_element(b, address), value);
+        b.store_raw(view, address, value);
+    });
 }
 
 void load_element(ProgramBuilder& b, const TensorViews& tensor, uint32_t element_bytes, Operand element_index,

@@ -39,7 +39,8 @@ struct TensorViews {
 };
 
 // Loads dst.component_count() consecutive words at byte_address (scalar; 4-aligned; an access must not
-// straddle two windows, which a naturally aligned 4/8/16-byte access never does).
+// straddle two windows, which a naturally aligned 4/8/16-byte access never does). On typed uint4 views
+// (Resource::typed_uint4) only 16-byte accesses at 16-aligned addresses exist.
 void load_words(ProgramBuilder& b, const TensorViews& tensor, Operand byte_address, Operand dst);
 void store_words(ProgramBuilder& b, const TensorViews& tensor, Operand byte_address, Operand value);
 

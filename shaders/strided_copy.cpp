@@ -177,10 +177,19 @@ Result<std::vector<uint8_t>> build_strided_copy_kernel(const StridedCopyKernelSp
         return invalid_input("strided copy kernel: a tensor needs a view");
     const ConstantLayout k{spec.outer_rank, spec.row_rank};
 
+    if (spec.typed_input && unit != 16) return invalid_input("strided copy kernel: typed loads need 16-byte units");
+    if (spec.typed_output && unit * lanes != 16) return invalid_input("strided copy kernel: typed stores need 16-byte chunks");
+
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     TensorViews input{{}, spec.window_log2}, output{{}, spec.window_log2};
     for (uint32_t i = 0; i < spec.input_views; ++i) input.views.push_back(b.srv_raw(i));
     for (uint32_t i = 0; i < spec.output_views; ++i) output.views.push_back(b.uav_raw(i));
+    // The views 16-byte accesses go through: typed aliases where the spec asks for them.
+    TensorViews input16 = input, output16 = output;
+    for (uint32_t i = 0; spec.typed_input && i < spec.input_views; ++i)
+        input16.views[i] = b.srv_typed_uint4(spec.input_views + i);
+    for (uint32_t i = 0; spec.typed_output && i < spec.output_views; ++i)
+        output16.views[i] = b.uav_typed_uint4(spec.output_views + i);
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
 
     Operand thread = linear_thread_index(b, rc(ConstantLayout::kThreadsPerRow));
@@ -231,8 +240,8 @@ Result<std::vector<uint8_t>> build_strided_copy_kernel(const StridedCopyKernelSp
 
     if (lanes == 1) {
         Operand value = b.temp();
-        load_unit(b, input, unit, source, value);
-        store_unit(b, output, unit, pos.y(), value);
+        load_unit(b, input16, unit, source, value);
+        store_unit(b, output16, unit, pos.y(), value);
     } else {
         // Full chunk: gather every lane into whole words, one store of unit * lanes bytes.
         Operand remaining = b.temp();
@@ -257,7 +266,7 @@ Result<std::vector<uint8_t>> build_strided_copy_kernel(const StridedCopyKernelSp
             }
             Operand address = b.temp();
             b.ishl(address.x(), pos.y(), imm(std::countr_zero(unit)));
-            store_words(b, output, address.x(), unit * lanes == 4 ? words.x() : words.xyzw());
+            store_words(b, unit * lanes == 16 ? output16 : output, address.x(), unit * lanes == 4 ? words.x() : words.xyzw());
         }
         b.else_();
         {
@@ -350,22 +359,27 @@ Status append_strided_copy(const StridedCopyProblem& problem, const StridedCopyB
         constants[k.row_wraps() + d] = uint32_t(outer_stride - dim.size * dim.input_stride);
     }
 
-    const StridedCopyKernelSpec spec{layout.unit_bytes, layout.lanes, k.outer, k.row, input_views, output_views, window};
+    const bool typed_input = options.typed_vectors && layout.unit_bytes == 16;
+    const bool typed_output = options.typed_vectors && layout.unit_bytes * layout.lanes == 16;
+    const StridedCopyKernelSpec spec{layout.unit_bytes, layout.lanes, k.outer, k.row, input_views, output_views, window,
+                                     typed_input, typed_output};
     DMLTOOL_ASSIGN_OR_RETURN(auto dxbc, strided_copy_kernel(spec));
     KernelDispatch dispatch;
     dispatch.dxbc = std::move(dxbc);
     dispatch.label = label + "/strided_copy u" + std::to_string(layout.unit_bytes) + "x" + std::to_string(layout.lanes) +
-                     " r" + std::to_string(k.outer) + "+" + std::to_string(k.row);
+                     " r" + std::to_string(k.outer) + "+" + std::to_string(k.row) + (typed_output ? " typed" : "");
     dispatch.root_constants = std::move(constants);
-    auto bind = [&](const StridedCopyBuffer& buffer, uint32_t views, std::vector<BufferBinding>& out) {
+    auto bind = [&](const StridedCopyBuffer& buffer, uint32_t views, bool typed, std::vector<BufferBinding>& out) {
         for (uint32_t i = 0; i < views; ++i) {
             // The last (or only) view reaches to the end of the buffer: at most one window by construction.
             const uint64_t size = i + 1 < views ? uint64_t{1} << window : 0;
-            out.push_back({buffer.source, buffer.index, uint64_t{i} << window, size});
+            out.push_back({buffer.source, buffer.index, uint64_t{i} << window, size, typed});
         }
     };
-    bind(input, input_views, dispatch.srvs);
-    bind(output, output_views, dispatch.uavs);
+    bind(input, input_views, false, dispatch.srvs);
+    if (typed_input) bind(input, input_views, true, dispatch.srvs);
+    bind(output, output_views, false, dispatch.uavs);
+    if (typed_output) bind(output, output_views, true, dispatch.uavs);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     plan.dispatches.push_back(std::move(dispatch));
     return Status::ok();

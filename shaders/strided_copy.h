@@ -67,6 +67,12 @@ struct StridedCopyKernelSpec {
     uint32_t input_views = 1;   // t0.. : windows of 2^window_log2 bytes
     uint32_t output_views = 1;  // u0..
     uint32_t window_log2 = kMaxViewBytesLog2;
+    // 16-byte accesses through typed uint4 aliases of the same buffers (t[input_views..2*input_views),
+    // u[output_views..2*output_views)): vkd3d splits a raw 16-byte access into four texel accesses, a typed
+    // one is a single 16-byte access. Loads: 16-byte units only; stores: 16-byte units and full 16-byte chunks
+    // (row tails and sub-word atomics keep the raw views).
+    bool typed_input = false;
+    bool typed_output = false;
     auto operator<=>(const StridedCopyKernelSpec&) const = default;
 };
 // After simplification the rank is at most 8 (DML's limit; DEPTH_TO_SPACE1's 6-D view loses its size-1 or
@@ -88,6 +94,8 @@ struct StridedCopyBuffer {
 struct StridedCopyOptions {
     // Window of each view when a buffer exceeds one view; tests lower it to exercise multi-view kernels.
     uint32_t window_log2 = kMaxViewBytesLog2;
+    // Typed uint4 aliases for the 16-byte accesses (StridedCopyKernelSpec::typed_*); off: raw views only.
+    bool typed_vectors = true;
 };
 // Appends the dispatch that performs `problem` from `input` to `output`. kUnsupported for buffers over 4 GiB
 // (32-bit byte addresses) or sizes/strides beyond 32 bits.

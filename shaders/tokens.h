@@ -21,6 +21,11 @@ constexpr uint32_t kPreciseMask = 0xfu << kPreciseShift;
 constexpr uint32_t kUavGloballyCoherent = 1u << 16;
 constexpr uint32_t kConstantBufferDynamicIndexed = 1u << 11;
 inline uint32_t instruction_length(uint32_t token) { return (token >> 24) & 0x7f; }
+// dcl_resource / dcl_uav_typed: [15:11] resource dimension (1 = buffer); then a return-type token of four
+// 4-bit fields, one per component (4 = uint).
+constexpr uint32_t kResourceDimensionBuffer = 1u << 11;
+constexpr uint32_t kResourceDimensionMask = 0x1fu << 11;
+constexpr uint32_t kReturnTypeUint4 = 0x4444;
 
 // OperandToken0: [1:0] component count, [3:2] selection mode, [11:4] mask/swizzle/select, [19:12] type,
 // [21:20] index dimension, [24:22]/[27:25]/[30:28] index representation (0 = immediate 32), [31] extended.

@@ -11,6 +11,8 @@
 #include "core/op_registry.h"
 #include "ops/depth_to_space1/kernel.h"
 #include "ops/split/layout_test_support.h"
+#include "shaders/testing/validate_blob.h"
+#include "shaders/vector_interleave.h"
 #include "tests/testing/gpu_testing.h"
 
 namespace dmltool::ops::depth_to_space1 {
@@ -106,6 +108,76 @@ TEST(DepthToSpace1Gpu, ChunkedPaths) {
     }
 }
 
+// The vector interleave (rows of whole 16-byte vectors): every element size at B = 2, sub-word ones at
+// power-of-two and odd blocks, both orders, several rows per (n, c), packed and 16-byte-aligned padded
+// layouts, one and several views. Each case first checks that it really takes the vector path, so the
+// comparison covers that kernel.
+TEST(DepthToSpace1Gpu, VectorKernel) {
+    SKIP_WITHOUT_GPU();
+    // 4 KiB windows: 2 to 7 views per tensor here (lavapipe crashes on dozens of bound texel buffers).
+    const ReplannedOp windowed(d2s_op(), [](const OpDesc& desc) {
+        return plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc), {.window_log2 = 12});
+    });
+    uint64_t seed = 9000;
+    for (DataType type : {DataType::kInt8, DataType::kFloat16, DataType::kFloat32, DataType::kFloat64}) {
+        for (uint32_t block : {2u, 3u, 4u}) {
+            if (element_size(type) >= 4 && block > 2) continue;  // the strided copy's (PathSelection)
+            for (DepthSpaceOrder order : {DepthSpaceOrder::kDepthColumnRow, DepthSpaceOrder::kColumnRowDepth}) {
+                std::mt19937 rng{uint32_t(++seed)};
+                const uint32_t width = block == 3 ? 32 : 16;  // whole vectors for every element size
+                D2sCase c = make_case(type, 2, 2, 3, width, block, order, Layout::kPacked, Layout::kPacked, rng);
+                if (block == 4) {  // rows padded by one vector on both sides: still aligned, not packed
+                    const uint32_t pad = uint32_t(16 / element_size(type));
+                    const Dims& in = c.input.sizes;
+                    const Dims& out = c.output.sizes;
+                    c.input = make_desc(type, in, Dims{in[1] * in[2] * (in[3] + pad), in[2] * (in[3] + pad), in[3] + pad, 1},
+                                        TensorRole::kInput);
+                    c.output = make_desc(type, out,
+                                         Dims{out[1] * out[2] * (out[3] + pad), out[2] * (out[3] + pad), out[3] + pad, 1},
+                                         TensorRole::kOutput);
+                }
+                DepthToSpace1Desc desc;
+                desc.input = c.input;
+                desc.output = c.output;
+                desc.block_size = block;
+                desc.order = order;
+                auto plan = plan_depth_to_space1_device(desc);
+                ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+                EXPECT_NE(plan->dispatches[0].label.find("vector_interleave b" + std::to_string(block)), std::string::npos)
+                    << plan->dispatches[0].label;
+                const std::string name = case_name("vector", type, order, block, Layout::kPacked, Layout::kPacked);
+                const auto result = run_differential(d2s_op(), to_differential(c, name, seed));
+                EXPECT_TRUE(result.passed) << result.message;
+                const auto windowed_result = run_differential(windowed, to_differential(c, name + "/windows", seed));
+                EXPECT_TRUE(windowed_result.passed) << windowed_result.message;
+            }
+        }
+    }
+}
+
+// Every element size and block with and without a shared source, one and several views: vkd3d 1.2 must
+// translate each blob and spirv-val accept it.
+TEST(VectorInterleaveBlobs, EveryVariantValidates) {
+    for (uint32_t bytes : {1u, 2u, 4u, 8u}) {
+        for (uint32_t block = 2; block <= shaders::kMaxInterleaveBlock; block += block < 5 ? 1 : 11) {
+            for (bool shared : {false, true}) {
+                const shaders::VectorInterleaveSpec spec{bytes, block, shared, shared ? 3u : 1u, shared ? 1u : 2u,
+                                                         shared ? 29u : 12u};
+                const std::string name = "interleave_e" + std::to_string(bytes) + "_b" + std::to_string(block) +
+                                         (shared ? "_shared" : "");
+                auto blob = shaders::build_vector_interleave_kernel(spec);
+                ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
+                const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);
+                if (!validation.tools_found) GTEST_SKIP() << validation.log;
+                EXPECT_TRUE(validation.ok) << name << ": " << validation.log;
+            }
+        }
+    }
+    EXPECT_FALSE(shaders::build_vector_interleave_kernel({4, 1}).is_ok());
+    EXPECT_FALSE(shaders::build_vector_interleave_kernel({4, 17}).is_ok());
+    EXPECT_FALSE(shaders::build_vector_interleave_kernel({3, 2}).is_ok());
+}
+
 TEST(DepthToSpace1Gpu, MultiViewKernels) {
     SKIP_WITHOUT_GPU();
     const ReplannedOp windowed(d2s_op(), [](const OpDesc& desc) {
@@ -136,15 +208,23 @@ TEST(DepthToSpace1Plan, PathSelection) {
         EXPECT_TRUE(plan.is_ok()) << plan.status().message();
         if (!plan.is_ok() || plan->dispatches.size() != 1) return std::string();
         const std::string& l = plan->dispatches[0].label;
-        return l.substr(l.find("strided_copy ") + 13);
+        const size_t strided = l.find("strided_copy ");
+        return strided == std::string::npos ? l.substr(l.rfind('/') + 1) : l.substr(strided + 13);
     };
-    // Packed output: one row of 4 dimensions (N = 1 dropped, C' and H merged), 16-byte chunks gathered element
-    // by element.
-    EXPECT_EQ(label(DataType::kFloat32, 2, Layout::kPacked), "u4x4 r0+4");
-    EXPECT_EQ(label(DataType::kInt8, 2, Layout::kPacked), "u1x16 r0+4");
-    EXPECT_EQ(label(DataType::kUint64, 3, Layout::kPacked), "u8x2 r0+4");
+    // Rows of whole 16-byte vectors (W = 8: two float32 vectors, four float64 ones): the vector kernel.
+    EXPECT_EQ(label(DataType::kFloat32, 2, Layout::kPacked), "vector_interleave b2");
+    // Beyond B = 2, 4/8-byte elements take the strided copy (whose per-element gather beats the interleave's
+    // scattered stores there); sub-word ones keep the interleave.
+    EXPECT_EQ(label(DataType::kUint64, 3, Layout::kPacked), "u8x2 r0+4 typed");
+    EXPECT_EQ(label(DataType::kFloat32, 4, Layout::kPacked), "u4x4 r0+4 typed");
+    EXPECT_EQ(label(DataType::kFloat16, 4, Layout::kPacked), "vector_interleave b4");
+    // Rows of 8 int8 elements are half a vector. Packed output: one row of 4 dimensions (N = 1 dropped, C' and H
+    // merged), 16-byte chunks gathered element by element.
+    EXPECT_EQ(label(DataType::kInt8, 2, Layout::kPacked), "u1x16 r0+4 typed");
+    // Odd blocks as well.
+    EXPECT_EQ(label(DataType::kFloat16, 5, Layout::kPacked), "vector_interleave b5");
     // Block 1 is the identity: one contiguous run, a 16-byte vector copy.
-    EXPECT_EQ(label(DataType::kFloat16, 1, Layout::kPacked), "u16x1 r0+1");
+    EXPECT_EQ(label(DataType::kFloat16, 1, Layout::kPacked), "u16x1 r0+1 typed");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// GPU plan of DML_OPERATOR_DEPTH_TO_SPACE1: one strided copy (shaders/strided_copy.h) over a 6-D view.
+// GPU plan of DML_OPERATOR_DEPTH_TO_SPACE1: one vector interleave (shaders/vector_interleave.h) when rows are
+// whole 16-byte vectors, else one strided copy (shaders/strided_copy.h) over a 6-D view.
 #pragma once
 
 #include "core/device_plan.h"

@@ -1,6 +1,7 @@
 // GPU kernels of DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION (built with shaders/, SM 5.0 DXBC).
 //
-// Two dispatches per case:
+// Dispatches per case: prep, then the float conv kernel where it applies (FloatConvKernelOptions below; with its
+// input channels split, a finalize dispatch adds the slices), otherwise one of the integer conv kernels:
 //  1. prep: one thread per filter element writes the zero-point-shifted filter (w - wz[m]) as int32 into a
 //     scratch buffer in [c][kh][kw][m] order (so the output channels one thread accumulates are adjacent words:
 //     one ld_raw per tap), and one thread per output channel m writes a 16-byte requantization record
@@ -82,9 +83,47 @@ struct TiledConvKernelOptions {
     uint32_t window_log2 = 29;
 };
 
+// The float kernel, for stride 1 / dilation 1 convolutions with M / G a multiple of MT (any input strides,
+// KH, KW <= 7, KW - 1 <= CW): exact float32 multiply-adds. (x - xz) and (w - wz) lie in [-255, 255], so every
+// product is an integer below 2^16 in magnitude and any sum of up to 256 of them is an integer below 2^24:
+// exactly representable in float32 whatever the order of the additions and whether the driver fuses them. Each
+// output therefore accumulates in float over runs of at most 256 taps, then converts (ftoi, exact) and adds into
+// an int32 accumulator; requantization is build_conv_kernel's.
+// A thread group is CG channel groups x TR output rows x TCU column units of one image (thread_group {TCU, TR,
+// CG}); a thread computes MT output channels x CW consecutive columns. Per chunk of input channels the group
+// stages, in groupshared memory, the input patch the block reads ((TR + KH - 1) rows x (TCU * CW + KW - 1)
+// columns per channel, converted to float with the zero point subtracted and padding as 0) and the block's
+// MT * CG filter channels as float. Patch columns are stored unit-interleaved (column x at (x % CW) * (TCU + 1)
+// + x / CW, rows RowStride = TCU mod 32 floats apart) so that the threads of a warp, reading the same window
+// position of their own units, hit distinct banks; each thread's MT weights of a tap are adjacent (broadcast
+// within a channel group). With `split` the group handles one slice of the input channels (thread_group_id.z) and
+// writes its int32 sums to a partial buffer; build_split_finalize_kernel adds the slices and requantizes.
+struct FloatConvKernelOptions {
+    bool input_signed = false;
+    bool output_signed = false;
+    bool has_input_zero_point = false;
+    uint32_t channels_per_thread = 8;  // MT: 4 or 8
+    uint32_t columns_per_thread = 8;   // CW: 4 or 8
+    uint32_t column_units = 7;         // TCU: threads along a row (CW columns each)
+    uint32_t rows = 4;                 // TR: output rows per group
+    uint32_t channel_groups = 8;       // CG: MT-channel thread groups per group (block channels BM = CG * MT)
+    uint32_t kernel_h = 3;             // 1..7
+    uint32_t kernel_w = 3;             // 1..7, at most CW + 1
+    bool split = false;                // write int32 partial sums (per input-channel slice) instead of outputs
+    bool single_run = false;           // (C/G or slice) * KH * KW <= 256: one float run, no int32 accumulators
+};
+
+// Adds the `splits` partial sums of each output and requantizes (one thread per 4 columns of one output row).
+struct SplitFinalizeKernelOptions {
+    bool output_signed = false;
+    uint32_t splits = 2;
+};
+
 Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& options);
 Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& options);
 Result<std::vector<uint8_t>> build_tiled_conv_kernel(const TiledConvKernelOptions& options);
+Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOptions& options);
+Result<std::vector<uint8_t>> build_split_finalize_kernel(const SplitFinalizeKernelOptions& options);
 
 struct PlanOptions {
     // build_conv_kernel: 8 output channels per thread only when that still leaves this many threads (tests lower
@@ -97,6 +136,11 @@ struct PlanOptions {
     // Window (bytes, log2) of each view of InputTensor / OutputTensor: 29 (512 MiB, the Vulkan limit) for real
     // use; tests lower it (8..29) so that small tensors span several views and exercise the multi-view kernels.
     uint32_t window_log2 = 29;
+    // Use the float kernel where it applies (tests turn it off to keep covering the integer kernels).
+    bool allow_float = true;
+    // Float kernel geometry for tests: 0 lets the planner choose; otherwise these replace its choice (MT, CW,
+    // rows per group, channel groups per group, input-channel slices).
+    uint32_t float_channels = 0, float_columns = 0, float_rows = 0, float_channel_groups = 0, float_splits = 0;
 };
 
 // The dispatches for a parsed desc, or kUnsupported with the reason (accumulator range, input/output over

@@ -4,6 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/status.h"
@@ -47,8 +52,62 @@ enum ConvConstant : uint32_t {
     kFilterRegion, kTapBytes, kInputLimit, kGroupInStride, kRowStep, kRowBytes, kChannelBytes,
     // tiled kernel only: spatial units (n, oh, column group), units per image (OH * column groups), channels per
     // groupshared chunk, scratch bytes between a thread's successive cooperative loads, scratch bytes per chunk
-    kSpatialUnits, kUnitsPerImage, kChunkChannels, kLoadStep, kChunkBytes, kConvConstantCount
+    kSpatialUnits, kUnitsPerImage, kChunkChannels, kLoadStep, kChunkBytes,
+    // float kernel only: spatial blocks per image (row blocks * column blocks), column blocks, input channels per
+    // split slice, and the partial buffer's strides (elements: per slice, n, m, oh; rows padded to whole units)
+    kSpatialBlocksPerImage, kColumnBlocks, kSplitChannels, kPartialSplit, kPartialN, kPartialM, kPartialH,
+    kConvConstantCount
 };
+
+// Groupshared floats the float kernel may use: D3D11's 32 KiB.
+constexpr uint32_t kSharedFloats = 8192;
+// Products per float run: 256 * 255^2 < 2^24, so every partial sum of a run is an exact float32 integer.
+constexpr uint32_t kMaxExactTaps = 256;
+
+// The float kernel's derived sizes (floats unless named bytes), shared by the generator and the planner.
+struct FloatConvLayout {
+    uint32_t threads = 0, taps = 0, block_channels = 0;
+    uint32_t patch_rows = 0, patch_cols = 0, unit_stride = 0, row_stride = 0;
+    uint32_t patch_floats = 0, weight_floats = 0;  // per staged input channel
+    uint32_t chunk_channels = 0;                   // staged per chunk (chunk * taps <= kMaxExactTaps)
+    uint32_t weight_region = 0, shared_floats = 0;
+};
+Result<FloatConvLayout> float_conv_layout(const FloatConvKernelOptions& options);
+
+// The float path of one shape: kernel options, layout and dispatch geometry.
+struct FloatPlan {
+    FloatConvKernelOptions kernel;
+    FloatConvLayout layout;
+    uint32_t row_blocks = 0, column_blocks = 0, channel_blocks = 0;
+    uint32_t splits = 1, split_channels = 0;  // input-channel slices and channels per slice
+    uint32_t padded_row = 0;                  // columns per row of the partial buffer (whole units)
+    uint64_t partial_elements = 0;            // int32 partial sums per slice
+};
+// The float plan when the shape takes the float kernel (stride and dilation 1, M / G a multiple of 4, KH and
+// KW <= 7, single-view input and output, geometry within limits); nullopt sends it to the integer kernels.
+std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc& desc, const ConvGeometry& geometry,
+                                           bool single_views, const PlanOptions& options);
+// Appends the float conv dispatch (and, with slices, the partial buffer and the finalize dispatch) to `plan`,
+// whose auxiliary buffer 0 is the prepared scratch buffer. `constants`: the conv kernels' common root constants.
+void append_float_dispatches(const FloatPlan& plan_choice, const ConvGeometry& geometry,
+                             std::vector<uint32_t> constants, std::shared_ptr<const std::vector<uint8_t>> conv_blob,
+                             std::shared_ptr<const std::vector<uint8_t>> finalize_blob, bool has_input_zero_point,
+                             DevicePlan& plan);
+
+// Kernels are deterministic in their options; build each variant once per process.
+template <typename Options, typename Build>
+Result<std::shared_ptr<const std::vector<uint8_t>>> cached_blob(const Options& options, const std::string& key,
+                                                               Build build) {
+    static std::mutex mutex;
+    static std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build(options));
+    auto stored = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
+    cache.emplace(key, stored);
+    return stored;
+}
 
 // Input channels per groupshared chunk of the tiled kernel (>= 10: MT * KH * KW <= 392).
 inline uint32_t tiled_chunk_channels(uint32_t channels_per_thread, uint32_t kernel_h, uint32_t kernel_w) {

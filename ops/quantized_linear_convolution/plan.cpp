@@ -1,10 +1,9 @@
-// The host-side planner: view counts, kernel choice, root constants and bindings of the two dispatches.
+// The host-side planner: view counts, kernel choice, root constants and bindings of the dispatches (prep, conv and,
+// for the float kernel with split input channels, finalize; float_plan.cpp plans the float kernel).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,21 +27,6 @@ uint32_t channel_stride(const TensorDesc& t) {
     if (t.element_count() == 1) return 0;
     const Dims strides = t.effective_strides();
     return t.rank() == 1 ? strides[0] : strides[1];
-}
-
-// Kernels are deterministic in their options; build each variant once per process.
-template <typename Options, typename Build>
-Result<std::shared_ptr<const std::vector<uint8_t>>> cached_blob(const Options& options, const std::string& key,
-                                                               Build build) {
-    static std::mutex mutex;
-    static std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> cache;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build(options));
-    auto stored = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
-    cache.emplace(key, stored);
-    return stored;
 }
 
 }  // namespace
@@ -145,8 +129,27 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                                             .input_views = input_views,
                                             .output_views = output_views,
                                             .window_log2 = kernel_window};
-    std::shared_ptr<const std::vector<uint8_t>> conv_blob;
-    if (tiled) {
+    const std::optional<FloatPlan> float_plan =
+        choose_float_plan(d, g, input_views == 1 && output_views == 1, options);
+    std::shared_ptr<const std::vector<uint8_t>> conv_blob, finalize_blob;
+    if (float_plan) {
+        const FloatConvKernelOptions& f = float_plan->kernel;
+        const std::string key = "float" + std::to_string(f.input_signed) + std::to_string(f.output_signed) +
+                                std::to_string(f.has_input_zero_point) + std::to_string(f.split) +
+                                std::to_string(f.single_run) + "m" +
+                                std::to_string(f.channels_per_thread) + "c" + std::to_string(f.columns_per_thread) +
+                                "u" + std::to_string(f.column_units) + "r" + std::to_string(f.rows) + "g" +
+                                std::to_string(f.channel_groups) + "k" + std::to_string(f.kernel_h) + "x" +
+                                std::to_string(f.kernel_w);
+        DMLTOOL_ASSIGN_OR_RETURN(conv_blob, cached_blob(f, key, build_float_conv_kernel));
+        if (f.split) {
+            const SplitFinalizeKernelOptions fin{.output_signed = f.output_signed, .splits = float_plan->splits};
+            DMLTOOL_ASSIGN_OR_RETURN(finalize_blob,
+                                     cached_blob(fin, "finalize" + std::to_string(fin.output_signed) + "s" +
+                                                          std::to_string(fin.splits),
+                                                 build_split_finalize_kernel));
+        }
+    } else if (tiled) {
         const std::string key = "tiled" + std::to_string(conv.input_signed) + std::to_string(conv.output_signed) +
                                 std::to_string(conv.has_input_zero_point) + std::to_string(mt) + "c" +
                                 std::to_string(cw) + "k" + std::to_string(g.kernel[0]) + "x" +
@@ -249,6 +252,11 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
         c[kRowStep] = uint32_t(g.dilation[0] * in_h_stride);
         c[kRowBytes] = uint32_t(g.kernel[1] * padded_channels * 4);
         c[kChannelBytes] = uint32_t(g.kernel[0] * g.kernel[1] * padded_channels * 4);
+        if (float_plan) {
+            append_float_dispatches(*float_plan, g, std::move(c), conv_blob, finalize_blob,
+                                    conv.has_input_zero_point, plan);
+            return plan;
+        }
         if (tiled) {
             const uint32_t chunk = tiled_chunk_channels(mt, uint32_t(g.kernel[0]), uint32_t(g.kernel[1]));
             c[kSpatialUnits] = uint32_t(spatial_units);

@@ -18,6 +18,7 @@
 
 #include "core/op_registry.h"
 #include "ops/quantized_linear_convolution/kernel.h"
+#include "ops/quantized_linear_convolution/kernel_internal.h"
 #include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 #include "tests/testing/op_testing.h"
@@ -931,6 +932,159 @@ TEST(QuantizedLinearConvolutionGpu, EveryBlobValidates) {
     EXPECT_FALSE(build_conv_kernel({.channels_per_thread = 3}).is_ok());
     EXPECT_FALSE(build_conv_kernel({.channels_per_thread = 4, .kernel_w = 8}).is_ok());
     EXPECT_EQ(count, 32u + 64u + 28u + 64u + 14u);
+}
+
+// True when the default planner (or `options`) sends the case to the float kernel.
+bool takes_float_kernel(const DifferentialCase& d, const PlanOptions& options = {}) {
+    auto parsed = dmltool::testing::parse_desc(qlc_op(), d.desc_json);
+    if (!parsed.is_ok()) return false;
+    const auto& desc = static_cast<const QuantizedLinearConvolutionDesc&>(**parsed);
+    return internal::choose_float_plan(desc, conv_geometry(desc), true, options).has_value();
+}
+
+// The float kernel's geometry: rows per group not dividing OH, partial column units, several column blocks,
+// input-channel slices (with a short last slice), KW = CW + 1, 7x7, groups, 4 and 8 channels / columns per
+// thread, every input layout (its staging reads bytes through the strides), padded and permuted outputs, 3-D.
+TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
+    SKIP_WITHOUT_GPU();
+    struct FloatShape {
+        Dims input, filter;
+        uint32_t groups;
+        Dims start_pad, end_pad;
+        Layout in, out;
+        PlanOptions options;
+    };
+    const FloatShape shapes[] = {
+        {{2, 12, 9, 19}, {8, 12, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, {}},
+        {{1, 12, 9, 19}, {8, 12, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPadded, Layout::kPacked, {.float_rows = 4}},
+        {{2, 9, 7, 7}, {16, 9, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPadded, {.float_splits = 3}},
+        {{1, 8, 3, 140}, {8, 8, 1, 3}, 1, {0, 1}, {0, 1}, Layout::kPacked, Layout::kPacked, {.float_columns = 8}},
+        {{1, 8, 6, 30}, {8, 4, 2, 5}, 2, {1, 2}, {0, 2}, Layout::kPadded, Layout::kPadded, {.float_columns = 4}},
+        {{2, 6, 9, 11}, {8, 6, 7, 7}, 1, {3, 3}, {3, 3}, Layout::kPermuted, Layout::kPermuted, {}},
+        {{3, 5, 6, 6}, {4, 5, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kBroadcast, Layout::kPacked, {.float_channels = 4}},
+        {{2, 4, 23}, {8, 4, 3}, 1, {1}, {1}, Layout::kPacked, Layout::kPermuted, {}},
+        {{2, 40, 5, 9}, {8, 40, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked,
+         {.float_channels = 4, .float_rows = 2, .float_channel_groups = 1, .float_splits = 2}},
+        {{1, 300, 4, 10}, {8, 300, 1, 1}, 1, {0, 0}, {0, 0}, Layout::kPadded, Layout::kPacked, {.float_splits = 2}},
+    };
+    uint64_t seed = 12000;
+    for (size_t s = 0; s < std::size(shapes); ++s) {
+        for (DataType type : kTypes) {
+            ++seed;
+            const FloatShape& sh = shapes[s];
+            ConvCase c;
+            c.input_type = type;
+            c.filter_type = seed % 3 ? DataType::kInt8 : DataType::kUint8;
+            c.output_type = seed % 5 < 2 ? DataType::kInt8 : DataType::kUint8;
+            c.input_sizes = sh.input;
+            c.filter_sizes = sh.filter;
+            c.groups = sh.groups;
+            c.strides = Dims(sh.start_pad.size(), 1);
+            c.dilations = Dims(sh.start_pad.size(), 1);
+            c.start_pad = sh.start_pad;
+            c.end_pad = sh.end_pad;
+            c.input_layout = sh.in;
+            c.output_layout = sh.out;
+            c.input_zp = seed % 4 != 0;
+            c.per_channel_scale = c.per_channel_zp = s % 2 == 0;
+            balance_output_scale(c);
+            const std::string name = "qlconv_gpu/float/" + std::to_string(s) + "/" + type_tag(c);
+            const DifferentialCase d = to_differential(c, name, seed);
+            ASSERT_TRUE(takes_float_kernel(d, sh.options)) << name;
+            const auto result = run_differential(PlannedOp(sh.options), d);
+            EXPECT_TRUE(result.passed) << result.message;
+        }
+    }
+}
+
+// The float kernel sums each output's products in float runs of at most 256 taps: exact only because every
+// partial sum stays below 2^24. Reduction lengths just below, at and above 256 taps (and several runs), every
+// product but one channel's at the maximum 255 * 255 (x = 0, xz = 255, w = -128, wz = 127; a run of 259 such
+// products would already round), a bias that cancels them, and M = 1/2: an accumulator off by one changes the
+// output, so the outputs must equal the reference exactly.
+TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
+    SKIP_WITHOUT_GPU();
+    struct Reduction {
+        uint32_t channels, kernel;
+        PlanOptions options;
+    };
+    const Reduction reductions[] = {
+        {255, 1, {}}, {256, 1, {}}, {257, 1, {}}, {600, 1, {}}, {600, 1, {.float_splits = 1}},
+        {28, 3, {}}, {29, 3, {}}, {57, 3, {.float_splits = 1}}, {6, 7, {.float_splits = 1}},
+    };
+    uint64_t seed = 13000;
+    for (const Reduction& r : reductions) {
+        ++seed;
+        ConvCase c;
+        c.input_type = DataType::kUint8;
+        c.filter_type = DataType::kInt8;
+        c.output_type = DataType::kUint8;
+        c.input_sizes = {1, r.channels, r.kernel + 3, r.kernel + 12};
+        c.filter_sizes = {8, r.channels, r.kernel, r.kernel};
+        c.strides = c.dilations = {1, 1};
+        c.start_pad = c.end_pad = {0, 0};  // every output sums all taps
+        c.input_scale = {1.0};
+        c.filter_scale = {1.0};
+        c.output_scale = {2.0};
+        c.input_zero = 255;
+        c.output_zero = 128;
+        const uint64_t taps = uint64_t(r.channels) * r.kernel * r.kernel;
+        const uint64_t last_taps = uint64_t(r.kernel) * r.kernel;  // the varied channel's products: 0 .. 2 * 255
+        c.bias_values = std::vector<double>(8, -double((taps - last_taps) * 65025 + last_taps * 255));
+        DifferentialCase d = to_differential(c, "qlconv_gpu/float_exact/c" + std::to_string(r.channels) + "_k" +
+                                                    std::to_string(r.kernel), seed);
+        HostTensor& x = d.inputs[0];
+        HostTensor& w = d.inputs[3];
+        const uint64_t plane = uint64_t(c.input_sizes[2]) * c.input_sizes[3];
+        std::mt19937 rng{uint32_t(seed)};
+        for (uint64_t i = 0; i < x.element_count(); ++i)
+            x.set_from_double(i, (i / plane) % r.channels + 1 == r.channels ? 253 + rng() % 3 : 0);
+        for (uint64_t i = 0; i < w.element_count(); ++i)
+            w.set_from_double(i, (i / last_taps) % r.channels + 1 == r.channels ? -128 + double(rng() % 256) : -128);
+        d.inputs[5] = dmltool::testing::make_tensor(DataType::kInt8, {1, 1, 1, 1}, {127});
+        ASSERT_TRUE(takes_float_kernel(d, r.options)) << d.name;
+        const ExactCount n = count_exact_mismatches(d);
+        ASSERT_TRUE(n.error.empty()) << n.error;
+        EXPECT_EQ(n.mismatches, 0u) << d.name << ": " << n.mismatches << " of " << n.elements;
+        EXPECT_GT(n.unclamped, n.elements / 2) << d.name << ": the outputs must not saturate";
+    }
+}
+
+// Every float kernel variant and finalize kernel passes vkd3d-compiler and spirv-val; bad geometry is refused.
+TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
+    size_t count = 0;
+    const auto check = [&](const FloatConvKernelOptions& o, const std::string& name) {
+        auto blob = build_float_conv_kernel(o);
+        ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
+        const auto v = shaders::testing::validate_with_vkd3d(*blob, name);
+        if (!v.tools_found) GTEST_SKIP() << v.log;
+        EXPECT_TRUE(v.ok) << name << ": " << v.log;
+        ++count;
+    };
+    for (uint32_t bits = 0; bits < 16; ++bits) {
+        FloatConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), 8, 8, 7, 4, 8, 3, 3, bool(bits & 8)};
+        check(o, "qlconv_float_" + std::to_string(bits));
+    }
+    check({.channels_per_thread = 4, .columns_per_thread = 4, .column_units = 3, .rows = 5, .channel_groups = 2,
+           .kernel_h = 7, .kernel_w = 5},
+          "qlconv_float_mt4_cw4_7x5");
+    check({.column_units = 1, .rows = 7, .channel_groups = 8, .kernel_h = 1, .kernel_w = 1, .split = true},
+          "qlconv_float_1x1_split");
+    for (uint32_t splits : {2u, 5u}) {
+        for (bool output_signed : {false, true}) {
+            auto blob = build_split_finalize_kernel({.output_signed = output_signed, .splits = splits});
+            ASSERT_TRUE(blob.is_ok()) << blob.status().message();
+            const auto v = shaders::testing::validate_with_vkd3d(*blob, "qlconv_finalize_" + std::to_string(splits));
+            EXPECT_TRUE(v.ok) << v.log;
+            ++count;
+        }
+    }
+    EXPECT_EQ(count, 16u + 2u + 4u);
+    EXPECT_FALSE(build_float_conv_kernel({.channels_per_thread = 2}).is_ok());
+    EXPECT_FALSE(build_float_conv_kernel({.columns_per_thread = 4, .kernel_w = 6}).is_ok());
+    EXPECT_FALSE(build_float_conv_kernel({.column_units = 16, .rows = 16, .channel_groups = 8}).is_ok());
+    EXPECT_FALSE(build_float_conv_kernel({.channel_groups = 64, .kernel_h = 7, .kernel_w = 7}).is_ok());
+    EXPECT_FALSE(build_split_finalize_kernel({.splits = 1}).is_ok());
 }
 
 }  // namespace

@@ -3,7 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
+#include "core/device_plan.h"
+#include "core/semantics.h"
+#include "ops/resample/desc.h"
 #include "shaders/elements.h"
 #include "shaders/kernels.h"
 
@@ -29,5 +33,8 @@ constexpr uint32_t kThreadsPerGroup = shaders::kDefaultThreadsPerGroup;
 constexpr uint32_t kSplitMask = 0xfffff000u;  // keeps the top 12 significant bits of a float32
 constexpr uint64_t kWindowBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
 constexpr uint32_t kChunkEntryWords = 8;  // {start, sel0[0..7], sel0[8..15], 0, sel1[0..7], sel1[8..15], 0, 0}
+
+// Nearest upsampling of H and W by one integer factor on vector-aligned rows (upsample.cpp), or nullopt.
+Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics);
 
 }  // namespace dmltool::ops::resample

@@ -347,6 +347,8 @@ Result<KernelConfig> resample_kernel_config(const ResampleDesc& desc, const Sema
 }
 
 Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+    DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> upsample, plan_nearest_upsample(desc, semantics));
+    if (upsample) return std::move(*upsample);
     DMLTOOL_ASSIGN_OR_RETURN(Choice choice, choose(desc, semantics));
     const KernelConfig& config = choice.config;
     const std::vector<CanonicalDim>& dims = choice.canonical.dims;

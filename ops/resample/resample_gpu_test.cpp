@@ -242,6 +242,64 @@ TEST(ResampleGpu, NearestRules) {
     }
 }
 
+// Nearest upsampling of H and W by an integer factor on rows of whole 16-byte vectors takes the vector
+// interleave (one load, factor^2 stores per vector) when the rule's table is o / B, which the host proves
+// before taking it: every nearest rule, factors 2 to 4, packed and 16-byte-aligned padded rows, 8/16/32-bit types.
+TEST(ResampleGpu, NearestUpsampleVectorPath) {
+    SKIP_WITHOUT_GPU();
+    const Op& op = resample_op();
+    uint64_t seed = 7500;
+    for (NearestRule rule : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown}) {
+        gpu::GpuBackend* backend = backend_with_rule(rule);
+        ASSERT_NE(backend, nullptr);
+        for (DataType type : kTypes)
+            for (uint32_t factor : {2u, 3u, 4u}) {
+                ++seed;
+                const uint32_t pad = factor == 3 ? uint32_t(16 / element_size(type)) : 0;  // one vector per row
+                const Dims in = {2, 3, 5, 16}, out = {2, 3, 5 * factor, 16 * factor};
+                auto strides = [&](const Dims& s) {
+                    const uint32_t row = s[3] + pad;
+                    return Dims{s[1] * s[2] * row, s[2] * row, row, 1};
+                };
+                auto described = [&](const Dims& sizes, TensorRole role) {
+                    TensorDesc desc;
+                    desc.data_type = type;
+                    desc.sizes = sizes;
+                    desc.strides = strides(sizes);
+                    desc.total_size_in_bytes = *calc_buffer_tensor_size(type, sizes, desc.strides);
+                    EXPECT_TRUE(validate_tensor_desc(desc, role, true).is_ok());
+                    return desc;
+                };
+                Case c;
+                c.mode = InterpolationMode::kNearestNeighbor;
+                c.scales = {1, 1, float(factor), float(factor)};
+                c.rule = rule;
+                c.input = described(in, TensorRole::kInput);
+                c.output = described(out, TensorRole::kOutput);
+                const DifferentialCase d = to_differential(
+                    c, "resample_upsample_" + std::string(nearest_rule_name(rule)) + "_" + std::to_string(seed), seed);
+                auto desc = dmltool::testing::parse_desc(op, d.desc_json);
+                ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+                auto plan = op.plan_device(**desc, SemanticsOptions{.resample_nearest_rule = rule});
+                ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+                // The literal rule reads o / B only for B = 2 ((o + 1) / 3 - 0.5 floors to 0 at o = 3): the
+                // other factors must be refused by the host's proof and still come out right on the general path.
+                const bool vector_path = rule != NearestRule::kLiteral || factor == 2;
+                EXPECT_EQ(plan->dispatches[0].label.find("vector_interleave b" + std::to_string(factor)) != std::string::npos,
+                          vector_path)
+                    << d.name << ": " << plan->dispatches[0].label;
+                auto reference = dmltool::testing::run_reference(op, **desc, {&d.inputs[0]}, d.semantics);
+                ASSERT_TRUE(reference.is_ok()) << reference.status().message();
+                auto got = backend->execute(op, **desc, {&d.inputs[0]}, nullptr);
+                ASSERT_TRUE(got.is_ok()) << got.status().message();
+                const CompareResult compared = compare_tensors((*reference)[0], (*got)[0], op.default_tolerance(**desc, 0));
+                EXPECT_EQ(compared.verdict, Verdict::kPassed)
+                    << d.name << ": " << compared.reason
+                    << (compared.mismatches.empty() ? "" : "\n  " + format_mismatch(compared.mismatches[0]));
+            }
+    }
+}
+
 // The common shapes: packed NCHW resampled in H and W (the 16-byte row path), odd widths (word / flat paths).
 TEST(ResampleGpu, NchwFastPathAndOddWidths) {
     SKIP_WITHOUT_GPU();

@@ -189,18 +189,19 @@ TEST(SplitPlan, PathSelection) {
         return out_labels;
     };
     using V = std::vector<std::string>;
-    // Packed, aligned: 16-byte units, the output one row (2-D after merging: outer x contiguous run).
+    // Packed, aligned: 16-byte units, the output one row (2-D after merging: outer x contiguous run). Every
+    // 16-byte access goes through typed uint4 aliases ("typed").
     EXPECT_EQ(labels(DataType::kFloat32, {2, 12, 8, 16}, 1, {4, 8}, Layout::kPacked, Layout::kPacked),
-              (V{"u16x1 r0+2", "u16x1 r0+2"}));
+              (V{"u16x1 r0+2 typed", "u16x1 r0+2 typed"}));
     // INT8 runs of 3 and 4 bytes: output words/vectors gathered byte by byte.
     EXPECT_EQ(labels(DataType::kInt8, {3, 5, 7}, 2, {3, 4}, Layout::kPacked, Layout::kPacked),
-              (V{"u1x16 r0+2", "u1x16 r0+2"}));
+              (V{"u1x16 r0+2 typed", "u1x16 r0+2 typed"}));
     // Splitting the outermost axis of a packed tensor is one contiguous run: a plain vector copy.
     EXPECT_EQ(labels(DataType::kFloat16, {4, 6, 8}, 0, {1, 3}, Layout::kPacked, Layout::kPacked),
-              (V{"u16x1 r0+1", "u16x1 r0+1"}));
+              (V{"u16x1 r0+1 typed", "u16x1 r0+1 typed"}));
     // FLOAT64 with odd runs: 8-byte units, two per 16-byte chunk.
     EXPECT_EQ(labels(DataType::kFloat64, {3, 5}, 1, {2, 3}, Layout::kPacked, Layout::kPacked),
-              (V{"u8x2 r0+2", "u8x2 r0+2"}));
+              (V{"u8x2 r0+2 typed", "u8x2 r0+2 typed"}));
     // Transposed output: no packed row, one element per thread (sub-word: atomic stores).
     const SplitCase transposed = make_case(DataType::kUint8, {3, 4}, 1, {4}, Layout::kPacked, Layout::kPacked, rng);
     SplitDesc desc;
@@ -210,6 +211,20 @@ TEST(SplitPlan, PathSelection) {
     auto plan = plan_split_device(desc);
     ASSERT_TRUE(plan.is_ok());
     EXPECT_NE(plan->dispatches[0].label.find("u1x1 r2+0"), std::string::npos) << plan->dispatches[0].label;
+}
+
+// The per-output copies are independent, so only the backend's end-of-plan barrier follows the last one.
+TEST(SplitPlan, CopiesAreNotSeparatedByBarriers) {
+    std::mt19937 rng(3);
+    const SplitCase c = make_case(DataType::kFloat32, {2, 9, 4}, 1, {2, 3, 4}, Layout::kPacked, Layout::kPacked, rng);
+    SplitDesc desc;
+    desc.input = c.input;
+    desc.outputs = c.outputs;
+    desc.axis = 1;
+    auto plan = plan_split_device(desc);
+    ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+    ASSERT_EQ(plan->dispatches.size(), 3u);
+    for (const KernelDispatch& dispatch : plan->dispatches) EXPECT_FALSE(dispatch.barrier_after) << dispatch.label;
 }
 
 TEST(SplitPlan, RefusesBuffersOver4GiB) {
@@ -237,11 +252,19 @@ TEST(StridedCopyBlobs, EveryVariantValidates) {
         }
         specs.push_back({unit, lanes, 1, 2, 3, 2, 9});  // several views
         specs.push_back({unit, lanes, 0, 1, 9, 9, 29});
+        if (unit * lanes == 16) {  // typed uint4 aliases for the 16-byte accesses
+            specs.push_back({unit, lanes, 1, 2, 1, 1, 29, unit == 16, true});
+            specs.push_back({unit, lanes, 2, 3, 3, 2, 9, unit == 16, true});
+        }
     }
+    // Typed aliases need 16-byte accesses.
+    EXPECT_FALSE(shaders::build_strided_copy_kernel({4, 1, 0, 1, 1, 1, 29, true, false}).is_ok());
+    EXPECT_FALSE(shaders::build_strided_copy_kernel({1, 4, 0, 1, 1, 1, 29, false, true}).is_ok());
     for (const StridedCopyKernelSpec& spec : specs) {
         const std::string name = "strided_copy_u" + std::to_string(spec.unit_bytes) + "x" + std::to_string(spec.lanes) +
                                  "_r" + std::to_string(spec.outer_rank) + "+" + std::to_string(spec.row_rank) + "_v" +
-                                 std::to_string(spec.input_views) + "." + std::to_string(spec.output_views);
+                                 std::to_string(spec.input_views) + "." + std::to_string(spec.output_views) +
+                                 (spec.typed_input ? "_ti" : "") + (spec.typed_output ? "_to" : "");
         auto blob = shaders::build_strided_copy_kernel(spec);
         ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
         const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Packages dmltool for a machine with a GPU but no package registry (the H200 machine): the binary, every
-# shared library it links except glibc's (resolved with ldd on this Debian 12 build), the bundled cases and
-# run.sh. Output: dist/dmltool-gpu/ (git-ignored; DMLTOOL_DIST overrides), about 20 MB. Build first
-# (scripts/build.sh; DMLTOOL_BUILD_DIR names another build directory).
+# shared library it links except glibc's (resolved with ldd on this Debian 12 build), the bundled cases,
+# run.sh, pytorch_baseline.py and compare.py. Output: dist/dmltool-gpu/ (git-ignored; DMLTOOL_DIST overrides),
+# about 20 MB. Build first (scripts/build.sh; DMLTOOL_BUILD_DIR names another build directory).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${DMLTOOL_DIST:-$repo/dist/dmltool-gpu}"
@@ -24,5 +24,5 @@ done
 for lib in libGLdispatch.so.0 libGLX.so.0 libGL.so.1 libEGL.so.1 libOpenGL.so.0; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/lib/"; done
 cp -r "$repo/cases" "$out/cases"
 cp "$repo/scripts/gpu_machine/run.sh" "$out/"
-[ -f "$repo/scripts/gpu_machine/pytorch_baseline.py" ] && cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$out/"
+cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$repo/scripts/gpu_machine/compare.py" "$out/"
 du -sh "$out"

@@ -1,27 +1,46 @@
 #!/usr/bin/env python3
-"""PyTorch timings of the workloads in cases/perf/perf.json, for comparison with `dmltool bench`.
+"""PyTorch (CUDA) timings of exactly the workloads of the perf suite, under the same names, for compare.py.
 
-Runs on the GPU machine (its python3 has PyTorch with CUDA). Each workload is the closest PyTorch expression of
-the DirectML operator that materialises its outputs like the operator does; times are medians of batched
-hot iterations, and GB/s uses the same logical byte counts as dmltool's work estimates (inputs read once,
-outputs written once). Writes one JSON line per workload to stdout (and to $OUT/pytorch.json if OUT is set).
+    pytorch_baseline.py [--cases cases/perf/perf.json] [--filter REGEX] [--out pytorch.json]
+
+Runs on the GPU machine (its python3 has PyTorch with CUDA), in the same session as `dmltool bench`. The shapes,
+data types and parameters come from the case file itself, so both sides always time the same thing:
+
+- DEPTH_TO_SPACE1: F.pixel_shuffle. Its order is CRD (DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH) exactly; DCR cases
+  are timed with pixel_shuffle too (the same bytes moved with another permutation; PyTorch has no DCR op).
+- SPLIT: torch.split, then every output cloned into contiguous memory (a split view alone moves nothing).
+- RESAMPLE: F.interpolate with half-pixel centres: 'bilinear' with align_corners=False for LINEAR, and
+  'nearest-exact' for NEAREST_NEIGHBOR, i.e. floor((o + 0.5) * in / out) (model B of the spec's §6.6).
+  dmltool's default nearest rule is model A, floor((o + 1) * in / out - 0.5); the two pick the same pixels for
+  the perf suite's scales 2 and 0.5. PyTorch's CUDA nearest has no int8 kernel: int8 tensors are viewed as
+  uint8 (a gather copies bits); its CUDA bilinear has no 8-bit kernel at all, recorded as not measured.
+- QUANTIZED_LINEAR_CONVOLUTION: the float32 cuDNN convolution of the same shape (TF32 off, cudnn.benchmark on so
+  cuDNN picks its fastest algorithm), with bias: the like-for-like MAC count, without quantize/dequantize.
+- copy: a plain device-to-device copy of 1 GiB, for reference against dmltool's copy probe.
+
+Timing: after warm-up, the median over 15 samples of the mean of 20 back-to-back calls between two CUDA events
+(as `dmltool bench --gpu-batch 20`), so idle gaps and the clock drops they cause stay out of both sides.
+Bytes are dmltool's logical bytes (inputs read once, outputs written once); ops count a MAC as 2.
 """
+import argparse
 import json
+import math
 import os
+import re
 import sys
 
 import torch
 import torch.nn.functional as F
 
-DT = {"float32": torch.float32, "float16": torch.float16, "uint8": torch.uint8, "int8": torch.int8}
+TORCH_DTYPES = {"FLOAT32": torch.float32, "FLOAT16": torch.float16, "INT8": torch.int8, "UINT8": torch.uint8,
+                "INT32": torch.int32}
+ELEMENT_BYTES = {"FLOAT32": 4, "FLOAT16": 2, "INT8": 1, "UINT8": 1, "INT32": 4}
+DEFAULT_CASES = [os.path.join(os.path.dirname(os.path.abspath(__file__)), *p)
+                 for p in (("cases", "perf", "perf.json"), ("..", "..", "cases", "perf", "perf.json"))]
 
 
-def time_ms(fn, samples=15, batch=20, warmup=3):
-    """Median over samples of the mean time of `batch` back-to-back calls between two CUDA events.
-
-    Batching as `dmltool bench` does (--gpu-batch 20) keeps idle gaps, and the clock drops they cause, out of
-    both sides' figures.
-    """
+def time_ms(fn, samples, batch, warmup=3):
+    """Median over `samples` of the mean time of `batch` back-to-back calls between two CUDA events."""
     for _ in range(warmup * batch):
         fn()
     torch.cuda.synchronize()
@@ -38,73 +57,154 @@ def time_ms(fn, samples=15, batch=20, warmup=3):
     return times[len(times) // 2]
 
 
-def rand(shape, dtype):
+def random_tensor(shape, dtype_name):
+    dtype = TORCH_DTYPES[dtype_name]
     if dtype.is_floating_point:
         return torch.rand(shape, device="cuda", dtype=dtype) * 2 - 1
-    lo, hi = (0, 256) if dtype == torch.uint8 else (-128, 128)
-    return torch.randint(lo, hi, shape, device="cuda", dtype=dtype)
+    low, high = (0, 256) if dtype == torch.uint8 else (-128, 128)
+    return torch.randint(low, high, shape, device="cuda", dtype=dtype)
 
 
-def workloads():
-    n, c, h, w, b = 8, 128, 128, 256, 2
-    for name in ("float32", "float16", "uint8"):
-        dt = DT[name]
-        x = rand((n, c, h, w), dt)
-        size = x.element_size()
-        # DCR: depth = (bh, bw, c'); CRD (= pixel_shuffle): depth = (c', bh, bw).
-        dcr = lambda x=x: x.view(n, b, b, c // 4, h, w).permute(0, 3, 4, 1, 5, 2).reshape(n, c // 4, h * b, w * b)
-        crd = lambda x=x: x.view(n, c // 4, b, b, h, w).permute(0, 1, 4, 2, 5, 3).reshape(n, c // 4, h * b, w * b)
-        yield f"d2s/depth_column_row/{name}", dcr, 2 * x.numel() * size
-        yield f"d2s/column_row_depth/{name}", crd, 2 * x.numel() * size
-    for name in ("float32", "float16", "int8"):
-        x = rand((8, 256, 128, 128), DT[name])
-        size = x.element_size()
-        yield (f"split/channels/{name}", lambda x=x: [p.clone() for p in torch.split(x, [64, 96, 32, 64], dim=1)],
-               2 * x.numel() * size)
-        yield (f"split/last_axis/{name}", lambda x=x: [p.contiguous() for p in torch.split(x, [64, 64], dim=3)],
-               2 * x.numel() * size)
-    for name in ("float32", "float16", "uint8"):
-        x = rand((8, 64, 128, 128), DT[name])
-        size = x.element_size()
-        moved = (x.numel() + 4 * x.numel()) * size
-        yield f"resample/nearest_neighbor/{name}", lambda x=x: F.interpolate(x, scale_factor=2, mode="nearest"), moved
-        if x.dtype.is_floating_point:
-            yield (f"resample/linear/{name}",
-                   lambda x=x: F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False), moved)
-    for n, c, hw, m in [(8, 64, 56, 64), (8, 128, 28, 128)]:
-        x = rand((n, c, hw, hw), torch.uint8)
-        wq = rand((m, c, 3, 3), torch.int8)
-        ws = torch.rand((m,), device="cuda") * 0.003 + 0.001
-        bias = torch.randint(-2000, 2000, (m,), device="cuda", dtype=torch.int32)
-        w16 = (wq.to(torch.float16) * ws.view(m, 1, 1, 1).to(torch.float16))
-        b16 = (bias.float() * 0.02 * ws).to(torch.float16)
+def tensor_bytes(t):
+    return math.prod(t["Sizes"]) * ELEMENT_BYTES[t["DataType"]]
 
-        def qconv(x=x, w16=w16, b16=b16):
-            # dequantize -> fp16 cuDNN convolution -> requantize: PyTorch's CUDA path for a quantized conv.
-            real = F.conv2d((x.to(torch.float16) - 128) * 0.02, w16, b16, padding=1)
-            return torch.clamp(torch.round(real / 0.5) + 120, 0, 255).to(torch.uint8)
 
-        ops = 2 * n * m * hw * hw * c * 9
-        moved = x.numel() + wq.numel() + 4 * m + n * m * hw * hw
-        yield f"qlconv/u8s8u8/{n}x{c}x{hw}x{hw}_k3_m{m}", qconv, moved, ops
+def depth_to_space(desc):
+    x = random_tensor(desc["InputTensor"]["Sizes"], desc["InputTensor"]["DataType"])
+    block = desc["BlockSize"]
+    order = desc["Order"].removeprefix("DML_DEPTH_SPACE_ORDER_")
+    note = "" if order == "COLUMN_ROW_DEPTH" else "DCR timed with pixel_shuffle (CRD): same bytes, other permutation"
+    return (lambda: F.pixel_shuffle(x, block)), "F.pixel_shuffle", 2 * tensor_bytes(desc["InputTensor"]), 0, note
+
+
+def split(desc):
+    x = random_tensor(desc["InputTensor"]["Sizes"], desc["InputTensor"]["DataType"])
+    axis = desc["Axis"]
+    sizes = [t["Sizes"][axis] for t in desc["OutputTensors"]]
+
+    def run():
+        return [p.clone(memory_format=torch.contiguous_format) for p in torch.split(x, sizes, dim=axis)]
+
+    return run, "torch.split + clone", 2 * tensor_bytes(desc["InputTensor"]), 0, ""
+
+
+def resample(desc):
+    source, target = desc["InputTensor"], desc["OutputTensor"]
+    mode = desc["InterpolationMode"].removeprefix("DML_INTERPOLATION_MODE_")
+    if source["Sizes"][:2] != target["Sizes"][:2] or len(source["Sizes"]) != 4:
+        raise NotImplementedError("only NCHW resampling of H and W has an F.interpolate equivalent")
+    x = random_tensor(source["Sizes"], source["DataType"])
+    size = target["Sizes"][2:]
+    moved = tensor_bytes(source) + tensor_bytes(target)
+    out_count = math.prod(target["Sizes"])
+    if mode == "NEAREST_NEIGHBOR":
+        note = ""
+        if x.dtype == torch.int8:
+            x = x.view(torch.uint8)
+            note = "int8 viewed as uint8 (PyTorch CUDA nearest has no int8 kernel; a gather copies bits)"
+        return (lambda: F.interpolate(x, size=size, mode="nearest-exact")), "F.interpolate nearest-exact", moved, 0, note
+    blended = sum(1 for a, b in zip(source["Sizes"][2:], size) if a != b)
+    ops = out_count * (1 << blended) * 2
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError("PyTorch's CUDA bilinear interpolation has no 8-bit kernel")
+    return ((lambda: F.interpolate(x, size=size, mode="bilinear", align_corners=False)),
+            "F.interpolate bilinear, align_corners=False", moved, ops, "")
+
+
+def convolution(desc):
+    x_desc, w_desc, y_desc = desc["InputTensor"], desc["FilterTensor"], desc["OutputTensor"]
+    if len(x_desc["Sizes"]) != 4:
+        raise NotImplementedError("only 2-D convolutions are mirrored")
+    x = torch.rand(x_desc["Sizes"], device="cuda", dtype=torch.float32)
+    w = torch.rand(w_desc["Sizes"], device="cuda", dtype=torch.float32) - 0.5
+    bias = torch.rand((w_desc["Sizes"][0],), device="cuda", dtype=torch.float32)
+    start, end = desc.get("StartPadding", [0, 0]), desc.get("EndPadding", [0, 0])
+    if start != end:
+        raise NotImplementedError("asymmetric padding has no F.conv2d equivalent")
+    stride, dilation, groups = desc.get("Strides", [1, 1]), desc.get("Dilations", [1, 1]), desc.get("GroupCount", 1)
+    macs = math.prod(y_desc["Sizes"]) * math.prod(w_desc["Sizes"][1:])
+    moved = sum(tensor_bytes(desc[k]) for k in ("InputTensor", "FilterTensor", "OutputTensor"))
+    if "BiasTensor" in desc:
+        moved += tensor_bytes(desc["BiasTensor"])
+
+    def run():
+        return F.conv2d(x, w, bias, stride=stride, padding=start, dilation=dilation, groups=groups)
+
+    return run, "F.conv2d float32 (cuDNN, TF32 off)", moved, 2 * macs, "float32 operands; dmltool's are 8-bit"
+
+
+WORKLOADS = {"DML_OPERATOR_DEPTH_TO_SPACE1": depth_to_space, "DML_OPERATOR_SPLIT": split,
+             "DML_OPERATOR_RESAMPLE": resample, "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION": convolution}
+
+
+def measure(name, build, samples, batch):
+    """Times one workload; a workload PyTorch cannot express or run is recorded as not measured, with why."""
+    record = {"name": name}
+    try:
+        fn, torch_op, moved, ops, note = build()
+    except NotImplementedError as e:
+        record["not_measured"] = str(e)
+        return record
+    record["torch_op"] = torch_op
+    try:
+        ms = time_ms(fn, samples, batch)
+    except RuntimeError as e:  # e.g. "... not implemented for 'Char'"
+        record["not_measured"] = str(e).splitlines()[0]
+        return record
+    finally:
+        del fn  # the workload's tensors, before the next one allocates
+        torch.cuda.empty_cache()
+    record.update({"median_ms": ms, "bytes": moved, "bytes_per_second": moved / ms * 1e3})
+    if ops:
+        record.update({"ops": ops, "ops_per_second": ops / ms * 1e3})
+    if note:
+        record["note"] = note
+    return record
+
+
+def copy_workload(nbytes):
+    source = torch.empty(nbytes, device="cuda", dtype=torch.uint8).random_(0, 256)
+    target = torch.empty_like(source)
+    return (lambda: target.copy_(source)), "Tensor.copy_ (device to device)", 2 * nbytes, 0, ""
 
 
 def main():
-    # The strongest PyTorch baseline: let cuDNN pick its fastest convolution algorithm for these shapes.
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", default=next((p for p in DEFAULT_CASES if os.path.exists(p)), DEFAULT_CASES[0]))
+    ap.add_argument("--filter", default="", help="only cases whose name matches this regular expression (searched)")
+    ap.add_argument("--out", default=os.path.join(os.environ["OUT"], "pytorch.json") if os.environ.get("OUT") else "")
+    ap.add_argument("--samples", type=int, default=15)
+    ap.add_argument("--batch", type=int, default=20)
+    args = ap.parse_args()
+
+    # The strongest honest float32 baseline: cuDNN autotuning on, TF32 (10-bit mantissa products) off.
     torch.backends.cudnn.benchmark = True
-    out = []
-    print(f"# torch {torch.__version__}, {torch.cuda.get_device_name()}", file=sys.stderr)
-    for item in workloads():
-        name, fn, moved = item[:3]
-        ms = time_ms(fn)
-        record = {"name": name, "median_ms": ms, "GBps": moved / ms / 1e6}
-        if len(item) > 3:
-            record["TOPS"] = item[3] / ms / 1e9
-        out.append(record)
-        print(json.dumps(record))
-    if os.environ.get("OUT"):
-        with open(os.path.join(os.environ["OUT"], "pytorch.json"), "w") as f:
-            json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(), "results": out}, f, indent=1)
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    device = torch.cuda.get_device_name()
+    print(f"# torch {torch.__version__}, CUDA {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}, {device}",
+          file=sys.stderr)
+    cases = json.load(open(args.cases))["cases"]
+    pattern = re.compile(args.filter) if args.filter else None
+    results = [measure("copy/1GiB", lambda: copy_workload(1 << 30), args.samples, args.batch)]
+    print(json.dumps(results[-1]), flush=True)
+    for case in cases:
+        if pattern and not pattern.search(case["name"]):
+            continue
+        op = case["operator"]
+        build = WORKLOADS.get(op["type"])
+        if build is None:
+            results.append({"name": case["name"], "not_measured": f"no PyTorch equivalent for {op['type']}"})
+        else:
+            results.append(measure(case["name"], lambda: build(op["desc"]), args.samples, args.batch))
+        print(json.dumps(results[-1]), flush=True)
+    if args.out:
+        settings = {"samples": args.samples, "batch": args.batch, "cudnn_benchmark": True, "tf32": False,
+                    "cases": args.cases, "filter": args.filter}
+        with open(args.out, "w") as f:
+            json.dump({"torch": torch.__version__, "cuda": torch.version.cuda,
+                       "cudnn": torch.backends.cudnn.version(), "device": device, "settings": settings,
+                       "results": results}, f, indent=1)
 
 
 if __name__ == "__main__":

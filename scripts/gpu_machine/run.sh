@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from an unpacked dist/dmltool-gpu/: points the loader at the carried libraries and
-# vkd3d's Vulkan loader at the machine's NVIDIA driver, lists adapters, runs the bundled suite (GPU vs CPU
-# reference vs expected) and, with `bench`, the benchmarks. Results go to $OUT (or ./out).
+# vkd3d's Vulkan loader at the machine's NVIDIA driver, lists adapters and runs the bundled suite (GPU vs CPU
+# reference vs expected). With `bench`, it then benchmarks the perf suite and times the same workloads in
+# PyTorch in the same session, and writes the comparison. Everything lands in $OUT (or ./out), at most 8 files:
+#   run.txt junit.xml                       adapters + the correctness suite
+#   bench.json bench.txt report.json report.csv   dmltool bench: Google Benchmark JSON, console, bench report
+#   pytorch.json summary.md                 pytorch_baseline.py and compare.py's table with the issue's targets
+#
+#   bash run.sh                      correctness suite only
+#   bash run.sh bench [ARGS...]      also the benchmarks; ARGS go to `dmltool bench` (e.g. --benchmark_repetitions=3)
+# Environment: PERF_FILTER=REGEX limits both dmltool and PyTorch to matching perf cases; RUN_SUITE=0 skips the
+# correctness suite; BENCH_BACKEND=both also times the CPU reference (slow on the perf shapes); PERF_CASES picks
+# another case file (default cases/perf/perf.json).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$here/out}"
@@ -13,19 +23,33 @@ if [ -z "${VK_DRIVER_FILES:-}" ]; then
     [ -f "$icd" ] && export VK_DRIVER_FILES="$icd" && break
   done
 fi
-echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-<unset>}"
-export VKD3D_SHADER_DEBUG=none VKD3D_DEBUG=none
+export VKD3D_SHADER_DEBUG=none VKD3D_DEBUG=none PYTHONUNBUFFERED=1
 dmltool="$here/bin/dmltool"
 cd "$here"
-"$dmltool" list | tee "$out/list.txt"
 status=0
-"$dmltool" run cases/*.json --junit "$out/junit.xml" --json "$out/run.json" 2>&1 | tee "$out/run.txt" || status=$?
+{
+  echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-<unset>}"
+  "$dmltool" list
+} 2>&1 | tee "$out/run.txt"
+if [ "${RUN_SUITE:-1}" != 0 ]; then
+  "$dmltool" run cases/*.json --junit "$out/junit.xml" 2>&1 | tee -a "$out/run.txt" || status=$?
+fi
 if [ "${1:-}" = "bench" ]; then
   shift
-  "$dmltool" bench cases/perf/perf.json --backend gpu --benchmark_min_time=0.05 --benchmark_out="$out/bench.json" --benchmark_out_format=json "$@" 2>&1 \
-    | tee "$out/bench.txt" || status=$?
-  if command -v python3 >/dev/null && [ -f "$here/pytorch_baseline.py" ]; then
-    OUT="$out" python3 "$here/pytorch_baseline.py" 2>&1 | tee "$out/pytorch.txt"
+  cases="${PERF_CASES:-cases/perf/perf.json}"
+  filter=()
+  [ -n "${PERF_FILTER:-}" ] && filter=(--filter "$PERF_FILTER")
+  "$dmltool" bench "$cases" --backend "${BENCH_BACKEND:-gpu}" "${filter[@]}" --benchmark_min_time=0.05 \
+    --benchmark_out="$out/bench.json" --benchmark_out_format=json \
+    --report-json "$out/report.json" --report-csv "$out/report.csv" "$@" 2>&1 | tee "$out/bench.txt" || status=$?
+  if command -v python3 >/dev/null; then
+    python3 "$here/pytorch_baseline.py" --cases "$cases" "${filter[@]}" --out "$out/pytorch.json" 2>&1 \
+      | tee -a "$out/bench.txt" || status=$?
+    if [ -f "$out/bench.json" ] && [ -f "$out/pytorch.json" ]; then
+      python3 "$here/compare.py" "$out/bench.json" "$out/pytorch.json" --report "$out/report.json" \
+        > "$out/summary.md" || status=$?
+      cat "$out/summary.md"
+    fi
   fi
 fi
 exit $status

@@ -19,3 +19,37 @@ with h5py.File(os.path.join(HERE, "data.h5"), "w") as f:
 # corrupt.h5 is random bytes: not an HDF5 file, though its name says so. Seeded so the file is reproducible.
 with open(os.path.join(HERE, "corrupt.h5"), "wb") as f:
     f.write(np.random.default_rng(20240607).integers(0, 256, size=1024, dtype=np.uint8).tobytes())
+
+# generated/h5/: fixtures for the generated corpus (gen_corpus.py), one wrong thing per dataset for the
+# DEPTH_TO_SPACE1 input {1,4,1,2}. They sit below generated/ because a case may not read above its own directory.
+H5_DIR = os.path.join(HERE, "generated", "h5")
+os.makedirs(H5_DIR, exist_ok=True)
+FIXTURES = os.path.join(H5_DIR, "fixtures.h5")
+with h5py.File(FIXTURES, "w") as f:
+    good = np.arange(8, dtype=np.uint32).reshape(1, 4, 1, 2)
+    f["/int32"] = good.astype(np.int32)  # signed for an unsigned tensor
+    f["/float16"] = good.astype(np.float16)  # half for a FLOAT32 tensor
+    f["/strings"] = np.array([b"a"] * 8).reshape(1, 4, 1, 2)
+    f["/compound"] = np.zeros((1, 4, 1, 2), dtype=[("x", np.uint32), ("y", np.uint32)])
+    f["/bool"] = np.zeros((1, 4, 1, 2), dtype=bool)
+    f["/rank3"] = good.reshape(1, 4, 2)
+    f["/flat_9"] = np.arange(9, dtype=np.uint32)
+    f["/scalar"] = np.uint32(7)
+    f["/empty"] = np.zeros((0,), dtype=np.uint32)
+    f["/dangling"] = h5py.SoftLink("/no/such/object")
+    f["/external"] = h5py.ExternalLink("elsewhere.h5", "/data")
+    # Raw data in a separate file next to this one, and a virtual dataset mapping another file's data.
+    f.create_dataset("/external_storage", shape=(1, 4, 1, 2), dtype=np.uint32,
+                     external=[("external_raw.bin", 0, 32)])
+    layout = h5py.VirtualLayout(shape=(1, 4, 1, 2), dtype=np.uint32)
+    layout[...] = h5py.VirtualSource("elsewhere.h5", "/data", shape=(1, 4, 1, 2))
+    f.create_virtual_dataset("/virtual", layout)
+with open(os.path.join(H5_DIR, "external_raw.bin"), "wb") as f:
+    f.write(np.arange(8, dtype=np.uint32).tobytes())
+with open(FIXTURES, "rb") as f:
+    head = f.read(1024)
+with open(os.path.join(H5_DIR, "truncated.h5"), "wb") as f:
+    f.write(head)  # a valid superblock whose objects lie beyond the end of the file
+open(os.path.join(H5_DIR, "empty.h5"), "wb").close()
+with open(os.path.join(H5_DIR, "text.h5"), "w") as f:
+    f.write("not HDF5: a text file with an .h5 name\n")

@@ -1,7 +1,10 @@
 # Runs `dmltool run --backend cpu CASE` and checks the bad-input contract: exit code 2 (not a crash, not an
-# internal error), an [INVALID] report, and a one-line message matching the case's regex.
+# internal error), an [INVALID] report, and a one-line message matching the case's regex. Then the same for
+# `dmltool validate CASE`, which must reach the same verdict with the same message, unless the manifest line's
+# regex starts with "run-only|": the fault lies in what only a run reads (HDF5 files, paths, the data itself).
 #
-#   cmake -DDMLTOOL=path/to/dmltool -DCASE=tests/bad_inputs/x.json [-DREGEX=...] [-DMANIFEST=expectations.txt] -P check_bad_input.cmake
+#   cmake -DDMLTOOL=path/to/dmltool -DCASE=tests/bad_inputs/x.json [-DREGEX=...] [-DMANIFEST=expectations.txt]
+#         [-DEXTRA_ARGS=--opt;value] -P check_bad_input.cmake
 #   cmake -DMANIFEST=expectations.txt -DCORPUS_DIR=tests/bad_inputs -P check_bad_input.cmake   (manifest <-> files)
 #
 # Without REGEX the expectation is looked up in MANIFEST by the file's name ("file.json|regex" lines). Only string
@@ -70,36 +73,44 @@ if(NOT DEFINED REGEX)
     fail("${case_name}: empty regex in ${MANIFEST}")
   endif()
 endif()
-
-execute_process(
-  COMMAND "${DMLTOOL}" run --backend cpu "${CASE}"
-  RESULT_VARIABLE rc
-  OUTPUT_VARIABLE out
-  ERROR_VARIABLE err
-  TIMEOUT 60)
-set(all "${out}${err}")
-set(context "${case_name}: dmltool exited with '${rc}'; output:\n${all}")
-
-# A signal shows up as text ("Segmentation fault", "Child aborted"), never as 2.
-if(NOT rc STREQUAL "2")
-  fail("expected exit code 2 (invalid input). ${context}")
+set(commands "run --backend cpu" "validate")
+if(REGEX MATCHES "^run-only\\|")
+  string(SUBSTRING "${REGEX}" 9 -1 REGEX)
+  set(commands "run --backend cpu")
 endif()
-foreach(crash_marker "internal error" "terminate called" "Assertion" "AddressSanitizer" "runtime error:")
-  string(FIND "${all}" "${crash_marker}" found)
-  if(NOT found EQUAL -1)
-    fail("output contains '${crash_marker}'. ${context}")
+
+foreach(command IN LISTS commands)
+  separate_arguments(command_args UNIX_COMMAND "${command}")
+  execute_process(
+    COMMAND "${DMLTOOL}" ${command_args} ${EXTRA_ARGS} "${CASE}"
+    RESULT_VARIABLE rc
+    OUTPUT_VARIABLE out
+    ERROR_VARIABLE err
+    TIMEOUT 60)
+  set(all "${out}${err}")
+  set(context "${case_name}: dmltool ${command} exited with '${rc}'; output:\n${all}")
+
+  # A signal shows up as text ("Segmentation fault", "Child aborted"), never as 2.
+  if(NOT rc STREQUAL "2")
+    fail("expected exit code 2 (invalid input). ${context}")
+  endif()
+  foreach(crash_marker "internal error" "terminate called" "Assertion" "AddressSanitizer" "runtime error:")
+    string(FIND "${all}" "${crash_marker}" found)
+    if(NOT found EQUAL -1)
+      fail("output contains '${crash_marker}'. ${context}")
+    endif()
+  endforeach()
+  string(FIND "${out}" "[INVALID] " found)
+  if(found EQUAL -1)
+    fail("expected an [INVALID] report line. ${context}")
+  endif()
+  string(REGEX MATCH "${REGEX}" matched "${all}")
+  if(matched STREQUAL "")
+    fail("expected the output to match\n  ${REGEX}\n${context}")
+  endif()
+  # CMake's '.' also matches newlines: make sure the match is one line of output.
+  string(FIND "${matched}" "\n" newline)
+  if(NOT newline EQUAL -1)
+    fail("the message matching the regex spans several lines:\n${matched}\n${context}")
   endif()
 endforeach()
-string(FIND "${out}" "[INVALID] " found)
-if(found EQUAL -1)
-  fail("expected an [INVALID] report line. ${context}")
-endif()
-string(REGEX MATCH "${REGEX}" matched "${all}")
-if(matched STREQUAL "")
-  fail("expected the output to match\n  ${REGEX}\n${context}")
-endif()
-# CMake's '.' also matches newlines: make sure the match is one line of output.
-string(FIND "${matched}" "\n" newline)
-if(NOT newline EQUAL -1)
-  fail("the message matching the regex spans several lines:\n${matched}\n${context}")
-endif()

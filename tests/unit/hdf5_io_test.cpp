@@ -117,7 +117,7 @@ TEST_F(Hdf5ErrorsTest, MissingDataset) {
     EXPECT_EQ(error("/g/nope", desc_of(DataType::kFloat32, {2, 3})), where("/g/nope") + "no such dataset (missing '/g/nope')");
     // A missing intermediate group is named instead of HDF5 failing on the full path.
     EXPECT_EQ(error("/h/i/j", desc_of(DataType::kFloat32, {2, 3})), where("/h/i/j") + "no such dataset (missing '/h')");
-    EXPECT_EQ(error("/g", desc_of(DataType::kFloat32, {2, 3})), where("/g") + "not a dataset (a group?)");
+    EXPECT_EQ(error("/g", desc_of(DataType::kFloat32, {2, 3})), where("/g") + "expected a dataset, found a group");
 }
 
 TEST_F(Hdf5ErrorsTest, WrongDtype) {

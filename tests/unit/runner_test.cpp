@@ -41,6 +41,7 @@ public:
                                             BackendTiming* timing) override {
         ++calls;
         if (!error.is_ok()) return error;
+        if (outputs.empty()) return internal_error("fake backend: no outputs set");
         timing->first_ms = 1.5;
         return outputs;
     }
@@ -49,9 +50,20 @@ public:
         return std::vector<double>{};
     }
     Result<DeviceRoofline> measure_roofline(uint64_t) override { return DeviceRoofline{}; }
+    Status check_capacity(const Op&, const OpDesc&) override { return capacity; }
+    bool lost() const override { return is_lost; }
+    Status recover() override {
+        ++recoveries;
+        if (recover_error.is_ok()) is_lost = false;
+        return recover_error;
+    }
     std::vector<HostTensor> outputs;
     Status error;
+    Status capacity;
+    bool is_lost = false;
+    Status recover_error;
     int calls = 0;
+    int recoveries = 0;
 };
 
 class RunnerTest : public ::testing::Test {
@@ -149,7 +161,7 @@ TEST_F(RunnerTest, InvalidWhenExplicitDataConflictsWithBroadcast) {
     c["expected"]["OutputTensor"]["values"] = {10, 12, 11, 13, 14, 16, 15, 17, 10, 12, 11, 13, 14, 16, 15, 17};
     CaseResult r = run_one(c);
     EXPECT_EQ(r.status, CaseStatus::kInvalid);
-    EXPECT_NE(r.reason.find("case 'd2s/broadcast': /inputs/InputTensor: expected data consistent with the Strides "
+    EXPECT_NE(r.reason.find("case 'd2s/broadcast': /cases/0/inputs/InputTensor: expected data consistent with the Strides "
                             "{0,2,2,1} of InputTensor (elements that share a buffer location must be equal), found "
                             "element [0,3,0,1] = 17.000000 where its location holds 99.000000"),
               std::string::npos)
@@ -181,8 +193,8 @@ TEST_F(RunnerTest, InvalidSourceValues) {
     c["inputs"]["InputTensor"]["values"][0] = -1;
     CaseResult r = run_one(c);
     EXPECT_EQ(r.status, CaseStatus::kInvalid);
-    EXPECT_NE(r.reason.find("case 'd2s/range': /inputs/InputTensor/values[0]: expected an integer in [0, 4294967295] "
-                            "for UINT32, found -1"),
+    EXPECT_NE(r.reason.find("case 'd2s/range': /cases/0/inputs/InputTensor/values[0]: expected an integer in [0, "
+                            "4294967295] for UINT32, found -1"),
               std::string::npos)
         << r.reason;
 }
@@ -192,7 +204,7 @@ TEST_F(RunnerTest, MissingHdf5FileIsInvalid) {
     c["inputs"]["InputTensor"] = {{"hdf5", "missing.h5"}, {"dataset", "/x"}};
     CaseResult r = run_one(c);
     EXPECT_EQ(r.status, CaseStatus::kInvalid);
-    EXPECT_NE(r.reason.find("case 'd2s/nofile': /inputs/InputTensor: HDF5 file '"), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find("case 'd2s/nofile': /cases/0/inputs/InputTensor: HDF5 file '"), std::string::npos) << r.reason;
     EXPECT_NE(r.reason.find("missing.h5': no such file"), std::string::npos) << r.reason;
 }
 
@@ -205,11 +217,43 @@ TEST_F(RunnerTest, ConstantExpectationIsMistrusted) {
     EXPECT_NE(r.reason.find("expected output is constant"), std::string::npos) << r.reason;
 }
 
+// Host copies of the 32-byte tensors: the input's source values, its values read back and its physical image
+// (96 bytes); the output's reference values, their physical image, the values read back and the expectation
+// (128 bytes). Refused before anything is materialised.
 TEST_F(RunnerTest, MemoryBudget) {
-    options_.max_host_bytes = 64;
+    options_.max_host_bytes = 223;
     CaseResult r = run_one(d2s_case("d2s/budget"));
     EXPECT_EQ(r.status, CaseStatus::kUnsupported);
-    EXPECT_NE(r.reason.find("MiB allowed (--max-host-memory)"), std::string::npos) << r.reason;
+    EXPECT_EQ(r.reason, file(0) + ": case 'd2s/budget': needs about 224 bytes of host memory (OutputTensor 128 bytes "
+                                  "of it), more than the 223 bytes allowed (--max-host-memory)");
+    EXPECT_EQ(r.reference_ms, 0);
+    options_.max_host_bytes = 224;
+    EXPECT_EQ(run_one(d2s_case("d2s/budget")).status, CaseStatus::kPassed);
+}
+
+TEST_F(RunnerTest, HostBytesOverflowingIsInvalid) {
+    json c = d2s_case("d2s/huge");
+    c["operator"]["desc"]["OutputTensor"]["TotalTensorSizeInBytes"] = json::parse("18446744073709551600");
+    CaseResult r = run_one(c);
+    EXPECT_EQ(r.status, CaseStatus::kInvalid) << r.reason;
+    EXPECT_NE(r.reason.find("case 'd2s/huge': OutputTensor: its byte counts overflow 64 bits"), std::string::npos)
+        << r.reason;
+}
+
+// The device's up-front refusal (limits, budget) comes before the reference work and the device run.
+TEST_F(RunnerTest, DeviceCapacityRefusedUpFront) {
+    const CaseFile& f = load({d2s_case("d2s/big")});
+    FakeBackend backend;
+    backend.capacity = unsupported("needs 64 bytes of device memory (...), more than the 48 bytes allowed");
+    backend.error = device_error("executed although refused");
+    Runner runner(options_, pool_, &backend);
+    CaseResult r = runner.run(f.cases.at(0));
+    EXPECT_EQ(r.status, CaseStatus::kUnsupported);
+    EXPECT_EQ(r.reason, file(0) + ": case 'd2s/big': fake: needs 64 bytes of device memory (...), more than the 48 "
+                                  "bytes allowed");
+    EXPECT_EQ(backend.calls, 0);
+    EXPECT_EQ(r.reference_ms, 0);
+    EXPECT_FALSE(r.device_error);
 }
 
 TEST_F(RunnerTest, BackendMatchingPasses) {
@@ -250,6 +294,58 @@ TEST_F(RunnerTest, BackendDeviceErrorMarksTheRun) {
     EXPECT_TRUE(r.device_error);
     EXPECT_EQ(r.reason, file(0) + ": case 'd2s/lost': fake: device removed");
     EXPECT_EQ(exit_code_for(summarize({r}, 0)), 3);
+}
+
+// A lost device is recreated before the next case; the case that lost it reported the fault.
+TEST_F(RunnerTest, LostDeviceIsRecreatedForTheNextCase) {
+    const CaseFile& f = load({d2s_case("d2s/a"), d2s_case("d2s/b")});
+    FakeBackend backend;
+    backend.error = device_error("upload: GPU execution failed: DXGI_ERROR_DEVICE_REMOVED (0x887a0005)");
+    Runner runner(options_, pool_, &backend);
+    CaseResult lost = runner.run(f.cases.at(0));
+    EXPECT_EQ(lost.status, CaseStatus::kFailed);
+    EXPECT_TRUE(lost.device_error);
+    backend.is_lost = true;
+    backend.error = Status::ok();
+    backend.outputs.push_back(HostTensor(*f.cases[1].spec.op->tensors(*f.cases[1].spec.desc).at(1).desc));
+    const uint32_t values[] = {10, 12, 11, 13, 14, 16, 15, 17};
+    for (uint64_t i = 0; i < 8; ++i) backend.outputs[0].set<uint32_t>(i, values[i]);
+    CaseResult next = runner.run(f.cases.at(1));
+    EXPECT_EQ(backend.recoveries, 1);
+    EXPECT_EQ(next.status, CaseStatus::kPassed) << next.reason;
+    EXPECT_FALSE(next.device_error);
+    EXPECT_EQ(backend.calls, 2);
+}
+
+// Re-creation is tried once; afterwards every case runs its CPU reference part only and says why.
+TEST_F(RunnerTest, FailedRecreationLeavesTheReferenceParts) {
+    json wrong = d2s_case("d2s/wrong");
+    wrong["expected"]["OutputTensor"]["values"][6] = 99;
+    json bare = d2s_case("d2s/bare");
+    bare.erase("expected");
+    const CaseFile& f = load({d2s_case("d2s/ok"), wrong, bare});
+    FakeBackend backend;
+    backend.is_lost = true;
+    backend.recover_error = device_error("vkd3d_create_device failed: E_FAIL (0x80004005)");
+    Runner runner(options_, pool_, &backend);
+    CaseResult ok = runner.run(f.cases.at(0));
+    EXPECT_EQ(ok.status, CaseStatus::kSkipped);
+    EXPECT_TRUE(ok.device_error);  // the case that tried the re-creation reports its failure
+    EXPECT_EQ(ok.reason, file(0) + ": case 'd2s/ok': fake not run: vkd3d_create_device failed: E_FAIL (0x80004005); "
+                                   "the CPU reference matches the expected outputs");
+    CaseResult failed = runner.run(f.cases.at(1));
+    EXPECT_EQ(failed.status, CaseStatus::kFailed);
+    EXPECT_FALSE(failed.device_error);
+    EXPECT_EQ(failed.reason, file(0) + ": case 'd2s/wrong': OutputTensor (reference vs expected): 1 of 8 elements "
+                                       "outside tolerance (bit-exact) [fake not run: vkd3d_create_device failed: E_FAIL "
+                                       "(0x80004005)]");
+    CaseResult bare_result = runner.run(f.cases.at(2));
+    EXPECT_EQ(bare_result.status, CaseStatus::kSkipped);
+    EXPECT_EQ(bare_result.reason, file(0) + ": case 'd2s/bare': fake not run: vkd3d_create_device failed: E_FAIL "
+                                            "(0x80004005)");
+    EXPECT_EQ(backend.recoveries, 1);
+    EXPECT_EQ(backend.calls, 0);
+    EXPECT_EQ(exit_code_for(summarize({ok, failed, bare_result}, 0)), 3);
 }
 
 TEST_F(RunnerTest, InvalidFileBecomesOneResult) {

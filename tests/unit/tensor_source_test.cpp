@@ -226,7 +226,8 @@ TEST(SequenceSource, FloatsAndOverflow) {
     EXPECT_EQ(f->get<float>(4), 0.0f);
     EXPECT_EQ(f->get<float>(1), -0.75f);
     EXPECT_NE(error_of(make(source(SequenceSource{s_int(65000), s_int(1000)}), desc_of(DataType::kFloat16, {3})))
-                  .find("/inputs/X/sequence: element 1 = 66000"),
+                  .find("/inputs/X/sequence: expected every element representable as FLOAT16 (|x| <= 65504), "
+                        "found element 2 = 67000"),
               std::string::npos);
 }
 

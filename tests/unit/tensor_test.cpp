@@ -113,7 +113,8 @@ TEST(ValidateTensorDesc, RejectsMoreThanUint32MaxElements) {
 
 TEST(ValidateTensorDesc, RejectsOverflowingStrides) {
     EXPECT_EQ(rejection(make_desc(DataType::kUint8, {0xffffffffu}, Dims{0xffffffffu})),
-              ".Strides: the addressed range overflows 64 bits");
+              ".Strides: expected an addressed range of at most 2^64 bits (DMLCalcBufferTensorSize), found {4294967295} "
+              "over Sizes {4294967295}, which addresses more");
 }
 
 TEST(ValidateTensorDesc, RejectsStrideCountMismatch) {

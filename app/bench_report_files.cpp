@@ -1,0 +1,172 @@
+#include "app/bench_report_files.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace dmltool::app {
+namespace {
+
+using nlohmann::json;
+
+json optional_number(std::optional<double> value) { return value ? json(*value) : json(); }
+// Rooflines use 0 for "not measured".
+std::optional<double> positive(double value) { return value > 0 ? std::optional<double>(value) : std::nullopt; }
+json positive_or_null(double value) { return optional_number(positive(value)); }
+
+json roofline_json(const BackendRoofline& r) {
+    return {{"adapter", r.measured.adapter},
+            {"copy_bytes_per_second", positive_or_null(r.measured.copy_bytes_per_second)},
+            {"copy_method", r.measured.copy_method},
+            {"int_multiply_adds_per_second", positive_or_null(r.measured.int_multiply_adds_per_second)},
+            {"float_fmas_per_second", positive_or_null(r.measured.float_fmas_per_second)},
+            {"note", r.note}};
+}
+
+json table_json(const std::vector<TableRow>& rows) {
+    json out = json::array();
+    for (const TableRow& r : rows) {
+        json row = json::object();
+        row["backend"] = r.backend;
+        if (r.feature_level.empty()) {
+            row["operator"] = r.op;
+            row["dtype"] = r.dtype;
+        } else {
+            row["feature_level"] = r.feature_level;
+        }
+        row["cases"] = r.cases;
+        row["compute_cases"] = r.compute_cases;
+        row["geomean_bytes_per_second"] = optional_number(r.geomean_bytes_per_second);
+        row["geomean_ops_per_second"] = optional_number(r.geomean_ops_per_second);
+        row["geomean_roofline_percent"] = optional_number(r.geomean_roofline_percent);
+        out.push_back(row);
+    }
+    return out;
+}
+
+Status write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    if (out) out << text;
+    if (!out) return io_error(path + ": cannot write the bench report (" + std::strerror(errno) + ")");
+    return Status::ok();
+}
+
+std::string adapter_of(const BenchReport& report) {
+    const auto gpu = report.rooflines.find("gpu");
+    return gpu == report.rooflines.end() ? "none" : gpu->second.measured.adapter;
+}
+
+}  // namespace
+
+Status write_report_json(const std::string& path, const BenchReport& report, const ReportContext& context) {
+    json root;
+    root["tool"] = {{"name", "dmltool"}, {"version", context.build.version}, {"git_commit", context.build.git_commit}};
+    root["date"] = context.date;
+    root["machine"] = {{"hostname", context.machine.hostname}, {"cpu_model", context.machine.cpu_model},
+                       {"logical_cores", context.machine.logical_cores}, {"os", context.machine.os},
+                       {"kernel", context.machine.kernel}};
+    root["adapter"] = adapter_of(report);
+    root["files"] = context.files;
+    json options = json::object();
+    for (const auto& [name, value] : context.options) options[name] = value;
+    root["options"] = options;
+    json rooflines = json::object();
+    for (const auto& [backend, r] : report.rooflines) rooflines[backend] = roofline_json(r);
+    root["rooflines"] = rooflines;
+    json cases = json::array();
+    for (size_t i = 0; i < report.cases.size(); ++i) {
+        const BenchCase& c = report.cases[i];
+        const CaseFigures& f = report.figures[i];
+        cases.push_back({{"name", c.name},
+                         {"file", c.file},
+                         {"operator", c.op},
+                         {"dtype", c.dtype},
+                         {"feature_level", c.level.to_string()},
+                         {"backend", c.backend},
+                         {"roofline_basis", c.compute_bound ? "int_multiply_adds" : "copy"},
+                         {"seconds", c.seconds},
+                         {"bytes", c.bytes},
+                         {"ops", c.ops},
+                         {"bytes_per_second", f.bytes_per_second},
+                         {"ops_per_second", f.ops_per_second},
+                         {"roofline_percent", optional_number(f.roofline_percent)},
+                         {"float_fma_percent", optional_number(f.float_fma_percent)}});
+    }
+    root["cases"] = cases;
+    root["feature_level_table"] = table_json(report.by_feature_level);
+    root["operator_dtype_table"] = table_json(report.by_operator_dtype);
+    json skipped = json::array();
+    for (const NotBenchmarked& n : context.not_benchmarked)
+        skipped.push_back({{"file", n.file}, {"name", n.name}, {"status", n.status}, {"reason", n.reason}});
+    root["not_benchmarked"] = skipped;
+    return write_text(path, root.dump(1, ' ', false, json::error_handler_t::replace) + "\n");
+}
+
+namespace {
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+std::string csv_number(std::optional<double> value) {
+    if (!value) return "";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.9g", *value);
+    return text;
+}
+
+// Comment lines ("# ") keep one file self-describing; spreadsheet and pandas readers skip them
+// (pandas: comment="#").
+std::string csv_comment(const std::string& key, const std::string& value) {
+    std::string line = "# " + key + ": " + value;
+    for (char& c : line)
+        if (c == '\n' || c == '\r') c = ' ';
+    return line + "\n";
+}
+
+}  // namespace
+
+Status write_report_csv(const std::string& path, const BenchReport& report, const ReportContext& context) {
+    std::string out;
+    out += csv_comment("tool", "dmltool " + context.build.version + " (" + context.build.git_commit + ")");
+    out += csv_comment("date", context.date);
+    out += csv_comment("machine", context.machine.hostname + "; " + context.machine.cpu_model + "; " +
+                                      std::to_string(context.machine.logical_cores) + " logical cores; " +
+                                      context.machine.os + "; " + context.machine.kernel);
+    out += csv_comment("adapter", adapter_of(report));
+    for (const auto& [name, value] : context.options) out += csv_comment("option " + name, value);
+    for (const auto& [backend, r] : report.rooflines) {
+        const DeviceRoofline& m = r.measured;
+        out += csv_comment("roofline " + backend, "copy_bytes_per_second=" + csv_number(positive(m.copy_bytes_per_second)) +
+                                                      " int_multiply_adds_per_second=" +
+                                                      csv_number(positive(m.int_multiply_adds_per_second)) +
+                                                      " float_fmas_per_second=" +
+                                                      csv_number(positive(m.float_fmas_per_second)) +
+                                                      " method=" + m.copy_method + (r.note.empty() ? "" : "; " + r.note));
+    }
+    for (const NotBenchmarked& n : context.not_benchmarked)
+        out += csv_comment("not benchmarked", n.file + " :: " + n.name + " [" + n.status + "] " + n.reason);
+    out += "row,backend,feature_level,operator,dtype,name,cases,seconds,bytes_per_second,ops_per_second,"
+           "roofline_percent,float_fma_percent\n";
+    for (size_t i = 0; i < report.cases.size(); ++i) {
+        const BenchCase& c = report.cases[i];
+        const CaseFigures& f = report.figures[i];
+        out += "case," + c.backend + "," + c.level.to_string() + "," + c.op + "," + c.dtype + "," + csv_field(c.name) +
+               ",1," + csv_number(c.seconds) + "," + csv_number(f.bytes_per_second) + "," +
+               csv_number(f.ops_per_second) + "," + csv_number(f.roofline_percent) + "," +
+               csv_number(f.float_fma_percent) + "\n";
+    }
+    for (const auto* rows : {&report.by_feature_level, &report.by_operator_dtype})
+        for (const TableRow& r : *rows)
+            out += std::string(r.feature_level.empty() ? "operator_dtype," : "feature_level,") + r.backend + "," +
+                   r.feature_level + "," + r.op + "," + r.dtype + ",," + std::to_string(r.cases) + ",," +
+                   csv_number(r.geomean_bytes_per_second) + "," + csv_number(r.geomean_ops_per_second) + "," +
+                   csv_number(r.geomean_roofline_percent) + ",\n";
+    return write_text(path, out);
+}
+
+}  // namespace dmltool::app

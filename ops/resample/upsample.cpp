@@ -1,0 +1,61 @@
+// RESAMPLE's fast path for nearest-neighbour upsampling of the two innermost dimensions by one integer factor
+// B (the x2 decoder upsample): when every table entry is o / B (checked against coordinates.h for the run's
+// nearest rule, so this is a proof, not an assumption), the other dimensions are identities and rows are whole
+// 16-byte vectors, each output row is its input row with every element repeated B times: a vector interleave
+// with a shared source (shaders/vector_interleave.h), one 16-byte load feeding B*B 16-byte stores.
+#include <optional>
+#include <string>
+
+#include "ops/resample/coordinates.h"
+#include "ops/resample/kernel_internal.h"
+#include "shaders/vector_interleave.h"
+
+namespace dmltool::ops::resample {
+namespace {
+
+// True when output index o of dimension d reads input index o / factor for every o.
+bool reads_divided_index(const ResampleDesc& desc, uint32_t d, uint32_t factor, NearestRule rule) {
+    const uint32_t n_in = desc.input.sizes[d], n_out = desc.output.sizes[d];
+    if (uint64_t(n_in) * factor != n_out) return false;
+    const float inv = inverse_scale(desc.scales[d]);
+    for (uint32_t o = 0; o < n_out; ++o)
+        if (nearest_index(o, n_in, inv, rule) != o / factor) return false;
+    return true;
+}
+
+}  // namespace
+
+Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+    if (desc.mode != InterpolationMode::kNearestNeighbor || desc.input.rank() != 4) return std::optional<DevicePlan>();
+    const Dims in = desc.input.effective_strides(), out = desc.output.effective_strides();
+    if (in[3] != 1 || out[3] != 1 || desc.input.sizes[3] == 0) return std::optional<DevicePlan>();
+    const uint32_t factor = desc.output.sizes[3] / desc.input.sizes[3];
+    const NearestRule rule = semantics.resample_nearest_rule;
+    if (factor < 2 || !reads_divided_index(desc, 0, 1, rule) || !reads_divided_index(desc, 1, 1, rule) ||
+        !reads_divided_index(desc, 2, factor, rule) || !reads_divided_index(desc, 3, factor, rule))
+        return std::optional<DevicePlan>();
+    shaders::VectorInterleaveProblem problem;
+    problem.element_bytes = uint32_t(element_size(desc.input.data_type));
+    problem.block = factor;
+    problem.batch = desc.input.sizes[0];
+    problem.channels = desc.input.sizes[1];
+    problem.height = desc.input.sizes[2];
+    problem.width = desc.input.sizes[3];
+    problem.in_n = in[0];
+    problem.in_c = in[1];
+    problem.in_h = in[2];  // block row and column strides 0: every output row and element repeats its source
+    problem.out_n = out[0];
+    problem.out_c = out[1];
+    problem.out_row = out[2];
+    problem.input_bytes = desc.input.total_size_in_bytes;
+    problem.output_bytes = desc.output.total_size_in_bytes;
+    const std::string label = "resample/nearest/" + std::string(data_type_name(desc.input.data_type));
+    DMLTOOL_ASSIGN_OR_RETURN(std::optional<KernelDispatch> dispatch,
+                             shaders::plan_vector_interleave(problem, label, shaders::kMaxViewBytesLog2));
+    if (!dispatch) return std::optional<DevicePlan>();
+    DevicePlan plan;
+    plan.dispatches.push_back(std::move(*dispatch));
+    return std::optional<DevicePlan>(std::move(plan));
+}
+
+}  // namespace dmltool::ops::resample

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (README: "Sanitizers and fuzzing"):
+# clang build in build-sanitize/ (shared with scripts/fuzz.sh: one build serves both), then ctest.
+# Any report fails its test (scripts/sanitizers/env.sh).
+#   scripts/test_sanitized.sh [CTEST_ARGS...]   default selection: see SELECTION below
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${DMLTOOL_SANITIZE_BUILD_DIR:-$repo/build-sanitize}"
+
+"$repo/scripts/build_sanitized.sh"
+
+source "$repo/scripts/sanitizers/env.sh"
+cd "$build"
+ctest --output-on-failure -j "$(nproc)" "$@"

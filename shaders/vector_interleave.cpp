@@ -1,0 +1,174 @@
+#include "shaders/vector_interleave.h"
+
+#include <bit>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace dmltool::shaders {
+namespace {
+
+constexpr uint32_t kThreadsPerGroup = 64;
+
+// Root constants; every offset and stride is in 16-byte vectors.
+enum Constant : uint32_t {
+    kThreads, kThreadsPerRow, kRowVectors /* W / V */, kOutputRows /* H * B */, kOutputChannels,
+    kInputN, kInputChannel, kInputBlockRow, kInputBlockColumn, kInputH, kInputBase,
+    kOutputN, kOutputChannel, kOutputRow, kConstantCount
+};
+
+uint64_t padded_bytes(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
+
+// Output vector m, element e (of V per vector) is input element w = (m*V + e) / B of the vector loaded from
+// block column j = (m*V + e) % B: moves whole words for 4/8-byte elements, sub-word fields otherwise.
+void assemble(ProgramBuilder& b, uint32_t element_bytes, uint32_t block, const std::vector<Operand>& in,
+              Operand out, uint32_t m) {
+    const uint32_t per_vector = 16 / element_bytes;
+    if (element_bytes >= 4) {
+        const uint32_t words = element_bytes / 4;
+        for (uint32_t e = 0; e < per_vector; ++e) {
+            const uint32_t index = m * per_vector + e, w = index / block, j = index % block;
+            for (uint32_t k = 0; k < words; ++k) b.mov(out.component(e * words + k), in[j].component(w * words + k));
+        }
+        return;
+    }
+    const uint32_t per_word = 4 / element_bytes, bits = element_bytes * 8;
+    Operand field = b.temp();
+    for (uint32_t q = 0; q < 4; ++q) {
+        for (uint32_t s = 0; s < per_word; ++s) {
+            const uint32_t index = m * per_vector + q * per_word + s, w = index / block, j = index % block;
+            const Operand source = in[j].component(w / per_word);
+            const uint32_t offset = (w % per_word) * bits;
+            if (s == 0) {
+                b.ubfe(out.component(q), imm(bits), imm(offset), source);
+            } else {
+                b.ubfe(field.x(), imm(bits), imm(offset), source);
+                b.bfi(out.component(q), imm(bits), imm(s * bits), field.x(), out.component(q));
+            }
+        }
+    }
+}
+
+Result<std::shared_ptr<const std::vector<uint8_t>>> interleave_kernel(const VectorInterleaveSpec& spec) {
+    static std::mutex mutex;
+    static std::map<VectorInterleaveSpec, std::shared_ptr<const std::vector<uint8_t>>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(spec);
+    if (it != cache.end()) return it->second;
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_vector_interleave_kernel(spec));
+    auto shared = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
+    cache.emplace(spec, shared);
+    return shared;
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterleaveSpec& spec) {
+    const uint32_t bytes = spec.element_bytes, block = spec.block;
+    if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
+        return invalid_input("vector interleave kernel: element size must be 1, 2, 4 or 8 bytes");
+    if (block < 2 || block > kMaxInterleaveBlock)
+        return invalid_input("vector interleave kernel: block size must be 2 .. " + std::to_string(kMaxInterleaveBlock));
+    if (spec.input_views == 0 || spec.output_views == 0)
+        return invalid_input("vector interleave kernel: a tensor needs a view");
+    ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
+    TensorViews input{{}, spec.window_log2}, output{{}, spec.window_log2};
+    for (uint32_t i = 0; i < spec.input_views; ++i) input.views.push_back(b.srv_typed_uint4(i));
+    for (uint32_t i = 0; i < spec.output_views; ++i) output.views.push_back(b.uav_typed_uint4(i));
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+
+    Operand thread = linear_thread_index(b, rc(kThreadsPerRow));
+    Operand t = b.temp(), u = b.temp();
+    b.ult(t.x(), thread, rc(kThreads));
+    b.if_nz(t.x());
+    // thread -> (n, c, output row oh = h * B + i, vector wv along w).
+    b.udiv(t.y(), t.z(), thread, rc(kRowVectors));      // t.y: n * C' * OH + c * OH + oh, t.z: wv
+    b.udiv(t.w(), u.x(), t.y(), rc(kOutputRows));       // t.w: n * C' + c, u.x: oh
+    b.udiv(u.y(), u.z(), t.w(), rc(kOutputChannels));   // u.y: n, u.z: c
+    if (std::has_single_bit(block)) {
+        b.ushr(u.w(), u.x(), imm(std::countr_zero(block)));  // h
+        b.and_(t.w(), u.x(), imm(block - 1));                // i
+    } else {
+        b.udiv(u.w(), t.w(), u.x(), imm(block));
+    }
+    // Source vector of block column 0, and the first output vector.
+    Operand source = b.temp().x(), target = b.temp().x();
+    b.imad(source, u.y(), rc(kInputN), rc(kInputBase));
+    b.imad(source, u.z(), rc(kInputChannel), source);
+    b.imad(source, t.w(), rc(kInputBlockRow), source);
+    b.imad(source, u.w(), rc(kInputH), source);
+    b.iadd(source, source, t.z());
+    b.imul(target, u.y(), rc(kOutputN));
+    b.imad(target, u.z(), rc(kOutputChannel), target);
+    b.imad(target, u.x(), rc(kOutputRow), target);
+    b.imad(target, t.z(), imm(block), target);
+
+    std::vector<Operand> in;
+    Operand address = b.temp().x();
+    for (uint32_t j = 0; j < block; ++j) {
+        if (spec.shared_source && j > 0) {
+            in.push_back(in[0]);
+            continue;
+        }
+        in.push_back(b.temp());
+        if (j > 0) b.iadd(source, source, rc(kInputBlockColumn));
+        b.ishl(address, source, imm(4));
+        load_words(b, input, address, in[j].xyzw());
+    }
+    Operand out = b.temp();
+    for (uint32_t m = 0; m < block; ++m) {
+        assemble(b, bytes, block, in, out, m);
+        if (m > 0) b.iadd(target, target, imm(1));
+        b.ishl(address, target, imm(4));
+        store_words(b, output, address, out.xyzw());
+    }
+    b.endif();
+    b.ret();
+    return b.build_dxbc();
+}
+
+Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterleaveProblem& p, const std::string& label,
+                                                             uint32_t window) {
+    const uint32_t bytes = p.element_bytes;
+    if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) return std::optional<KernelDispatch>();
+    const uint64_t per_vector = 16 / bytes, block = p.block;
+    if (block < 2 || block > kMaxInterleaveBlock || p.width % per_vector != 0) return std::optional<KernelDispatch>();
+    const uint64_t element_strides[] = {p.in_n, p.in_c, p.in_block_row, p.in_block_column, p.in_h, p.in_base,
+                                        p.out_n, p.out_c, p.out_row};
+    uint64_t wide[kConstantCount] = {};
+    for (uint32_t k = 0; k < 9; ++k) {
+        if (element_strides[k] % per_vector != 0) return std::optional<KernelDispatch>();  // a row would start mid-vector
+        wide[kInputN + k] = element_strides[k] / per_vector;
+    }
+    const uint64_t in_bytes = padded_bytes(p.input_bytes), out_bytes = padded_bytes(p.output_bytes);
+    if (in_bytes > (uint64_t{1} << 32) || out_bytes > (uint64_t{1} << 32)) return std::optional<KernelDispatch>();
+    const uint64_t threads = p.batch * p.channels * p.height * block * (p.width / per_vector);
+    const DispatchGrid grid = plan_dispatch(threads, kThreadsPerGroup);
+    wide[kThreads] = threads;
+    wide[kThreadsPerRow] = grid.threads_per_row;
+    wide[kRowVectors] = p.width / per_vector;
+    wide[kOutputRows] = p.height * block;
+    wide[kOutputChannels] = p.channels;
+    KernelDispatch dispatch;
+    for (uint64_t value : wide) {
+        if (value > 0xffffffffull) return std::optional<KernelDispatch>();
+        dispatch.root_constants.push_back(uint32_t(value));
+    }
+    if (window < 8 || window > kMaxViewBytesLog2) return invalid_input(label + ": view window must be 2^8 .. 2^29 bytes");
+    const VectorInterleaveSpec spec{bytes, uint32_t(block), p.in_block_column == 0,
+                                    uint32_t((in_bytes + (uint64_t{1} << window) - 1) >> window),
+                                    uint32_t((out_bytes + (uint64_t{1} << window) - 1) >> window), window};
+    DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, interleave_kernel(spec));
+    dispatch.label = label + "/vector_interleave b" + std::to_string(block);
+    auto bind = [&](BufferBinding::Source source, uint32_t slot, uint32_t views, std::vector<BufferBinding>& to) {
+        for (uint32_t i = 0; i < views; ++i)
+            to.push_back({source, slot, uint64_t{i} << window, i + 1 < views ? uint64_t{1} << window : 0, true});
+    };
+    bind(BufferBinding::Source::kInput, p.input_slot, spec.input_views, dispatch.srvs);
+    bind(BufferBinding::Source::kOutput, p.output_slot, spec.output_views, dispatch.uavs);
+    dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
+    return std::optional<KernelDispatch>(std::move(dispatch));
+}
+
+}  // namespace dmltool::shaders

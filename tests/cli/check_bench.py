@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+"""Runs `dmltool bench` on the tiny perf-style cases and checks what it produces, not how fast anything is:
+
+- stdout is Google Benchmark's JSON (--benchmark_format=json) and --benchmark_out holds the same kind of file;
+- every case x backend was timed, with the bytes_per_second counter (ops_per_second for the convolution and the
+  linear resample), the feature level as label and in the name, and dmltool's keys in the JSON context;
+- the report JSON has the machine, build, rooflines, every case and the per-feature-level and per-operator x
+  data-type tables with the right grouping; "not measured" is null, never 0;
+- the report CSV and the human tables (on stderr when stdout is JSON) are there.
+
+    check_bench.py DMLTOOL CASES_JSON OUT_DIR BACKEND(both|cpu)
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+CONTEXT_KEYS = ["dmltool_version", "dmltool_git_commit", "cpu_model", "os", "adapter", "option_backend",
+                "option_gpu_batch"]
+WITH_OPS = {"QUANTIZED_LINEAR_CONVOLUTION"}
+
+
+def fail(message, detail=""):
+    print(f"FAIL: {message}", file=sys.stderr)
+    if detail:
+        print(detail, file=sys.stderr)
+    sys.exit(1)
+
+
+def check(condition, message, detail=""):
+    if not condition:
+        fail(message, detail)
+
+
+def expected_benchmarks(cases_path, backends):
+    """(operator, case name, backend) for every case x backend of the case file."""
+    cases = json.load(open(cases_path))["cases"]
+    return [(c["operator"]["type"].removeprefix("DML_OPERATOR_"), c["name"], b) for c in cases for b in backends]
+
+
+def main(dmltool, cases_path, out_dir, backend):
+    os.makedirs(out_dir, exist_ok=True)
+    paths = {k: os.path.join(out_dir, f"bench_{k}") for k in ("out.json", "report.json", "report.csv")}
+    for p in paths.values():
+        if os.path.exists(p):
+            os.remove(p)
+    command = [dmltool, "bench", "--backend", backend, cases_path, "--roofline-mib", "4",
+               "--report-json", paths["report.json"], "--report-csv", paths["report.csv"],
+               "--benchmark_format=json", "--benchmark_min_time=0.001",
+               f"--benchmark_out={paths['out.json']}", "--benchmark_out_format=json"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    log = f"command: {' '.join(command)}\nexit code {run.returncode}\nstderr:\n{run.stderr}"
+    check(run.returncode == 0, "dmltool bench did not exit 0", log)
+    check("internal error" not in run.stderr, "internal error", log)
+    try:
+        stdout_json = json.loads(run.stdout)
+    except json.JSONDecodeError as e:
+        fail(f"stdout is not Google Benchmark's JSON ({e}): dmltool's own lines must go to stderr", run.stdout[:2000])
+    gbench = json.load(open(paths["out.json"]))
+    check(len(stdout_json["benchmarks"]) == len(gbench["benchmarks"]), "stdout and --benchmark_out disagree")
+
+    context = gbench["context"]
+    for key in CONTEXT_KEYS + [f"{b}_copy_bytes_per_second" for b in ("cpu", "gpu")[: 2 if backend == "both" else 1]]:
+        check(key in context, f"Google Benchmark context lacks '{key}'", json.dumps(context, indent=1))
+
+    backends = ["cpu", "gpu"] if backend == "both" else ["cpu"]
+    by_name = {b["name"]: b for b in gbench["benchmarks"] if b.get("run_type") == "iteration"}
+    report = json.load(open(paths["report.json"]))
+    levels = {}
+    for op, name, b in expected_benchmarks(cases_path, backends):
+        suffix = "manual_time" if b == "gpu" else "real_time"
+        matches = [n for n in by_name if n.startswith(f"{op}/FL") and n.endswith(f"/{name}/{b}/{suffix}")]
+        check(len(matches) == 1, f"no single benchmark for {name} on {b}", "\n".join(by_name))
+        run_ = by_name[matches[0]]
+        level = matches[0].split("/")[1].removeprefix("FL")
+        check(run_.get("label") == f"FL {level}", f"{matches[0]}: label should be 'FL {level}'", json.dumps(run_))
+        check(run_.get("bytes_per_second", 0) > 0, f"{matches[0]}: no bytes_per_second counter", json.dumps(run_))
+        if op in WITH_OPS:
+            check(run_.get("ops_per_second", 0) > 0, f"{matches[0]}: no ops_per_second counter", json.dumps(run_))
+        levels[(b, name)] = level
+
+    # The report: every timed case once, grouped by backend and feature level like the benchmark labels say.
+    for key in ("tool", "date", "machine", "adapter", "options", "rooflines", "cases", "feature_level_table",
+                "operator_dtype_table", "not_benchmarked"):
+        check(key in report, f"report JSON lacks '{key}'")
+    for key in ("hostname", "cpu_model", "logical_cores", "os", "kernel"):
+        check(key in report["machine"], f"report machine lacks '{key}'")
+    check(report["tool"]["git_commit"], "report without a git commit")
+    check(len(report["cases"]) == len(levels), f"report has {len(report['cases'])} cases, expected {len(levels)}")
+    expected_groups = {}
+    for c in report["cases"]:
+        check(levels.get((c["backend"], c["name"])) == c["feature_level"], f"report case {c['name']}: feature level")
+        check(c["bytes_per_second"] > 0 and c["seconds"] > 0, f"report case {c['name']}: no throughput")
+        roofline = report["rooflines"][c["backend"]]
+        basis = "int_multiply_adds_per_second" if c["roofline_basis"] == "int_multiply_adds" else "copy_bytes_per_second"
+        if roofline[basis] is None:
+            check(c["roofline_percent"] is None, f"{c['name']}: % of an unmeasured roofline must be null, not a number")
+        else:
+            check(c["roofline_percent"] > 0, f"{c['name']}: % of a measured roofline missing")
+        expected_groups.setdefault((c["backend"], c["feature_level"]), 0)
+        expected_groups[(c["backend"], c["feature_level"])] += 1
+    table = {(r["backend"], r["feature_level"]): r["cases"] for r in report["feature_level_table"]}
+    check(table == expected_groups, "per-feature-level table does not group the cases",
+          f"table {table}\nexpected {expected_groups}")
+    check(len({lvl for (_, lvl) in table}) >= 2, "the smoke cases should span several feature levels")
+    check(sum(r["cases"] for r in report["operator_dtype_table"]) == len(report["cases"]),
+          "per-operator x data-type table does not cover every case")
+    check(report["rooflines"]["cpu"]["copy_bytes_per_second"], "the host copy probe did not run")
+
+    with open(paths["report.csv"]) as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    kinds = [r["row"] for r in rows]
+    check(kinds.count("case") == len(levels) and kinds.count("feature_level") == len(table),
+          "report CSV rows do not match the JSON", str(kinds))
+
+    check("Per feature level" in run.stderr and "Per operator x data type" in run.stderr,
+          "the human tables are missing from stderr", run.stderr)
+    print(f"check_bench: {len(levels)} benchmarks, {len(table)} feature-level groups: OK")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:5])
