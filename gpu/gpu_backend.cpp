@@ -1,5 +1,7 @@
 #include "gpu/gpu_backend.h"
 
+#include <algorithm>
+
 #include <chrono>
 
 #include "gpu/device_footprint.h"
@@ -202,10 +204,18 @@ Result<std::vector<double>> GpuBackend::time_executions(const Op& op, const OpDe
     return context_->time_gpu(iterations, [&] { return record_plan(prepared); });
 }
 
+// A software device (lavapipe) copies a few GB/s: the default 256 MiB probe, times every variant and batch,
+// would take many minutes there, and a CPU device's figure does not depend on the size beyond its caches.
+constexpr uint64_t kSoftwareDeviceCopyBytes = 8ull << 20;
+
 Result<DeviceRoofline> GpuBackend::measure_roofline(uint64_t copy_bytes) {
     RooflineProbeOptions options;
-    options.copy_bytes = copy_bytes;
-    return gpu::measure_roofline(*context_, options);
+    options.copy_bytes = context_->adapter().kind == AdapterKind::kCpu ? std::min(copy_bytes, kSoftwareDeviceCopyBytes)
+                                                                       : copy_bytes;
+    auto roofline = gpu::measure_roofline(*context_, options);
+    if (roofline.is_ok() && options.copy_bytes != copy_bytes)
+        roofline->copy_method += " (" + std::to_string(options.copy_bytes >> 20) + " MiB: software device)";
+    return roofline;
 }
 
 }  // namespace dmltool::gpu

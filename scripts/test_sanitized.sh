@@ -2,7 +2,7 @@
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (README: "Sanitizers and fuzzing"):
 # clang build in build-sanitize/ (shared with scripts/fuzz.sh: one build serves both), then ctest.
 # Any report fails its test (scripts/sanitizers/env.sh).
-#   scripts/test_sanitized.sh [CTEST_ARGS...]   default selection: see SELECTION below
+#   scripts/test_sanitized.sh [CTEST_ARGS...]   (default: every test, GPU ones included)
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${DMLTOOL_SANITIZE_BUILD_DIR:-$repo/build-sanitize}"

@@ -8,8 +8,6 @@
 namespace dmltool::shaders {
 namespace {
 
-constexpr uint32_t kThreadsPerGroup = 64;
-
 // Root constants: a fixed header, then the per-dimension tables. One definition for the kernel and the host.
 struct ConstantLayout {
     static constexpr uint32_t kThreads = 0;        // threads doing work (the rest of the grid idles)
@@ -180,7 +178,11 @@ Result<std::vector<uint8_t>> build_strided_copy_kernel(const StridedCopyKernelSp
     if (spec.typed_input && unit != 16) return invalid_input("strided copy kernel: typed loads need 16-byte units");
     if (spec.typed_output && unit * lanes != 16) return invalid_input("strided copy kernel: typed stores need 16-byte chunks");
 
-    ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
+    const uint32_t group = spec.threads_per_group;
+    if (group < 32 || group > 1024 || !std::has_single_bit(group))
+        return invalid_input("strided copy kernel: thread group size must be a power of two from 32 to 1024, got " +
+                             std::to_string(group));
+    ProgramBuilder b({.thread_group = {group, 1, 1}});
     TensorViews input{{}, spec.window_log2}, output{{}, spec.window_log2};
     for (uint32_t i = 0; i < spec.input_views; ++i) input.views.push_back(b.srv_raw(i));
     for (uint32_t i = 0; i < spec.output_views; ++i) output.views.push_back(b.uav_raw(i));
@@ -327,7 +329,7 @@ Status append_strided_copy(const StridedCopyProblem& problem, const StridedCopyB
         return unsupported(label + ": " + std::to_string(rank) + " dimensions after merging; the strided copy handles " +
                            std::to_string(kStridedCopyMaxRank));
     const ConstantLayout k{rank - layout.row_rank, layout.row_rank};
-    const DispatchGrid grid = plan_dispatch(layout.threads, kThreadsPerGroup);
+    const DispatchGrid grid = plan_dispatch(layout.threads, options.threads_per_group);
     std::vector<uint64_t> wide(k.count(), 0);
     wide[ConstantLayout::kThreads] = layout.threads;
     wide[ConstantLayout::kThreadsPerRow] = grid.threads_per_row;
@@ -362,7 +364,7 @@ Status append_strided_copy(const StridedCopyProblem& problem, const StridedCopyB
     const bool typed_input = options.typed_vectors && layout.unit_bytes == 16;
     const bool typed_output = options.typed_vectors && layout.unit_bytes * layout.lanes == 16;
     const StridedCopyKernelSpec spec{layout.unit_bytes, layout.lanes, k.outer, k.row, input_views, output_views, window,
-                                     typed_input, typed_output};
+                                     typed_input, typed_output, options.threads_per_group};
     DMLTOOL_ASSIGN_OR_RETURN(auto dxbc, strided_copy_kernel(spec));
     KernelDispatch dispatch;
     dispatch.dxbc = std::move(dxbc);

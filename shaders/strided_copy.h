@@ -73,6 +73,7 @@ struct StridedCopyKernelSpec {
     // (row tails and sub-word atomics keep the raw views).
     bool typed_input = false;
     bool typed_output = false;
+    uint32_t threads_per_group = 64;  // 32 to 1024, a power of two
     auto operator<=>(const StridedCopyKernelSpec&) const = default;
 };
 // After simplification the rank is at most 8 (DML's limit; DEPTH_TO_SPACE1's 6-D view loses its size-1 or
@@ -96,6 +97,9 @@ struct StridedCopyOptions {
     uint32_t window_log2 = kMaxViewBytesLog2;
     // Typed uint4 aliases for the 16-byte accesses (StridedCopyKernelSpec::typed_*); off: raw views only.
     bool typed_vectors = true;
+    // Thread-group size of the dispatch (StridedCopyKernelSpec::threads_per_group); callers that measured a
+    // better size on the H200 pass it (SPLIT: 256, the copy probe's size).
+    uint32_t threads_per_group = 64;
 };
 // Appends the dispatch that performs `problem` from `input` to `output`. kUnsupported for buffers over 4 GiB
 // (32-bit byte addresses) or sizes/strides beyond 32 bits.

@@ -94,9 +94,10 @@ struct TiledConvKernelOptions {
 // stages, in groupshared memory, the input patch the block reads ((TR + KH - 1) rows x (TCU * CW + KW - 1)
 // columns per channel, converted to float with the zero point subtracted and padding as 0) and the block's
 // MT * CG filter channels as float. Patch columns are stored unit-interleaved (column x at (x % CW) * (TCU + 1)
-// + x / CW, rows RowStride = TCU mod 32 floats apart) so that the threads of a warp, reading the same window
-// position of their own units, hit distinct banks; each thread's MT weights of a tap are adjacent (broadcast
-// within a channel group). With `split` the group handles one slice of the input channels (thread_group_id.z) and
+// + x / CW, rows RowStride floats apart with RowStride = TCU (mod 32)) so that the threads of a warp, reading the
+// same window position of their own units, hit distinct banks; each thread's MT weights of a tap are adjacent
+// (broadcast within a channel group). Staging issues the loads of 4 channels before converting any, so their
+// latencies overlap. With `split` the group handles one slice of the input channels (thread_group_id.z) and
 // writes its int32 sums to a partial buffer; build_split_finalize_kernel adds the slices and requantizes.
 struct FloatConvKernelOptions {
     bool input_signed = false;

@@ -4,7 +4,9 @@
 // broadcast inputs, strided filters, padded / permuted outputs, both input paths (packed W, general) and every
 // channel tile (1, 2, 4); exactness of the requantization (mismatch count, not just the +-1 contract), edge
 // multipliers (>= 1, tiny, negative, power-of-two ties), biases near the int32 limits; the refusal of shapes
-// whose accumulator could overflow; and every blob the generators produce through vkd3d-compiler + spirv-val.
+// whose accumulator could overflow; the float kernel (its geometries and split slices, and exactness at the
+// boundaries of its float runs with maximal products); and every blob the generators produce through
+// vkd3d-compiler + spirv-val. Tests aimed at the integer tiled kernel turn the float kernel off.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -357,7 +359,7 @@ private:
 TEST(QuantizedLinearConvolutionGpu, EightChannelTiles) {
     SKIP_WITHOUT_GPU();
     for (bool tiled : {true, false}) {
-    const PlannedOp op({.wide_tile_min_threads = 0, .allow_tiled = tiled});
+    const PlannedOp op({.wide_tile_min_threads = 0, .allow_tiled = tiled, .allow_float = false});
     uint64_t seed = 4000;
     for (uint32_t rank : {3u, 4u}) {
         for (DataType type : kTypes) {
@@ -425,7 +427,7 @@ TEST(QuantizedLinearConvolutionGpu, TiledKernelChunksAndWindows) {
     uint64_t seed = 5000;
     for (size_t s = 0; s < std::size(shapes); ++s) {
         for (uint32_t columns : {4u, 8u}) {
-            const PlannedOp op({.tiled_columns = columns});
+            const PlannedOp op({.tiled_columns = columns, .allow_float = false});
             for (DataType type : kTypes) {
                 ++seed;
                 const TiledShape& sh = shapes[s];
@@ -465,7 +467,7 @@ struct ExactCount {
     std::string error;
     uint64_t unclamped = 0;  // reference outputs strictly inside the type's range (where rounding shows)
 };
-ExactCount count_exact_mismatches(const DifferentialCase& d) {
+ExactCount count_exact_mismatches(const DifferentialCase& d, const PlanOptions& options = {}) {
     ExactCount result;
     auto parsed = dmltool::testing::parse_desc(qlc_op(), d.desc_json);
     if (!parsed.is_ok()) return {0, 0, parsed.status().message()};
@@ -473,7 +475,7 @@ ExactCount count_exact_mismatches(const DifferentialCase& d) {
     for (const HostTensor& t : d.inputs) inputs.push_back(t.element_count() ? &t : nullptr);
     auto reference = dmltool::testing::run_reference(qlc_op(), **parsed, inputs);
     if (!reference.is_ok()) return {0, 0, reference.status().message()};
-    auto gpu = dmltool::testing::test_gpu_backend(nullptr)->execute(qlc_op(), **parsed, inputs, nullptr);
+    auto gpu = dmltool::testing::test_gpu_backend(nullptr)->execute(PlannedOp(options), **parsed, inputs, nullptr);
     if (!gpu.is_ok()) return {0, 0, gpu.status().message()};
     const HostTensor& want = (*reference)[0];
     const HostTensor& got = (*gpu)[0];
@@ -652,7 +654,10 @@ Result<ViewPlan> plan_views(const std::string& desc_json, const PlanOptions& opt
     if (!parsed.is_ok()) return parsed.status();
     DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, plan_quantized_linear_convolution(
                                                   static_cast<const QuantizedLinearConvolutionDesc&>(**parsed), options));
-    const KernelDispatch& conv = plan.dispatches.back();
+    // The conv dispatch: after prep, and before the finalize dispatch of a float plan with split channels.
+    const KernelDispatch& conv = plan.dispatches.at(1);
+    if (conv.label.rfind("quantized_linear_convolution/conv", 0) != 0)
+        return internal_error("plan_views: dispatch 1 is " + conv.label + ", not the conv kernel");
     ViewPlan v;
     v.label = conv.label;
     for (const BufferBinding& b : conv.srvs)
@@ -768,9 +773,10 @@ TEST(QuantizedLinearConvolutionGpu, PlansLargeTensorsAsSeveralViews) {
         return d.dump();
     };
     constexpr uint64_t kWindow = uint64_t{1} << 29;
-    // Small tensors: one view each, the single-view kernel (no view suffix in the label).
+    // Small tensors: one view each, the single-view integer kernel (no view suffix in the label; the float
+    // kernel, which this shape would take, is single-view only).
     {
-        auto v = plan_views(desc({1, 8, 64, 64}, {8, 8, 3, 3}, {1, 8, 62, 62}));
+        auto v = plan_views(desc({1, 8, 64, 64}, {8, 8, 3, 3}, {1, 8, 62, 62}), {.allow_float = false});
         ASSERT_TRUE(v.is_ok()) << v.status().message();
         EXPECT_EQ(v->input_views, 1u);
         EXPECT_EQ(v->output_views, 1u);
@@ -1005,12 +1011,14 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
 TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
     SKIP_WITHOUT_GPU();
     struct Reduction {
-        uint32_t channels, kernel;
+        uint32_t channels, kernel, outputs;
         PlanOptions options;
     };
+    // The last one stages 3 channels (27 taps) per chunk, so its runs end mid-way between chunks of channels.
     const Reduction reductions[] = {
-        {255, 1, {}}, {256, 1, {}}, {257, 1, {}}, {600, 1, {}}, {600, 1, {.float_splits = 1}},
-        {28, 3, {}}, {29, 3, {}}, {57, 3, {.float_splits = 1}}, {6, 7, {.float_splits = 1}},
+        {255, 1, 8, {}}, {256, 1, 8, {}}, {257, 1, 8, {}}, {600, 1, 8, {}}, {600, 1, 8, {.float_splits = 1}},
+        {28, 3, 8, {}}, {29, 3, 8, {}}, {57, 3, 8, {.float_splits = 1}}, {6, 7, 8, {.float_splits = 1}},
+        {40, 3, 256, {.float_channel_groups = 32, .float_splits = 1}},
     };
     uint64_t seed = 13000;
     for (const Reduction& r : reductions) {
@@ -1020,7 +1028,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
         c.filter_type = DataType::kInt8;
         c.output_type = DataType::kUint8;
         c.input_sizes = {1, r.channels, r.kernel + 3, r.kernel + 12};
-        c.filter_sizes = {8, r.channels, r.kernel, r.kernel};
+        c.filter_sizes = {r.outputs, r.channels, r.kernel, r.kernel};
         c.strides = c.dilations = {1, 1};
         c.start_pad = c.end_pad = {0, 0};  // every output sums all taps
         c.input_scale = {1.0};
@@ -1029,8 +1037,10 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
         c.input_zero = 255;
         c.output_zero = 128;
         const uint64_t taps = uint64_t(r.channels) * r.kernel * r.kernel;
-        const uint64_t last_taps = uint64_t(r.kernel) * r.kernel;  // the varied channel's products: 0 .. 2 * 255
-        c.bias_values = std::vector<double>(8, -double((taps - last_taps) * 65025 + last_taps * 255));
+        // The last input channel varies the sums: x in 253..255 and, in its first tap only, a random weight
+        // (its other weights equal the zero point): one product in 0 .. 510.
+        const uint64_t last_taps = uint64_t(r.kernel) * r.kernel;
+        c.bias_values = std::vector<double>(r.outputs, -double((taps - last_taps) * 65025 + 255));
         DifferentialCase d = to_differential(c, "qlconv_gpu/float_exact/c" + std::to_string(r.channels) + "_k" +
                                                     std::to_string(r.kernel), seed);
         HostTensor& x = d.inputs[0];
@@ -1039,11 +1049,13 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
         std::mt19937 rng{uint32_t(seed)};
         for (uint64_t i = 0; i < x.element_count(); ++i)
             x.set_from_double(i, (i / plane) % r.channels + 1 == r.channels ? 253 + rng() % 3 : 0);
-        for (uint64_t i = 0; i < w.element_count(); ++i)
-            w.set_from_double(i, (i / last_taps) % r.channels + 1 == r.channels ? -128 + double(rng() % 256) : -128);
+        for (uint64_t i = 0; i < w.element_count(); ++i) {
+            const bool last = (i / last_taps) % r.channels + 1 == r.channels;
+            w.set_from_double(i, !last ? -128 : i % last_taps == 0 ? -128 + double(rng() % 256) : 127);
+        }
         d.inputs[5] = dmltool::testing::make_tensor(DataType::kInt8, {1, 1, 1, 1}, {127});
         ASSERT_TRUE(takes_float_kernel(d, r.options)) << d.name;
-        const ExactCount n = count_exact_mismatches(d);
+        const ExactCount n = count_exact_mismatches(d, r.options);
         ASSERT_TRUE(n.error.empty()) << n.error;
         EXPECT_EQ(n.mismatches, 0u) << d.name << ": " << n.mismatches << " of " << n.elements;
         EXPECT_GT(n.unclamped, n.elements / 2) << d.name << ": the outputs must not saturate";

@@ -227,6 +227,25 @@ TEST(SplitPlan, CopiesAreNotSeparatedByBarriers) {
     for (const KernelDispatch& dispatch : plan->dispatches) EXPECT_FALSE(dispatch.barrier_after) << dispatch.label;
 }
 
+// SPLIT runs its copies in 256-thread groups (kSplitCopyOptions): 1024 threads of 16 bytes per output are 4
+// groups, not 16. The GPU cases above run those kernels on lavapipe; the test options keep 64.
+TEST(SplitPlan, LaunchesGroupsOf256Threads) {
+    SplitDesc desc;
+    desc.input = make_desc(DataType::kFloat32, {2, 4096}, std::nullopt, TensorRole::kInput);
+    desc.outputs = {make_desc(DataType::kFloat32, {2, 2048}, std::nullopt, TensorRole::kOutput),
+                    make_desc(DataType::kFloat32, {2, 2048}, std::nullopt, TensorRole::kOutput)};
+    desc.axis = 1;
+    auto plan = plan_split_device(desc);
+    ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+    for (const KernelDispatch& dispatch : plan->dispatches) {
+        EXPECT_EQ(dispatch.group_count[0] * dispatch.group_count[1], 4u) << dispatch.label;
+        EXPECT_NE(dispatch.label.find("u16x1"), std::string::npos) << dispatch.label;
+    }
+    shaders::StridedCopyKernelSpec odd;
+    odd.threads_per_group = 48;
+    EXPECT_FALSE(shaders::build_strided_copy_kernel(odd).is_ok());
+}
+
 TEST(SplitPlan, RefusesBuffersOver4GiB) {
     SplitDesc desc;
     desc.input = make_desc(DataType::kFloat64, {2, 1u << 29}, std::nullopt, TensorRole::kInput);  // 8 GiB

@@ -1,7 +1,7 @@
 # Sourced by scripts/test_sanitized.sh and scripts/fuzz.sh: how sanitizer reports behave in build-sanitize/.
-# Every report is fatal: ASan aborts on its first error, UBSan halts (halt_on_error matters only for vptr, the
-# one recoverable check: see cmake/sanitize.cmake), LeakSanitizer fails the process at exit. The suppression
-# files next to this one exempt single frames or call sites of uninstrumented system code, each with a reason.
+# Every report is fatal: ASan aborts on its first error, UBSan is built unrecoverable (halt_on_error would
+# also stop a check someone makes recoverable), LeakSanitizer fails the process at exit. The suppression files
+# next to this one exempt single frames of uninstrumented system code, each with its reason.
 supp_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
