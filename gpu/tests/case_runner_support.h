@@ -12,28 +12,12 @@
 #include "core/op_registry.h"
 #include "core/report.h"
 #include "core/runner.h"
+#include "tests/unit/sample_cases.h"
 #include "tests/unit/temp_dir.h"
 
 namespace dmltool::gpu_case_testing {
 
-// DEPTH_TO_SPACE1 {1,4,1,2} -> {1,1,2,4}, BlockSize 2, DCR: output row-major is input[0,2,1,3,4,6,5,7].
-inline nlohmann::json d2s_case(const std::string& name) {
-    nlohmann::json c = nlohmann::json::parse(R"({
-      "operator": {
-        "type": "DML_OPERATOR_DEPTH_TO_SPACE1",
-        "desc": {
-          "InputTensor":  {"DataType": "UINT32", "Sizes": [1, 4, 1, 2]},
-          "OutputTensor": {"DataType": "UINT32", "Sizes": [1, 1, 2, 4]},
-          "BlockSize": 2,
-          "Order": "DEPTH_COLUMN_ROW"
-        }
-      },
-      "inputs": {"InputTensor": {"values": [10, 11, 12, 13, 14, 15, 16, 17]}},
-      "expected": {"OutputTensor": {"values": [10, 12, 11, 13, 14, 16, 15, 17]}}
-    })");
-    c["name"] = name;
-    return c;
-}
+using dmltool::testing::d2s_case;
 
 class CaseRunner {
 public:

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/case_spec.h"
+#include "sample_cases.h"
 #include "temp_dir.h"
 
 namespace dmltool {
@@ -43,22 +44,9 @@ protected:
 
 // A valid DEPTH_TO_SPACE1 case (UINT32, BlockSize 2: FL 2_1); each test breaks one member of a copy.
 json base_case() {
-    json c = json::parse(R"({
-      "name": "d2s/ok",
-      "featureLevel": "2_1",
-      "operator": {
-        "type": "DML_OPERATOR_DEPTH_TO_SPACE1",
-        "desc": {
-          "InputTensor":  {"DataType": "UINT32", "Sizes": [1, 4, 1, 2]},
-          "OutputTensor": {"DataType": "UINT32", "Sizes": [1, 1, 2, 4]},
-          "BlockSize": 2,
-          "Order": "DEPTH_COLUMN_ROW"
-        }
-      },
-      "inputs": {"InputTensor": {"values": [10, 11, 12, 13, 14, 15, 16, 17]}},
-      "expected": {"OutputTensor": {"values": [10, 12, 11, 13, 14, 16, 15, 17]}},
-      "tags": ["unit"]
-    })");
+    json c = testing::d2s_case("d2s/ok");
+    c["featureLevel"] = "2_1";
+    c["tags"] = json::array({"unit"});
     return c;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/report.h"
 #include "core/runner.h"
+#include "sample_cases.h"
 #include "temp_dir.h"
 
 namespace dmltool {
@@ -14,24 +15,7 @@ namespace {
 using nlohmann::json;
 using testing::TempDir;
 
-// DEPTH_TO_SPACE1 {1,4,1,2} -> {1,1,2,4}, BlockSize 2, DCR: output row-major is input[0,2,1,3,4,6,5,7].
-json d2s_case(const std::string& name) {
-    json c = json::parse(R"({
-      "operator": {
-        "type": "DML_OPERATOR_DEPTH_TO_SPACE1",
-        "desc": {
-          "InputTensor":  {"DataType": "UINT32", "Sizes": [1, 4, 1, 2]},
-          "OutputTensor": {"DataType": "UINT32", "Sizes": [1, 1, 2, 4]},
-          "BlockSize": 2,
-          "Order": "DEPTH_COLUMN_ROW"
-        }
-      },
-      "inputs": {"InputTensor": {"values": [10, 11, 12, 13, 14, 15, 16, 17]}},
-      "expected": {"OutputTensor": {"values": [10, 12, 11, 13, 14, 16, 15, 17]}}
-    })");
-    c["name"] = name;
-    return c;
-}
+using testing::d2s_case;
 
 // Returns fixed outputs (or an error) in place of a GPU, to exercise the runner's backend path.
 class FakeBackend : public Backend {
