@@ -57,7 +57,8 @@ Result<std::vector<uint8_t>> build_resample_kernel(const KernelConfig& config);
 // The device plan for a parsed desc (tables built with coordinates.h for semantics' nearest rule).
 Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOptions& semantics);
 
-// The kernel configuration plan_resample picks for a desc (for tests that check which path a case takes).
+// The general kernel's configuration for a desc (for tests that check which variant a case takes). plan_resample
+// tries the dedicated nearest-upsample and linear x2 paths first; a desc they take is not described by this.
 Result<KernelConfig> resample_kernel_config(const ResampleDesc& desc, const SemanticsOptions& semantics);
 
 // A covering set of configurations (every data type x path x dimension kind in every position, both view

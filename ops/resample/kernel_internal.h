@@ -37,4 +37,7 @@ constexpr uint32_t kChunkEntryWords = 8;  // {start, sel0[0..7], sel0[8..15], 0,
 // Nearest upsampling of H and W by one integer factor on vector-aligned rows (upsample.cpp), or nullopt.
 Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics);
 
+// Linear half-pixel x2 upsampling of H and W on packed FLOAT32 NCHW (linear_x2.cpp), or nullopt.
+Result<std::optional<DevicePlan>> plan_linear_x2(const ResampleDesc& desc);
+
 }  // namespace dmltool::ops::resample

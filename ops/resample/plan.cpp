@@ -349,6 +349,9 @@ Result<KernelConfig> resample_kernel_config(const ResampleDesc& desc, const Sema
 Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOptions& semantics) {
     DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> upsample, plan_nearest_upsample(desc, semantics));
     if (upsample) return std::move(*upsample);
+    // Dedicated x2 linear path (linear_x2.cpp): same bits as the short-weight row kernel, 2x4 outputs per thread.
+    DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> linear_x2, plan_linear_x2(desc));
+    if (linear_x2) return std::move(*linear_x2);
     DMLTOOL_ASSIGN_OR_RETURN(Choice choice, choose(desc, semantics));
     const KernelConfig& config = choice.config;
     const std::vector<CanonicalDim>& dims = choice.canonical.dims;
