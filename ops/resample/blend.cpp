@@ -97,18 +97,17 @@ Value Emitter::blend(const Value& a, const Value& c, const Term& term) {
     return out;
 }
 
-// s + err == a + b exactly (Knuth's TwoSum; opaque intermediates as in blend()).
-void Emitter::two_sum(Operand a, Operand b, Operand s, Operand err) {
-    Operand q = b_.temp();
-    b_.add(s, a, b);
-    opaque(s);
-    b_.sub(q.x(), s, a);
-    opaque(q.x());
-    b_.sub(q.y(), s, q.x());
-    opaque(q.y());
-    b_.sub(q.y(), a, q.y());
-    b_.sub(q.z(), b, q.x());
-    b_.add(err, q.y(), q.z());
+void emit_two_sum(shaders::ProgramBuilder& b, Operand runtime_zero, Operand a, Operand c, Operand s, Operand err) {
+    Operand q = b.temp();
+    b.add(s, a, c);
+    b.or_(s, s, runtime_zero);
+    b.sub(q.x(), s, a);
+    b.or_(q.x(), q.x(), runtime_zero);
+    b.sub(q.y(), s, q.x());
+    b.or_(q.y(), q.y(), runtime_zero);
+    b.sub(q.y(), a, q.y());
+    b.sub(q.z(), c, q.x());
+    b.add(err, q.y(), q.z());
 }
 
 // sum over corners of v * W, W = outer[j] * (w0 | w1), as hi + lo (Sum2; see the file comment).
@@ -156,7 +155,7 @@ Value Emitter::short_sum(const std::vector<Operand>& windows, const std::vector<
                 continue;
             }
             Operand r = b_.temp();  // x new hi, y TwoSum error, z new lo
-            two_sum(sum.hi, p, r.x(), r.y());
+            emit_two_sum(b_, rc(kRuntimeZero), sum.hi, p, r.x(), r.y());
             if (sum.has_lo) b_.add(r.y(), r.y(), sum.lo);
             if (has_e) b_.add(r.y(), r.y(), t.z());
             sum.hi = r.x();

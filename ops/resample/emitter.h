@@ -109,7 +109,6 @@ private:
     void two_product(const Value& a, Operand w, Operand w_hi, Operand w_lo, Operand p, Operand e);
     Value blend(const Value& a, const Value& c, const Term& term);
     Operand finish(const Value& v, bool clamp = true);
-    void two_sum(Operand a, Operand b, Operand s, Operand err);
     Value short_sum(const std::vector<Operand>& windows, const std::vector<HalfWindow>& halves,
                     const std::vector<std::optional<Operand>>& outer, Operand k0, Operand k1, Operand w0, Operand w1);
 

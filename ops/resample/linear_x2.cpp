@@ -117,25 +117,12 @@ public:
         return {t.x(), t.y()};
     }
 
-    void two_sum(Operand a, Operand c, Operand s, Operand err) {
-        Operand q = b_.temp();
-        b_.add(s, a, c);
-        opaque(s);
-        b_.sub(q.x(), s, a);
-        opaque(q.x());
-        b_.sub(q.y(), s, q.x());
-        opaque(q.y());
-        b_.sub(q.y(), a, q.y());
-        b_.sub(q.z(), c, q.x());
-        b_.add(err, q.y(), q.z());
-    }
-
     // Sum2 of four products in corner order, rounded to float32 (inf/NaN: the plain sum).
     Operand sum4(const Product* const* products) {
         Operand hi = products[0]->p, lo = products[0]->e;
         for (int i = 1; i < 4; ++i) {
             Operand r = b_.temp();
-            two_sum(hi, products[i]->p, r.x(), r.y());
+            emit_two_sum(b_, b_.root_constant(kX2Zero), hi, products[i]->p, r.x(), r.y());
             b_.add(r.y(), r.y(), lo);
             b_.add(r.y(), r.y(), products[i]->e);
             hi = r.x();
