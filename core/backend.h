@@ -3,6 +3,7 @@
 // compared against. The D3D12 backend (gpu/) implements this interface; core never includes d3d12.h.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -28,6 +29,10 @@ inline std::string describe_bytes(uint64_t bytes) {
     return text;
 }
 
+// Byte pattern written over every output buffer before an execution, so elements a kernel never writes cannot
+// pass. The runner may execute again with a second pattern to prove that constant expected outputs were written.
+inline constexpr std::byte kDefaultOutputPoison{0xcd};
+
 struct BackendTiming {
     double first_ms = 0;  // the first (cold) execution, pipeline creation excluded
 };
@@ -46,11 +51,15 @@ class Backend {
 public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;  // "gpu (llvmpipe ...)" for reports
-    // `inputs` are logical tensors; the backend lays them into physical buffers itself. Returns logical outputs
-    // in the op's output slot order. kUnsupported when the backend cannot run this desc (reported as such).
+    // Short label for report columns and benchmark names: "gpu" (dmltool's own kernels), "directml", ...
+    virtual std::string label() const { return "gpu"; }
+    // `inputs` are logical tensors; the backend lays them into physical buffers itself. Every output buffer is
+    // filled with `output_poison` before the device runs. Returns logical outputs in the op's output slot order.
+    // kUnsupported when the backend cannot run this desc (reported as such). `timing` may be null.
     virtual Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc,
                                                     const std::vector<const HostTensor*>& inputs,
-                                                    BackendTiming* timing) = 0;
+                                                    BackendTiming* timing,
+                                                    std::byte output_poison = kDefaultOutputPoison) = 0;
     // For benchmarks: executes `iterations` times back to back on the device and returns each execution's
     // device time in seconds (GPU timestamps), uploads and readbacks excluded.
     virtual Result<std::vector<double>> time_executions(const Op& op, const OpDesc& desc,

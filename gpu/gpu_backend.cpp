@@ -120,9 +120,9 @@ Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare(const Op& op, 
     return prepared;
 }
 
-Status GpuBackend::reset_outputs(const Op&, Prepared& prepared) {
+Status GpuBackend::reset_outputs(const Op&, Prepared& prepared, std::byte output_poison) {
     for (auto& buffer : prepared.output_buffers) {
-        std::vector<std::byte> poison(buffer->size(), kOutputPoison);
+        std::vector<std::byte> poison(buffer->size(), output_poison);
         DMLTOOL_RETURN_IF_ERROR(upload(*context_, *buffer, 0, poison));
     }
     return Status::ok();
@@ -164,9 +164,9 @@ Status GpuBackend::record_plan(Prepared& prepared) {
 
 Result<std::vector<HostTensor>> GpuBackend::execute(const Op& op, const OpDesc& desc,
                                                     const std::vector<const HostTensor*>& inputs,
-                                                    BackendTiming* timing) {
+                                                    BackendTiming* timing, std::byte output_poison) {
     if (faults_) faults_->begin_execution();
-    auto outputs = execute_once(op, desc, inputs, timing);
+    auto outputs = execute_once(op, desc, inputs, timing, output_poison);
     // A case that failed half-way (out of memory, say) frees its buffers on return; what it recorded must not
     // reach the next case's submit.
     if (!outputs.is_ok() && !context_->is_lost()) (void)context_->discard_recording();
@@ -175,9 +175,9 @@ Result<std::vector<HostTensor>> GpuBackend::execute(const Op& op, const OpDesc& 
 
 Result<std::vector<HostTensor>> GpuBackend::execute_once(const Op& op, const OpDesc& desc,
                                                          const std::vector<const HostTensor*>& inputs,
-                                                         BackendTiming* timing) {
+                                                         BackendTiming* timing, std::byte output_poison) {
     DMLTOOL_ASSIGN_OR_RETURN(auto prepared, prepare(op, desc, inputs));
-    DMLTOOL_RETURN_IF_ERROR(reset_outputs(op, *prepared));
+    DMLTOOL_RETURN_IF_ERROR(reset_outputs(op, *prepared, output_poison));
     const auto start = std::chrono::steady_clock::now();
     DMLTOOL_RETURN_IF_ERROR(record_plan(*prepared));
     DMLTOOL_RETURN_IF_ERROR(context_->submit_and_wait());

@@ -17,8 +17,8 @@
 
 namespace dmltool::gpu {
 
-// Byte written over every output buffer before the kernels run.
-inline constexpr std::byte kOutputPoison{0xcd};
+// Byte written over every output buffer before the kernels run unless the caller names another.
+inline constexpr std::byte kOutputPoison = kDefaultOutputPoison;
 
 struct GpuBackendOptions {
     // Device-local memory one case may use (its input, output and auxiliary buffers; staging copies live in
@@ -36,7 +36,8 @@ public:
     std::string name() const override;
     Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc,
                                             const std::vector<const HostTensor*>& inputs,
-                                            BackendTiming* timing) override;
+                                            BackendTiming* timing,
+                                            std::byte output_poison = kDefaultOutputPoison) override;
     Result<std::vector<double>> time_executions(const Op& op, const OpDesc& desc,
                                                 const std::vector<const HostTensor*>& inputs,
                                                 unsigned iterations) override;
@@ -71,8 +72,9 @@ private:
     // kUnsupported, with the numbers, when the plan's buffers exceed the device's limits or the budget.
     Status check_footprint(const Op& op, const OpDesc& desc, const DevicePlan& plan) const;
     Result<std::vector<HostTensor>> execute_once(const Op& op, const OpDesc& desc,
-                                                 const std::vector<const HostTensor*>& inputs, BackendTiming* timing);
-    Status reset_outputs(const Op& op, Prepared& prepared);
+                                                 const std::vector<const HostTensor*>& inputs, BackendTiming* timing,
+                                                 std::byte output_poison);
+    Status reset_outputs(const Op& op, Prepared& prepared, std::byte output_poison);
     Status record_plan(Prepared& prepared);
     Result<const ComputeKernel*> kernel_for(const KernelDispatch& dispatch);
 

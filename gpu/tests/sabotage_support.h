@@ -55,8 +55,8 @@ public:
     std::string name() const override { return gpu_.name(); }
     Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc,
                                             const std::vector<const HostTensor*>& inputs,
-                                            BackendTiming* timing) override {
-        return gpu_.execute(SabotagedOp(op, how_), desc, inputs, timing);
+                                            BackendTiming* timing, std::byte output_poison) override {
+        return gpu_.execute(SabotagedOp(op, how_), desc, inputs, timing, output_poison);
     }
     Result<std::vector<double>> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
                                                 unsigned) override {

@@ -41,7 +41,7 @@ public:
     explicit RooflineBackend(Result<DeviceRoofline> roofline) : roofline_(std::move(roofline)) {}
     std::string name() const override { return "gpu (fake)"; }
     Result<std::vector<HostTensor>> execute(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
-                                            BackendTiming*) override {
+                                            BackendTiming*, std::byte) override {
         return unsupported("not used");
     }
     Result<std::vector<double>> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,

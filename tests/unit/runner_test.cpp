@@ -22,11 +22,11 @@ class FakeBackend : public Backend {
 public:
     std::string name() const override { return "fake"; }
     Result<std::vector<HostTensor>> execute(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
-                                            BackendTiming* timing) override {
+                                            BackendTiming* timing, std::byte) override {
         ++calls;
         if (!error.is_ok()) return error;
         if (outputs.empty()) return internal_error("fake backend: no outputs set");
-        timing->first_ms = 1.5;
+        if (timing) timing->first_ms = 1.5;
         return outputs;
     }
     Result<std::vector<double>> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
