@@ -108,9 +108,13 @@ int run_cli(int argc, char** argv) {
     Selection validate_selection;
     CommonFlags validate_flags;
     RunOptions validate_run;
-    CLI::App* validate = app.add_subcommand("validate", "Parse and validate cases against the DirectML rules only");
+    CLI::App* validate = app.add_subcommand("validate", "Parse and validate cases: every check of run short of executing");
     add_selection(validate, validate_selection);
     validate->add_option("--feature-level", validate_flags.feature_level, "Report cases above this feature level");
+    validate->add_flag("--allow-outside-paths", validate_run.sources.allow_outside_paths,
+                       "Let case files read HDF5 files outside their own directory tree (as run)");
+    validate->add_option("--max-host-memory", validate_flags.max_host_mib,
+                         "Largest host memory (MiB) one case may use (default 8192, as run)");
 
     DeviceOptions list_device;
     CLI::App* list = app.add_subcommand("list", "List operators, data types, feature levels and GPU adapters");

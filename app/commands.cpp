@@ -78,15 +78,15 @@ int validate_command(const Selection& selection, const RunOptions& options, cons
     if (!selected.is_ok()) return report_error(selected.status(), 2);
     size_t invalid = selected->broken.size(), unsupported = 0;
     for (const CaseFile* file : selected->broken) std::printf("[INVALID] %s\n", file->status.message().c_str());
+    // Everything `run` checks before executing (files, datasets, small inputs' values, limits), same messages.
+    ThreadPool pool(1);
+    const Runner runner(options, pool, nullptr);
     for (const LoadedCase* c : selected->cases) {
-        if (!c->status.is_ok()) {
-            ++invalid;
-            std::printf("[INVALID] %s\n", c->status.message().c_str());
-        } else if (c->spec.min_feature_level > options.feature_level_cap) {
-            ++unsupported;
-            std::printf("[UNSUPPORTED] %s: needs feature level %s, above the cap %s\n", case_context(c->spec).c_str(),
-                        c->spec.min_feature_level.to_string().c_str(), options.feature_level_cap.to_string().c_str());
-        }
+        const Status checked = runner.check_without_executing(*c);
+        if (checked.is_ok()) continue;
+        const bool is_unsupported = checked.code() == ErrorCode::kUnsupported;
+        (is_unsupported ? unsupported : invalid) += 1;
+        std::printf("[%s] %s\n", is_unsupported ? "UNSUPPORTED" : "INVALID", checked.message().c_str());
     }
     const size_t total = selected->cases.size() + selected->broken.size();
     std::printf("dmltool: validated %zu cases: %zu valid, %zu unsupported, %zu invalid\n", total,

@@ -100,8 +100,11 @@ std::string shape_text(const std::vector<hsize_t>& dims) {
 
 }  // namespace
 
-Result<HostTensor> read_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset,
-                                    const TensorDesc& desc, const Hdf5ReadOptions& options) {
+namespace {
+
+// Every check of read_hdf5_tensor; the data itself is read only when `read` is set (else an empty tensor).
+Result<HostTensor> open_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset,
+                                    const TensorDesc& desc, const Hdf5ReadOptions& options, bool read) {
     silence_hdf5_errors();
     const std::string where = "HDF5 file '" + file.string() + "'";
     std::error_code ec;
@@ -166,11 +169,24 @@ Result<HostTensor> read_hdf5_tensor(const std::filesystem::path& file, const std
     if (!shape_ok)
         return invalid_input(what + ": expected shape " + format_dims(desc.sizes) + " (or 1-D with " +
                              std::to_string(count) + " elements), found " + shape_text(dims));
+    if (!read) return HostTensor();
     HostTensor tensor(desc);
     H5Handle mem_type(memory_type(desc.data_type), H5Tclose);
     if (H5Dread(d.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, tensor.bytes().data()) < 0)
         return io_error(what + ": read failed (corrupt data?)");
     return tensor;
+}
+
+}  // namespace
+
+Result<HostTensor> read_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset,
+                                    const TensorDesc& desc, const Hdf5ReadOptions& options) {
+    return open_hdf5_tensor(file, dataset, desc, options, true);
+}
+
+Status check_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset, const TensorDesc& desc,
+                         const Hdf5ReadOptions& options) {
+    return open_hdf5_tensor(file, dataset, desc, options, false).status();
 }
 
 Status write_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset, const HostTensor& tensor) {

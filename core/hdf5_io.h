@@ -21,6 +21,11 @@ struct Hdf5ReadOptions {
 Result<HostTensor> read_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset,
                                     const TensorDesc& desc, const Hdf5ReadOptions& options = {});
 
+// The same checks (file, HDF5, dataset, element type, shape, other-file references) without reading the data:
+// for `dmltool validate`.
+Status check_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset, const TensorDesc& desc,
+                         const Hdf5ReadOptions& options = {});
+
 // Writes (creating the file if needed, replacing an existing dataset) a logical tensor with its Sizes as shape.
 // Intermediate groups of `dataset` are created.
 Status write_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset, const HostTensor& tensor);

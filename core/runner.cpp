@@ -220,6 +220,28 @@ std::string Runner::device_unavailable(CaseResult& result) {
     return device_gone_;
 }
 
+Result<HostTensor> Runner::prepare_input(const CaseSpec& spec, const TensorSlot& slot) const {
+    const TensorSource& source = spec.inputs.at(slot.name);
+    DMLTOOL_ASSIGN_OR_RETURN(HostTensor given, materialize_source(source, *slot.desc, spec.base_dir, options_.sources));
+    // The reference sees exactly what a device would read from the physical buffer.
+    HostTensor effective = from_physical(*slot.desc, to_physical(given));
+    if (is_explicit_data(source) && !std::equal(given.bytes().begin(), given.bytes().end(), effective.bytes().begin())) {
+        for (uint64_t i = 0; i < given.element_count(); ++i) {
+            if (std::memcmp(given.element_ptr(i), effective.element_ptr(i), given.element_bytes()) == 0) continue;
+            std::vector<uint32_t> c(slot.desc->rank());
+            unravel_index(i, slot.desc->sizes, c.data());
+            std::string coords;
+            for (size_t d = 0; d < c.size(); ++d) coords += (d ? "," : "") + std::to_string(c[d]);
+            return invalid_input(source.json_path + ": expected data consistent with the Strides " +
+                                 format_dims(*slot.desc->strides) + " of " + slot.name + " (elements that share a "
+                                 "buffer location must be equal), found element [" + coords + "] = " +
+                                 std::to_string(given.get_as_double(i)) + " where its location holds " +
+                                 std::to_string(effective.get_as_double(i)));
+        }
+    }
+    return effective;
+}
+
 Result<std::vector<HostTensor>> Runner::prepare_inputs(const CaseSpec& spec) const {
     std::vector<HostTensor> inputs;
     for (const TensorSlot& slot : spec.op->tensors(*spec.desc)) {
@@ -228,28 +250,56 @@ Result<std::vector<HostTensor>> Runner::prepare_inputs(const CaseSpec& spec) con
             inputs.emplace_back();
             continue;
         }
-        const TensorSource& source = spec.inputs.at(slot.name);
-        DMLTOOL_ASSIGN_OR_RETURN(HostTensor given, materialize_source(source, *slot.desc, spec.base_dir, options_.sources));
-        // The reference sees exactly what a device would read from the physical buffer.
-        HostTensor effective = from_physical(*slot.desc, to_physical(given));
-        if (is_explicit_data(source) &&
-            !std::equal(given.bytes().begin(), given.bytes().end(), effective.bytes().begin())) {
-            for (uint64_t i = 0; i < given.element_count(); ++i) {
-                if (std::memcmp(given.element_ptr(i), effective.element_ptr(i), given.element_bytes()) == 0) continue;
-                std::vector<uint32_t> c(slot.desc->rank());
-                unravel_index(i, slot.desc->sizes, c.data());
-                std::string coords;
-                for (size_t d = 0; d < c.size(); ++d) coords += (d ? "," : "") + std::to_string(c[d]);
-                return invalid_input(source.json_path + ": expected data consistent with the Strides " +
-                                     format_dims(*slot.desc->strides) + " of " + slot.name + " (elements that share a "
-                                     "buffer location must be equal), found element [" + coords + "] = " +
-                                     std::to_string(given.get_as_double(i)) + " where its location holds " +
-                                     std::to_string(effective.get_as_double(i)));
-            }
-        }
-        inputs.push_back(std::move(effective));
+        DMLTOOL_ASSIGN_OR_RETURN(HostTensor input, prepare_input(spec, slot));
+        inputs.push_back(std::move(input));
     }
     return inputs;
+}
+
+Status Runner::check_without_executing(const LoadedCase& loaded) const {
+    if (!loaded.status.is_ok()) return loaded.status;
+    const CaseSpec& spec = loaded.spec;
+    const std::string context = case_context(spec);
+    if (spec.min_feature_level > options_.feature_level_cap)
+        return unsupported(context + ": needs feature level " + spec.min_feature_level.to_string() + " (derived from the " +
+                           std::string(spec.op->name()) + " tables), above the cap " +
+                           options_.feature_level_cap.to_string() + " (--feature-level)");
+    if (Status budget = check_memory_budget(spec); !budget.is_ok()) return budget.with_context(context);
+    // The inputs in slot order, as run() prepares them; large ones only up to their file's metadata.
+    std::vector<HostTensor> read;
+    read.reserve(spec.op->tensors(*spec.desc).size());
+    std::vector<const HostTensor*> input_ptrs;
+    for (const TensorSlot& slot : spec.op->tensors(*spec.desc)) {
+        if (slot.role != TensorRole::kInput) continue;
+        if (!slot.desc) {
+            input_ptrs.push_back(nullptr);
+            continue;
+        }
+        // Explicit data is read for its broadcast consistency; generated data (random, sequence, constant) only
+        // where it is small enough to be a rule-bearing input (scales, zero points).
+        const TensorSource& source = spec.inputs.at(slot.name);
+        const uint64_t logical_bytes = slot.desc->element_count() * element_size(slot.desc->data_type);
+        if (logical_bytes <= kValidateReadLimit &&
+            (is_explicit_data(source) || slot.desc->element_count() <= kValidateGeneratedElements)) {
+            auto input = prepare_input(spec, slot);
+            if (!input.is_ok()) return input.status().with_context(context);
+            read.push_back(std::move(input).value());
+            input_ptrs.push_back(&read.back());
+        } else {
+            const Status checked = check_source(source, *slot.desc, spec.base_dir, options_.sources);
+            if (!checked.is_ok()) return checked.with_context(context);
+            input_ptrs.push_back(nullptr);
+        }
+    }
+    if (Status values = spec.op->check_input_values(*spec.desc, input_ptrs); !values.is_ok())
+        return values.with_context(context);
+    for (const TensorSlot& slot : spec.op->tensors(*spec.desc)) {
+        auto source = spec.expected.find(slot.name);
+        if (slot.role != TensorRole::kOutput || !slot.desc || source == spec.expected.end()) continue;
+        const Status checked = check_source(source->second, *slot.desc, spec.base_dir, options_.sources);
+        if (!checked.is_ok()) return checked.with_context(context);
+    }
+    return Status::ok();
 }
 
 CaseResult Runner::run(const LoadedCase& loaded) {
@@ -288,6 +338,15 @@ CaseResult Runner::run(const LoadedCase& loaded) {
     std::vector<const HostTensor*> input_ptrs;
     for (const TensorSlot& slot : spec.op->tensors(*spec.desc))
         if (slot.role == TensorRole::kInput) input_ptrs.push_back(slot.desc ? &(*inputs)[input_ptrs.size()] : nullptr);
+    if (Status values = spec.op->check_input_values(*spec.desc, input_ptrs); !values.is_ok())
+        return fail(values.with_context(context));
+    // The expected outputs' files are checked before anything executes (they are read after).
+    for (const TensorSlot& slot : spec.op->tensors(*spec.desc)) {
+        auto source = spec.expected.find(slot.name);
+        if (slot.role != TensorRole::kOutput || !slot.desc || source == spec.expected.end()) continue;
+        if (Status checked = check_source(source->second, *slot.desc, spec.base_dir, options_.sources); !checked.is_ok())
+            return fail(checked.with_context(context));
+    }
 
     std::vector<TensorSlot> output_slots;
     for (const TensorSlot& slot : spec.op->tensors(*spec.desc))

@@ -70,10 +70,21 @@ public:
     // Everything run() does up to the reference outputs, for `dmltool bench`: the inputs as the device would see
     // them (after the layout round trip). Errors carry the case context.
     Result<std::vector<HostTensor>> prepare_inputs(const CaseSpec& spec) const;
+
+    // For `dmltool validate`: every check run() makes before anything executes, with the same messages — the
+    // feature-level cap and host memory budget (kUnsupported), the inputs as prepare_inputs reads them (file
+    // access rule, HDF5 file, dataset, type and shape, inline data, data that contradicts a broadcast), the op's
+    // rules on input values (Op::check_input_values: quantization scales) and the expected outputs' sources.
+    // Explicit inputs larger than kValidateReadLimit and generated ones beyond kValidateGeneratedElements elements
+    // are checked without producing their data (README: what needs a run).
+    Status check_without_executing(const LoadedCase& loaded) const;
+    static constexpr uint64_t kValidateReadLimit = 64ull << 20;
+    static constexpr uint64_t kValidateGeneratedElements = 65536;
     const ThreadPool& pool() const { return pool_; }
 
 private:
     Status check_memory_budget(const CaseSpec& spec) const;
+    Result<HostTensor> prepare_input(const CaseSpec& spec, const TensorSlot& slot) const;
     // Why this case's device part cannot run (empty: it can), recreating a lost device first.
     std::string device_unavailable(CaseResult& result);
 

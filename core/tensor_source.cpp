@@ -92,8 +92,12 @@ Result<std::filesystem::path> resolve_path(const std::string& file, const std::f
     // Symbolic links can leave the tree although the text does not: compare the canonical paths (the part
     // that does not exist yet is taken as written; it fails later as a missing file).
     std::error_code ec;
-    const std::filesystem::path root = std::filesystem::weakly_canonical(base_dir.empty() ? "." : base_dir, ec);
-    const std::filesystem::path target = ec ? resolved : std::filesystem::weakly_canonical(resolved, ec);
+    // Absolute first: weakly_canonical leaves a relative path whose first component does not exist relative,
+    // which would then look like it left the tree (a missing bare file name must fail as missing instead).
+    const std::filesystem::path root = std::filesystem::weakly_canonical(
+        std::filesystem::absolute(base_dir.empty() ? std::filesystem::path(".") : base_dir, ec), ec);
+    const std::filesystem::path target =
+        ec ? resolved : std::filesystem::weakly_canonical(std::filesystem::absolute(resolved, ec), ec);
     if (ec) return io_error(member + ": cannot resolve '" + file + "' (" + ec.message() + ")");
     const std::filesystem::path inside = target.lexically_relative(root);
     if (inside.empty() || *inside.begin() == "..")
@@ -243,6 +247,17 @@ Status check_inline_source(const TensorSource& source, const TensorDesc& desc) {
     if (const auto* c = std::get_if<ConstantSource>(&source.kind))
         return store_checked(scratch, 0, c->value, path + "/constant");
     return Status::ok();  // HDF5: the file is read (and checked) when the case runs
+}
+
+Status check_source(const TensorSource& source, const TensorDesc& desc, const std::filesystem::path& base_dir,
+                    const SourceOptions& options) {
+    const std::string& path = source.json_path;
+    if (const auto* h = std::get_if<Hdf5Source>(&source.kind)) {
+        DMLTOOL_ASSIGN_OR_RETURN(std::filesystem::path file, resolve_path(h->file, base_dir, options, path));
+        Status checked = check_hdf5_tensor(file, h->dataset, desc, Hdf5ReadOptions{options.allow_outside_paths});
+        return checked.is_ok() ? checked : checked.with_context(path);
+    }
+    return check_inline_source(source, desc);
 }
 
 Result<HostTensor> materialize_source(const TensorSource& source, const TensorDesc& desc,

@@ -23,6 +23,11 @@ Result<HostTensor> materialize_source(const TensorSource& source, const TensorDe
 // `dmltool validate` refuses such data too. HDF5 sources pass (their file is checked when read).
 Status check_inline_source(const TensorSource& source, const TensorDesc& desc);
 
+// Every check materialize_source makes, without reading or allocating the data: the inline checks above, and
+// for HDF5 sources the file-access rule and the file's metadata (dataset, element type, shape).
+Status check_source(const TensorSource& source, const TensorDesc& desc, const std::filesystem::path& base_dir,
+                    const SourceOptions& options);
+
 // The value of element `index` of a {"random": ...} source, before conversion to the data type: an integer
 // in [min, max] for integer types, a double in [min, max) for float types.
 double random_float_element(uint64_t seed, uint64_t index, double min, double max);

@@ -224,6 +224,10 @@ public:
                                                            inputs, outputs, context);
     }
 
+    Status check_input_values(const OpDesc&, std::span<const HostTensor* const> inputs) const override {
+        return check_scale_values(inputs);
+    }
+
     Tolerance default_tolerance(const OpDesc&, size_t) const override {
         return {.bitwise = false,
                 .ulp = 0,

@@ -113,4 +113,9 @@ std::unique_ptr<Op> make_op();  // op.cpp
 Status run_reference(const QuantizedLinearConvolutionDesc& desc, std::span<const HostTensor* const> inputs,
                      std::span<HostTensor* const> outputs, const ReferenceContext& context);
 
+// The scale values (data, not desc): every InputScaleTensor, FilterScaleTensor and OutputScaleTensor element must
+// be finite and non-zero. Op::check_input_values (validate and run, before the reference); inputs as above,
+// a null scale tensor (not read) is skipped.
+Status check_scale_values(std::span<const HostTensor* const> inputs);
+
 }  // namespace dmltool::ops::quantized_linear_convolution

@@ -30,6 +30,20 @@ int64_t zero_point(const HostTensor* t, uint64_t index) { return t ? t->get_as_i
 
 }  // namespace
 
+Status check_scale_values(std::span<const HostTensor* const> inputs) {
+    if (inputs.size() != kInputSlotCount) return internal_error("QUANTIZED_LINEAR_CONVOLUTION: expected 9 inputs");
+    const std::pair<InputSlot, const char*> scales[] = {
+        {kInputScale, "InputScaleTensor"}, {kFilterScale, "FilterScaleTensor"}, {kOutputScale, "OutputScaleTensor"}};
+    for (const auto& [slot, member] : scales) {
+        if (!inputs[slot]) continue;
+        for (uint64_t i = 0; i < inputs[slot]->element_count(); ++i) {
+            const Result<double> scale = read_scale(*inputs[slot], i, member);
+            if (!scale.is_ok()) return scale.status();
+        }
+    }
+    return Status::ok();
+}
+
 Status run_reference(const QuantizedLinearConvolutionDesc& desc, std::span<const HostTensor* const> inputs,
                      std::span<HostTensor* const> outputs, const ReferenceContext& context) {
     if (inputs.size() != kInputSlotCount || outputs.size() != 1 || !outputs[0])

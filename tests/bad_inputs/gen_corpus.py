@@ -28,16 +28,16 @@ def regex_escape(text):
 class Corpus:
     def __init__(self):
         self.files = {}  # name -> bytes
-        self.expectations = []  # (name, run_only, regex)
+        self.expectations = []  # (name, regex)
 
-    def add_text(self, name, text, message, case=None, run_only=False):
+    def add_text(self, name, text, message, case=None):
         """`message`: the literal start of the one-line message after "file: case 'name': " (or "file: ")."""
         assert name not in self.files, name
         self.files[name] = text.encode() if isinstance(text, str) else text
         where = "generated/" + name + (f": case '{case}': " if case is not None else ": ")
-        self.expectations.append((name, run_only, regex_escape(where + message)))
+        self.expectations.append((name, regex_escape(where + message)))
 
-    def add(self, base, stem, mutations, message, run_only=False):
+    def add(self, base, stem, mutations, message):
         """A copy of BASES[base] named "<base>/<stem>" with `mutations` [(path tuple, value)] applied."""
         case = copy.deepcopy(BASES[base])
         case["name"] = f"{base}/{stem}"
@@ -49,7 +49,7 @@ class Corpus:
                 del node[path[-1]]
             else:
                 node[path[-1]] = value
-        self.add_text(f"{base}_{stem}.json", json.dumps(case, indent=1) + "\n", message, case["name"], run_only)
+        self.add_text(f"{base}_{stem}.json", json.dumps(case, indent=1) + "\n", message, case["name"])
 
 
 def generate():
@@ -64,8 +64,8 @@ def generate():
     case_level_cases(c)
     file_level_cases(c)
     lines = ["# Written by gen_corpus.py: do not edit (see ../expectations.txt for the format)."]
-    for name, run_only, regex in sorted(c.expectations):
-        lines.append(name + "|" + ("run-only|" if run_only else "") + regex)
+    for name, regex in sorted(c.expectations):
+        lines.append(name + "|" + regex)
     c.files["expectations.txt"] = ("\n".join(lines) + "\n").encode()
     return c.files
 
