@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/op.h"
+#include "ops/split/split.h"
 #include "tests/testing/op_testing.h"
 
 namespace dmltool::ops::split {
@@ -266,6 +267,20 @@ void expect_join_gives_input(const Op& op, DataType type, const Dims& in_sizes, 
     ASSERT_TRUE(outputs.is_ok()) << outputs.status().message();
     ASSERT_EQ(outputs->size(), parts.size());
     for (size_t i = 0; i < parts.size(); ++i) ASSERT_EQ((*outputs)[i].desc().sizes, outs[i]);
+    // The naive gather (the reference before it copied whole runs): one source_offset per output element.
+    uint32_t at[kMaxDimensionCount];
+    uint64_t start = 0;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        const HostTensor& output = (*outputs)[i];
+        for (uint64_t e = 0; e < output.element_count(); ++e) {
+            unravel_index(e, output.desc().sizes, at);
+            const uint64_t from = source_offset(in_sizes, axis, start, at);
+            ASSERT_EQ(std::memcmp(output.element_ptr(e), input.element_ptr(from), input.element_bytes()), 0)
+                << "output " << i << " element " << e << " vs naive gather, " << data_type_name(type) << " "
+                << format_dims(in_sizes) << " axis " << axis;
+        }
+        start += parts[i];
+    }
     const std::vector<std::byte> joined = join(*outputs, axis);
     const std::vector<std::byte> expected(input.bytes().begin(), input.bytes().end());
     EXPECT_TRUE(joined == expected) << data_type_name(type) << " " << format_dims(in_sizes) << " axis " << axis
@@ -303,6 +318,9 @@ TEST(SplitProperty, UnevenPartsOfALargeTensorSplitAcrossThreads) {
     auto op = make_op();
     expect_join_gives_input(*op, DataType::kFloat16, {8, 100, 3, 20}, 1, {1, 37, 50, 12}, rng);
     expect_join_gives_input(*op, DataType::kFloat64, {40, 7, 300}, 2, {299, 1}, rng);
+    // Runs longer than one hand-off's piece (256 KiB) are cut into pieces.
+    expect_join_gives_input(*op, DataType::kFloat32, {3, 70000}, 1, {1, 69999}, rng);
+    expect_join_gives_input(*op, DataType::kUint8, {600000}, 0, {100, 599900}, rng);
 }
 
 }  // namespace
