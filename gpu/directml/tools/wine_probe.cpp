@@ -52,6 +52,8 @@ public:
               "CreateDescriptorHeap");
     }
 
+    IDMLDevice* dml() const { return dml_.Get(); }
+
     unsigned max_feature_level() {
         const DML_FEATURE_LEVEL levels[] = {DML_FEATURE_LEVEL_1_0, DML_FEATURE_LEVEL_6_4};
         DML_FEATURE_QUERY_FEATURE_LEVELS query{2, levels};
@@ -273,6 +275,40 @@ void resample_nearest_rules(Device& device, DML_TENSOR_DATA_TYPE type, const cha
                 matches.empty() ? "no candidate rule" : matches.c_str());
 }
 
+// QUANTIZED_LINEAR_CONVOLUTION: does CreateOperator accept the desc? (dmltool validates all four as legal.)
+struct TensorSpec {
+    DML_TENSOR_DATA_TYPE type;
+    std::vector<UINT> sizes;
+};
+
+void convolution_acceptance(Device& device, const char* name, const std::vector<TensorSpec>& tensors,
+                            const std::vector<UINT>& start_padding, const std::vector<UINT>& end_padding) {
+    // tensors: Input, InputScale, InputZeroPoint, Filter, FilterScale, FilterZeroPoint, Bias, OutputScale,
+    // OutputZeroPoint, Output; an empty `sizes` means the optional tensor is absent.
+    std::vector<DML_BUFFER_TENSOR_DESC> buffers(tensors.size());
+    std::vector<DML_TENSOR_DESC> descs(tensors.size());
+    std::vector<const DML_TENSOR_DESC*> pointers(tensors.size(), nullptr);
+    for (size_t i = 0; i < tensors.size(); ++i) {
+        if (tensors[i].sizes.empty()) continue;
+        uint64_t elements = 1;
+        for (UINT size : tensors[i].sizes) elements *= size;
+        const uint64_t element = tensors[i].type == DML_TENSOR_DATA_TYPE_FLOAT32 || tensors[i].type == DML_TENSOR_DATA_TYPE_INT32 ? 4 : 1;
+        buffers[i] = {tensors[i].type, DML_TENSOR_FLAG_NONE, UINT(tensors[i].sizes.size()), tensors[i].sizes.data(), nullptr,
+                      (elements * element + 3) & ~uint64_t{3}, 0};
+        descs[i] = {DML_TENSOR_TYPE_BUFFER, &buffers[i]};
+        pointers[i] = &descs[i];
+    }
+    const UINT ones[2] = {1, 1};
+    DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC conv{pointers[0], pointers[1], pointers[2], pointers[3], pointers[4],
+                                                       pointers[5], pointers[6], pointers[7], pointers[8], pointers[9],
+                                                       2, ones, ones, start_padding.data(), end_padding.data(), 1};
+    DML_OPERATOR_DESC desc{DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION, &conv};
+    ComPtr<IDMLOperator> op;
+    const HRESULT hr = device.dml()->CreateOperator(&desc, dml::iid_of<IDMLOperator>(), reinterpret_cast<void**>(op.GetAddressOf()));
+    std::printf("QUANTIZED_LINEAR_CONVOLUTION %-40s CreateOperator: %s\n", name,
+                SUCCEEDED(hr) ? "accepted" : hr == E_INVALIDARG ? "E_INVALIDARG (0x80070057)" : "failed");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -291,6 +327,53 @@ int main(int argc, char** argv) {
         } shapes[] = {{5, 12, 2.5f}, {8, 16, 2.0f}, {4, 3, 0.75f}, {5, 2, 0.5f}, {3, 7, 2.5f}};
         for (const auto& t : types)
             for (const auto& s : shapes) resample_nearest_rules(device, t.type, t.name, s.n, s.m, s.scale);
+        const auto F = DML_TENSOR_DATA_TYPE_FLOAT32, U8 = DML_TENSOR_DATA_TYPE_UINT8, S8 = DML_TENSOR_DATA_TYPE_INT8,
+                   I32 = DML_TENSOR_DATA_TYPE_INT32;
+        const std::vector<UINT> scalar{1, 1, 1, 1};
+        // The bundled cases' descs (cases/quantized_linear_convolution.json), and a u8/u8/u8 baseline.
+        convolution_acceptance(device, "baseline u8_u8_u8 per-tensor", {{U8, {1, 3, 8, 8}}, {F, scalar}, {U8, scalar}, {U8, {4, 3, 3, 3}},
+                               {F, scalar}, {U8, scalar}, {I32, {}}, {F, scalar}, {U8, scalar}, {U8, {1, 4, 6, 6}}}, {0, 0}, {0, 0});
+        convolution_acceptance(device, "qlconv/types/s8_s8_u8", {{S8, {1, 3, 8, 6}}, {F, scalar}, {S8, {}}, {S8, {4, 3, 2, 3}},
+                               {F, {1, 4, 1, 1}}, {S8, scalar}, {I32, {}}, {F, scalar}, {U8, scalar}, {U8, {1, 4, 8, 6}}}, {1, 0}, {0, 2});
+        convolution_acceptance(device, "qlconv/filter_zp_1d", {{S8, {1, 2, 7, 5}}, {F, scalar}, {S8, scalar}, {U8, {3, 2, 2, 2}},
+                               {F, {1, 3, 1}}, {U8, {3}}, {I32, {}}, {F, scalar}, {S8, scalar}, {S8, {1, 3, 6, 4}}}, {0, 0}, {0, 0});
+        convolution_acceptance(device, "qlconv/filter_scale_1d_per_channel", {{U8, {1, 3, 6, 7}}, {F, scalar}, {U8, scalar},
+                               {U8, {5, 3, 3, 3}}, {F, {5}}, {U8, {}}, {I32, {1, 5, 1, 1}}, {F, scalar}, {U8, scalar},
+                               {U8, {1, 5, 4, 5}}}, {0, 0}, {0, 0});
+        // One change at a time, to name what DirectML refuses.
+        convolution_acceptance(device, "s8_s8_u8 with OutputZeroPoint+Output INT8", {{S8, {1, 3, 8, 6}}, {F, scalar}, {S8, {}},
+                               {S8, {4, 3, 2, 3}}, {F, {1, 4, 1, 1}}, {S8, scalar}, {I32, {}}, {F, scalar}, {S8, scalar},
+                               {S8, {1, 4, 8, 6}}}, {1, 0}, {0, 2});
+        convolution_acceptance(device, "s8_s8_u8 with an InputZeroPoint", {{S8, {1, 3, 8, 6}}, {F, scalar}, {S8, scalar},
+                               {S8, {4, 3, 2, 3}}, {F, {1, 4, 1, 1}}, {S8, scalar}, {I32, {}}, {F, scalar}, {U8, scalar},
+                               {U8, {1, 4, 8, 6}}}, {1, 0}, {0, 2});
+        convolution_acceptance(device, "s8_s8_u8 without padding", {{S8, {1, 3, 8, 6}}, {F, scalar}, {S8, {}},
+                               {S8, {4, 3, 2, 3}}, {F, {1, 4, 1, 1}}, {S8, scalar}, {I32, {}}, {F, scalar}, {U8, scalar},
+                               {U8, {1, 4, 7, 4}}}, {0, 0}, {0, 0});
+        convolution_acceptance(device, "s8_s8_u8 with per-tensor FilterScale", {{S8, {1, 3, 8, 6}}, {F, scalar}, {S8, {}},
+                               {S8, {4, 3, 2, 3}}, {F, scalar}, {S8, scalar}, {I32, {}}, {F, scalar}, {U8, scalar},
+                               {U8, {1, 4, 8, 6}}}, {1, 0}, {0, 2});
+        convolution_acceptance(device, "s8_s8_u8 with FilterZeroPoint {1,4,1,1}", {{S8, {1, 3, 8, 6}}, {F, scalar}, {S8, {}},
+                               {S8, {4, 3, 2, 3}}, {F, {1, 4, 1, 1}}, {S8, {1, 4, 1, 1}}, {I32, {}}, {F, scalar}, {U8, scalar},
+                               {U8, {1, 4, 8, 6}}}, {1, 0}, {0, 2});
+        convolution_acceptance(device, "s8_s8_u8 with a UINT8 filter", {{S8, {1, 3, 8, 6}}, {F, scalar}, {S8, {}},
+                               {U8, {4, 3, 2, 3}}, {F, {1, 4, 1, 1}}, {U8, scalar}, {I32, {}}, {F, scalar}, {U8, scalar},
+                               {U8, {1, 4, 8, 6}}}, {1, 0}, {0, 2});
+        convolution_acceptance(device, "s8_s8_u8 with a UINT8 input", {{U8, {1, 3, 8, 6}}, {F, scalar}, {U8, {}},
+                               {S8, {4, 3, 2, 3}}, {F, {1, 4, 1, 1}}, {S8, scalar}, {I32, {}}, {F, scalar}, {U8, scalar},
+                               {U8, {1, 4, 8, 6}}}, {1, 0}, {0, 2});
+        convolution_acceptance(device, "filter_zp_1d with FilterZeroPoint {1,3,1,1}", {{S8, {1, 2, 7, 5}}, {F, scalar}, {S8, scalar},
+                               {U8, {3, 2, 2, 2}}, {F, {1, 3, 1}}, {U8, {1, 3, 1, 1}}, {I32, {}}, {F, scalar}, {S8, scalar},
+                               {S8, {1, 3, 6, 4}}}, {0, 0}, {0, 0});
+        convolution_acceptance(device, "filter_zp_1d with FilterScale {1,3,1,1}", {{S8, {1, 2, 7, 5}}, {F, scalar}, {S8, scalar},
+                               {U8, {3, 2, 2, 2}}, {F, {1, 3, 1, 1}}, {U8, {3}}, {I32, {}}, {F, scalar}, {S8, scalar},
+                               {S8, {1, 3, 6, 4}}}, {0, 0}, {0, 0});
+        convolution_acceptance(device, "filter_zp_1d with both 4-D", {{S8, {1, 2, 7, 5}}, {F, scalar}, {S8, scalar},
+                               {U8, {3, 2, 2, 2}}, {F, {1, 3, 1, 1}}, {U8, {1, 3, 1, 1}}, {I32, {}}, {F, scalar}, {S8, scalar},
+                               {S8, {1, 3, 6, 4}}}, {0, 0}, {0, 0});
+        convolution_acceptance(device, "filter_scale_1d with FilterScale {1,5,1,1}", {{U8, {1, 3, 6, 7}}, {F, scalar}, {U8, scalar},
+                               {U8, {5, 3, 3, 3}}, {F, {1, 5, 1, 1}}, {U8, {}}, {I32, {1, 5, 1, 1}}, {F, scalar}, {U8, scalar},
+                               {U8, {1, 5, 4, 5}}}, {0, 0}, {0, 0});
         return d2s_ok ? 0 : 1;
     } catch (const Failure& failure) {
         std::printf("dml_wine_probe: %s failed: HRESULT 0x%08lx\n", failure.what.c_str(), static_cast<unsigned long>(failure.hr));
