@@ -29,7 +29,9 @@ struct OutputReport {
     // comparisons with the reference and the expectation, so it does not change the case's status.
     bool informational = false;
     Tolerance tolerance;
+    bool exact = false;  // judged against the reference's exact values under the error bound
     CompareResult result;
+    std::string note;    // e.g. "proven with two poison patterns" (a constant expectation whose writes were proven)
 };
 
 struct CaseResult {
