@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ public:
     virtual std::string name() const = 0;  // "gpu (llvmpipe ...)" for reports
     // Short label for report columns and benchmark names: "gpu" (dmltool's own kernels), "directml", ...
     virtual std::string label() const { return "gpu"; }
+    // The highest DML feature level this backend implements (DirectML: IDMLDevice::CheckFeatureSupport);
+    // nullopt: no limit of its own. A case needing more is UNSUPPORTED on this backend, with the reason.
+    virtual std::optional<FeatureLevel> max_feature_level() const { return std::nullopt; }
     // `inputs` are logical tensors; the backend lays them into physical buffers itself. Every output buffer is
     // filled with `output_poison` before the device runs. Returns logical outputs in the op's output slot order.
     // kUnsupported when the backend cannot run this desc (reported as such). `timing` may be null.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace dmltool {
@@ -45,14 +46,34 @@ std::string value_text(const HostTensor& t, uint64_t i) {
     return buffer;
 }
 
+// Half the distance between adjacent values of `type` around magnitude v (>= 0): the output rounding a
+// correct implementation adds after computing v. Integers round to the nearest integer.
+double half_ulp(DataType type, double v) {
+    int exponent = 0;
+    switch (type) {
+        case DataType::kFloat32:
+            if (v < 0x1p-126) return 0x1p-150;
+            std::frexp(v, &exponent);  // v = f * 2^exponent, f in [0.5, 1): ulp = 2^(exponent - 24)
+            return std::ldexp(1.0, exponent - 25);
+        case DataType::kFloat16:
+            if (v < 0x1p-14) return 0x1p-25;
+            std::frexp(v, &exponent);
+            return std::ldexp(1.0, exponent - 12);
+        case DataType::kFloat64:
+            std::frexp(v, &exponent);
+            return std::ldexp(1.0, exponent - 54);
+        default: return 0.5;
+    }
+}
+
+}  // namespace
+
 bool all_same_bits(const HostTensor& t) {
     const size_t n = t.element_bytes();
     for (uint64_t i = 1; i < t.element_count(); ++i)
         if (std::memcmp(t.element_ptr(i), t.element_ptr(0), n) != 0) return false;
     return true;
 }
-
-}  // namespace
 
 uint64_t ulp_distance(DataType type, uint64_t a, uint64_t b) {
     if (is_float(type)) {
@@ -78,7 +99,20 @@ uint64_t ulp_distance(DataType type, uint64_t a, uint64_t b) {
 
 std::string describe_tolerance(const Tolerance& tolerance) {
     if (tolerance.bitwise) return "bit-exact";
-    char buffer[96];
+    char buffer[160];
+    if (tolerance.error_bound) {
+        int exponent = 0;
+        const bool power_of_two = std::frexp(tolerance.unit_roundoff, &exponent) == 0.5;
+        char u[32];
+        if (power_of_two)
+            std::snprintf(u, sizeof u, "2^%d", exponent - 1);
+        else
+            std::snprintf(u, sizeof u, "%g", tolerance.unit_roundoff);
+        std::snprintf(buffer, sizeof buffer,
+                      "error bound |got - exact| <= 1.01*u*M + F + output rounding, u = %s (README: Semantics and "
+                      "tolerances)", u);
+        return buffer;
+    }
     std::snprintf(buffer, sizeof buffer, "ulp <= %llu or |diff| <= %g", (unsigned long long)tolerance.ulp, tolerance.abs);
     return buffer;
 }
@@ -86,8 +120,13 @@ std::string describe_tolerance(const Tolerance& tolerance) {
 std::string format_mismatch(const Mismatch& m) {
     std::string out = "[";
     for (size_t i = 0; i < m.coordinates.size(); ++i) out += (i ? "," : "") + std::to_string(m.coordinates[i]);
-    out += "] expected " + m.expected + " got " + m.got;
-    char buffer[96];
+    out += (m.bound >= 0 ? "] exact " : "] expected ") + m.expected + " got " + m.got;
+    char buffer[128];
+    if (m.bound >= 0) {
+        std::snprintf(buffer, sizeof buffer, " error %.3g, bound %.3g, ratio %.3g", m.abs_error, m.bound,
+                      m.bound > 0 ? m.abs_error / m.bound : std::numeric_limits<double>::infinity());
+        return out + buffer;
+    }
     if (m.ulp_error == std::numeric_limits<uint64_t>::max())
         std::snprintf(buffer, sizeof buffer, " (NaN mismatch)");
     else
@@ -136,17 +175,91 @@ CompareResult compare_tensors(const HostTensor& expected, const HostTensor& got,
                         " elements outside tolerance (" + describe_tolerance(tolerance) + ")";
         return result;
     }
-    if (result.element_count > 1) {
-        const bool expected_constant = all_same_bits(expected);
-        if (!expected_constant && all_same_bits(got)) {
-            result.verdict = Verdict::kMistrusted;
-            result.reason = "output is constant (" + value_text(got, 0) +
-                            " everywhere) while the expectation is not: a kernel that writes nothing would pass";
-        } else if (expected_constant) {
-            result.verdict = Verdict::kMistrusted;
-            result.reason = "expected output is constant (" + value_text(expected, 0) +
-                            " everywhere): the case cannot tell a correct kernel from one that writes that constant";
+    if (result.element_count > 0) apply_zero_trust(result, all_same_bits(expected), value_text(expected, 0), got);
+    return result;
+}
+
+void apply_zero_trust(CompareResult& result, bool expected_constant, const std::string& expected_text,
+                      const HostTensor& got) {
+    result.expected_constant = expected_constant && result.element_count > 1;
+    if (result.verdict != Verdict::kPassed || result.element_count <= 1) return;
+    if (!expected_constant && all_same_bits(got)) {
+        result.verdict = Verdict::kMistrusted;
+        result.reason = "output is constant (" + value_text(got, 0) +
+                        " everywhere) while the expectation is not: a kernel that writes nothing would pass";
+    } else if (expected_constant) {
+        result.verdict = Verdict::kMistrusted;
+        result.reason = "expected output is constant (" + expected_text +
+                        " everywhere): the case cannot tell a correct kernel from one that writes that constant";
+    }
+}
+
+ExactOutput exact_output_from(const HostTensor& values, const ExactOutput& like) {
+    ExactOutput out;
+    out.exact.resize(values.element_count());
+    for (uint64_t i = 0; i < values.element_count(); ++i) out.exact[i] = values.get_as_double(i);
+    out.scale = like.scale;
+    out.absolute_floor = like.absolute_floor;
+    return out;
+}
+
+CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, const Tolerance& tolerance,
+                               size_t max_reported, double bound_factor) {
+    CompareResult result;
+    const DataType type = got.data_type();
+    result.element_count = got.element_count();
+    if (exact.exact.size() != result.element_count || exact.scale.size() != result.element_count) {
+        result.verdict = Verdict::kFailed;
+        result.reason = "the reference's exact values cover " + std::to_string(exact.exact.size()) +
+                        " elements, the output has " + std::to_string(result.element_count);
+        return result;
+    }
+    const double u = tolerance.unit_roundoff;
+    std::vector<uint32_t> coordinates(got.desc().sizes.size());
+    for (uint64_t i = 0; i < result.element_count; ++i) {
+        const double want = exact.exact[i];
+        const double value = got.get_as_double(i);
+        double bound = 0, error = 0;
+        bool pass;
+        if (!std::isfinite(want)) {
+            pass = std::isnan(want) ? std::isnan(value) : value == want;
+            error = pass ? 0 : std::numeric_limits<double>::infinity();
+        } else {
+            const double computing = 1.01 * u * exact.scale[i] + exact.absolute_floor;
+            bound = bound_factor * (computing + half_ulp(type, std::fabs(want) + computing));
+            error = std::fabs(value - want);
+            if (std::isnan(error)) error = std::numeric_limits<double>::infinity();  // got NaN
+            pass = error <= bound;
+            if (std::isfinite(error)) {
+                result.max_abs_error = std::max(result.max_abs_error, error);
+                if (bound > 0) result.max_bound_ratio = std::max(result.max_bound_ratio, error / bound);
+            }
         }
+        if (pass) continue;
+        ++result.mismatch_count;
+        if (result.mismatches.size() < max_reported) {
+            unravel_index(i, got.desc().sizes, coordinates.data());
+            char text[64];
+            std::snprintf(text, sizeof text, "%.9g", want);
+            result.mismatches.push_back({i, coordinates, std::string(text), value_text(got, i), error, 0, bound});
+        }
+    }
+    if (result.mismatch_count) {
+        result.verdict = Verdict::kFailed;
+        char ratio[48];
+        std::snprintf(ratio, sizeof ratio, "%.3g", result.max_bound_ratio);
+        result.reason = std::to_string(result.mismatch_count) + " of " + std::to_string(result.element_count) +
+                        " elements outside the error bound (" + describe_tolerance(tolerance) +
+                        "; largest error/bound " + ratio + ")";
+        return result;
+    }
+    bool constant = true;
+    for (uint64_t i = 1; i < result.element_count && constant; ++i)
+        constant = exact.exact[i] == exact.exact[0] || (std::isnan(exact.exact[i]) && std::isnan(exact.exact[0]));
+    if (result.element_count > 0) {
+        char text[48];
+        std::snprintf(text, sizeof text, "%.9g", exact.exact[0]);
+        apply_zero_trust(result, constant, text, got);
     }
     return result;
 }

@@ -36,11 +36,26 @@ struct TensorSlot {
 
 // The accuracy contract for one output. An element passes when its ULP distance <= ulp OR its absolute
 // difference <= abs; `bitwise` demands identical bits (data movement: -0.0 and NaN payloads must survive).
+// `error_bound`: the operator computes in floating point and its reference states, per element, the exact
+// value and an error scale (ExactOutput); an element passes when |got - exact| <= 1.01 * unit_roundoff *
+// scale + absolute_floor + half an ulp of the output type (README: Semantics and tolerances). ulp/abs then
+// only judge comparisons that have no exact values (two device outputs against each other, unit tests).
 struct Tolerance {
     bool bitwise = false;
     uint64_t ulp = 0;
     double abs = 0;
-    std::string reason;  // one line: why this tolerance is right
+    std::string reason;        // one line: why this tolerance is right
+    bool error_bound = false;
+    double unit_roundoff = 0;  // of the arithmetic a correct implementation may use: float32 = 2^-24
+};
+
+// What a reference knows about one floating-point output beyond its rounded values: per element the exact
+// result (of the reference's definition, in double) and the error scale M that a correct implementation's
+// rounding error is proportional to; absolute_floor covers underflow (flushed denormals).
+struct ExactOutput {
+    std::vector<double> exact;
+    std::vector<double> scale;
+    double absolute_floor = 0;
 };
 
 // Logical bytes read + written, and arithmetic operations (MAC = 2), for throughput reports.
@@ -52,6 +67,9 @@ struct WorkEstimate {
 struct ReferenceContext {
     ThreadPool& pool;
     const SemanticsOptions& semantics;
+    // When not null (one entry per output), an operator whose default tolerance is an error bound fills its
+    // outputs' exact values and error scales here. Others leave their entries empty.
+    std::vector<ExactOutput>* exact_outputs = nullptr;
 };
 
 class Op {
@@ -71,6 +89,14 @@ public:
     virtual Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
                                  std::span<HostTensor* const> outputs, const ReferenceContext& context) const = 0;
     virtual Tolerance default_tolerance(const OpDesc& desc, size_t output_index) const = 0;
+    // Rules on the values of small inputs whose values are rules, not data (quantization scales, zero points):
+    // checked by `validate` and by `run` before the reference runs, so both report the same message.
+    // inputs[i] as for run_reference (logical, absent optional inputs null).
+    virtual Status check_input_values(const OpDesc& desc, std::span<const HostTensor* const> inputs) const {
+        (void)desc;
+        (void)inputs;
+        return Status::ok();
+    }
     virtual WorkEstimate work(const OpDesc& desc) const = 0;
     // The GPU kernels for this desc (see core/device_plan.h). Must follow exactly the semantics of
     // run_reference, including `semantics`. kUnsupported when the op has no kernel for this desc.

@@ -71,11 +71,19 @@ void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& optio
         std::fprintf(out, "[%s] %s :: %s (%s%s)\n", case_status_name(r.status), r.file.c_str(), r.name.c_str(),
                      r.op.c_str(), level.c_str());
     if (r.status == CaseStatus::kPassed) {
-        for (const OutputReport& o : r.outputs)
-            std::fprintf(out, "  %s (%s, %s): %llu elements, max |diff| %g, max %llu ulp\n", o.output.c_str(),
-                         o.comparison.c_str(), describe_tolerance(o.tolerance).c_str(),
-                         (unsigned long long)o.result.element_count, o.result.max_abs_error,
-                         (unsigned long long)o.result.max_ulp_error);
+        for (const OutputReport& o : r.outputs) {
+            const std::string note = o.note.empty() ? "" : "; " + o.note;
+            if (o.tolerance.error_bound && o.exact)
+                std::fprintf(out, "  %s (%s, %s): %llu elements, max error %g, max error/bound %.3g%s\n",
+                             o.output.c_str(), o.comparison.c_str(), describe_tolerance(o.tolerance).c_str(),
+                             (unsigned long long)o.result.element_count, o.result.max_abs_error,
+                             o.result.max_bound_ratio, note.c_str());
+            else
+                std::fprintf(out, "  %s (%s, %s): %llu elements, max |diff| %g, max %llu ulp%s\n", o.output.c_str(),
+                             o.comparison.c_str(), describe_tolerance(o.tolerance).c_str(),
+                             (unsigned long long)o.result.element_count, o.result.max_abs_error,
+                             (unsigned long long)o.result.max_ulp_error, note.c_str());
+        }
         return;
     }
     std::fprintf(out, "  %s\n", r.reason.c_str());
@@ -179,7 +187,8 @@ Status write_json_report(const std::string& path, const std::vector<CaseResult>&
             nlohmann::json mismatches = nlohmann::json::array();
             for (const Mismatch& m : o.result.mismatches)
                 mismatches.push_back({{"coordinates", m.coordinates}, {"expected", m.expected}, {"got", m.got},
-                                      {"abs_error", m.abs_error}, {"ulp_error", m.ulp_error}});
+                                      {"abs_error", m.abs_error}, {"ulp_error", m.ulp_error},
+                                      {"bound", m.bound >= 0 ? nlohmann::json(m.bound) : nlohmann::json()}});
             outputs.push_back({{"output", o.output},
                                {"comparison", o.comparison},
                                {"tolerance", describe_tolerance(o.tolerance)},
@@ -190,6 +199,8 @@ Status write_json_report(const std::string& path, const std::vector<CaseResult>&
                                {"mismatches", o.result.mismatch_count},
                                {"max_abs_error", o.result.max_abs_error},
                                {"max_ulp_error", o.result.max_ulp_error},
+                               {"max_bound_ratio", o.exact ? nlohmann::json(o.result.max_bound_ratio) : nlohmann::json()},
+                               {"note", o.note},
                                {"first_mismatches", mismatches}});
         }
         c["outputs"] = outputs;

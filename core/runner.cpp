@@ -100,19 +100,25 @@ Status Runner::check_memory_budget(const CaseSpec& spec) const {
     // the expectation, and a device's physical download with its values.
     const bool device = backend_ != nullptr;
     uint64_t total = 0, largest = 0;
+    size_t output_index = 0;
     std::string largest_name;
     for (const TensorSlot& slot : spec.op->tensors(*spec.desc)) {
         if (!slot.desc) continue;
         const uint64_t physical = slot.desc->total_size_in_bytes;
         const auto logical = checked_mul(slot.desc->element_count(), element_size(slot.desc->data_type));
         uint64_t logical_copies = 2, physical_copies = 1;
+        uint64_t exact_bytes_per_element = 0;
         if (slot.role == TensorRole::kInput) {
             physical_copies += device;
         } else {
             logical_copies += spec.expected.count(slot.name) + device;
             physical_copies += device;
+            // An error-bound output also keeps the exact value and error scale of every element (two doubles).
+            if (tolerance_for(spec, slot, output_index++).error_bound) exact_bytes_per_element = 16;
         }
-        const auto a = logical ? checked_mul(*logical, logical_copies) : std::nullopt;
+        const auto exact_bytes = checked_mul(slot.desc->element_count(), exact_bytes_per_element);
+        const auto logical_bytes = logical ? checked_mul(*logical, logical_copies) : std::nullopt;
+        const auto a = logical_bytes && exact_bytes ? checked_add(*logical_bytes, *exact_bytes) : std::nullopt;
         const auto b = checked_mul(physical, physical_copies);
         const auto tensor = a && b ? checked_add(*a, *b) : std::nullopt;
         const auto sum = tensor ? checked_add(total, *tensor) : std::nullopt;
@@ -213,8 +219,16 @@ CaseResult Runner::run(const LoadedCase& loaded) {
     for (const TensorSlot& slot : output_slots) reference.emplace_back(*slot.desc);
     std::vector<HostTensor*> reference_ptrs;
     for (auto& t : reference) reference_ptrs.push_back(&t);
+    std::vector<Tolerance> tolerances;
+    bool wants_exact = false;
+    for (size_t i = 0; i < output_slots.size(); ++i) {
+        tolerances.push_back(tolerance_for(spec, output_slots[i], i));
+        wants_exact |= tolerances.back().error_bound;
+    }
+    std::vector<ExactOutput> exact(output_slots.size());
     const auto start = Clock::now();
-    Status ran = spec.op->run_reference(*spec.desc, input_ptrs, reference_ptrs, ReferenceContext{pool_, options_.semantics});
+    Status ran = spec.op->run_reference(*spec.desc, input_ptrs, reference_ptrs,
+                                        ReferenceContext{pool_, options_.semantics, wants_exact ? &exact : nullptr});
     r.reference_ms = elapsed_ms(start);
     if (!ran.is_ok()) return fail(ran.with_context(context + ": reference"));
     // Outputs go through their physical layout too, as a device's would.
@@ -232,19 +246,27 @@ CaseResult Runner::run(const LoadedCase& loaded) {
     bool reference_failed = false, device_failed = false;
     for (size_t i = 0; i < output_slots.size(); ++i) {
         const TensorSlot& slot = output_slots[i];
-        const Tolerance tolerance = tolerance_for(spec, slot, i);
-        auto add = [&](const char* what, const HostTensor& expected, const HostTensor& got) {
-            r.outputs.push_back({slot.name, what, tolerance,
-                                 compare_tensors(expected, got, tolerance, options_.max_reported_mismatches)});
+        const Tolerance& tolerance = tolerances[i];
+        // Error-bound tolerances judge every output against the reference's exact values; the case's expected
+        // output is judged as one more implementation, and a device against it with twice the bound.
+        const bool use_exact = tolerance.error_bound && !exact[i].exact.empty();
+        const size_t shown = options_.max_reported_mismatches;
+        auto add = [&](const char* what, const HostTensor& expected, const HostTensor& got, bool expected_is_file) {
+            CompareResult compared =
+                !use_exact ? compare_tensors(expected, got, tolerance, shown)
+                : !expected_is_file ? compare_to_exact(exact[i], got, tolerance, shown)
+                : &got == &reference[i] ? compare_to_exact(exact[i], expected, tolerance, shown)
+                                        : compare_to_exact(exact_output_from(expected, exact[i]), got, tolerance, shown, 2.0);
+            r.outputs.push_back({slot.name, what, tolerance, use_exact, std::move(compared), {}});
             return r.outputs.back().result.verdict == Verdict::kFailed;
         };
-        if (device) device_failed |= add("gpu vs reference", reference[i], device_outputs[i]);
+        if (device) device_failed |= add("gpu vs reference", reference[i], device_outputs[i], false);
         auto source = spec.expected.find(slot.name);
         if (source == spec.expected.end()) continue;
         auto expected = materialize_source(source->second, *slot.desc, spec.base_dir, options_.sources);
         if (!expected.is_ok()) return fail(expected.status().with_context(context));
-        reference_failed |= add("reference vs expected", *expected, reference[i]);
-        if (device) device_failed |= add("gpu vs expected", *expected, device_outputs[i]);
+        reference_failed |= add("reference vs expected", *expected, reference[i], true);
+        if (device) device_failed |= add("gpu vs expected", *expected, device_outputs[i], true);
     }
     if (r.outputs.empty() && device_skipped.empty()) {
         r.status = CaseStatus::kSkipped;

@@ -23,7 +23,9 @@ struct OutputReport {
     std::string output;      // "OutputTensors[1]"
     std::string comparison;  // "reference vs expected", "gpu vs reference", "gpu vs expected"
     Tolerance tolerance;
+    bool exact = false;  // judged against the reference's exact values under the error bound
     CompareResult result;
+    std::string note;    // e.g. "proven with two poison patterns" (a constant expectation whose writes were proven)
 };
 
 struct CaseResult {
