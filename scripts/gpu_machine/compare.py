@@ -3,6 +3,7 @@
 speed target per row (met / missed) and the copy probe against 3.6 TB/s; optionally the CPU reference's rows.
 
     compare.py BENCH_JSON PYTORCH_JSON [--report REPORT_JSON] [--cpu-report CPU_REPORT_JSON] > summary.md
+    compare.py --cpu-report CPU_REPORT_JSON > summary.md      # the CPU reference's rows only
 
 BENCH_JSON is Google Benchmark's --benchmark_out file; REPORT_JSON (dmltool bench --report-json) gives the copy
 probe that "% of copy" divides by (and the row's % of roofline). With --benchmark_repetitions, the median of the
@@ -131,11 +132,18 @@ def cpu_rows(report):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("bench")
-    ap.add_argument("pytorch")
+    ap.add_argument("bench", nargs="?")
+    ap.add_argument("pytorch", nargs="?")
     ap.add_argument("--report")
     ap.add_argument("--cpu-report", help="dmltool bench --backend cpu --report-json of the CPU reference run")
     args = ap.parse_args()
+    if not args.bench or not args.pytorch:
+        if not args.cpu_report:
+            ap.error("BENCH_JSON and PYTORCH_JSON, or --cpu-report, are required")
+        lines, cpu_met, cpu_missed = cpu_rows(json.load(open(args.cpu_report)))
+        print("\n".join(lines).lstrip("\n"))
+        print(f"\nCPU targets: {cpu_met} met, {cpu_missed} missed.")
+        return 0
     ours = gpu_results(json.load(open(args.bench)))
     theirs_file = json.load(open(args.pytorch))
     theirs = {r["name"]: r for r in theirs_file["results"]}
