@@ -148,11 +148,43 @@ struct ChannelVectorOperands {
     std::vector<int16_t> filter;
 };
 
+// sums[ow][j] += x(ow) * w[j] for the `valid` output columns listed in `columns` (with their input values `xs`),
+// four columns at a time so that each filter value is loaded once per four products. kCount: the block's channel
+// count when it is the full kChannelBlock (a constant trip count), else 0 and `count` is used.
+template <uint64_t kCount>
+[[gnu::always_inline]] inline void multiply_add_columns(int32_t* __restrict sums, uint64_t count,
+                                                        const uint32_t* columns, const int16_t* xs, uint64_t valid,
+                                                        const int16_t* __restrict w) {
+    const uint64_t n = kCount ? kCount : count;
+    uint64_t i = 0;
+    for (; i + 4 <= valid; i += 4) {
+        int32_t* __restrict r0 = sums + columns[i] * n;
+        int32_t* __restrict r1 = sums + columns[i + 1] * n;
+        int32_t* __restrict r2 = sums + columns[i + 2] * n;
+        int32_t* __restrict r3 = sums + columns[i + 3] * n;
+        const int16_t x0 = xs[i], x1 = xs[i + 1], x2 = xs[i + 2], x3 = xs[i + 3];
+        for (uint64_t j = 0; j < n; ++j) {
+            const int16_t wj = w[j];
+            r0[j] += x0 * wj;
+            r1[j] += x1 * wj;
+            r2[j] += x2 * wj;
+            r3[j] += x3 * wj;
+        }
+    }
+    for (; i < valid; ++i) {
+        int32_t* __restrict row = sums + columns[i] * n;
+        const int16_t x = xs[i];
+        for (uint64_t j = 0; j < n; ++j) row[j] += x * w[j];
+    }
+}
+
 // One work item: output row `oh` of image `n`, output channels [m0, m0 + count) of `group`; sums[ow][j] for
-// channel m0 + j. The inner loop adds one input value times `count` consecutive filter values.
+// channel m0 + j. For each input channel and kernel tap, the output columns whose input position is inside the
+// input (the others read padding, i.e. zero) add their input value times `count` consecutive filter values.
+// `columns` and `xs` are scratch of out_w entries.
 [[gnu::always_inline]] inline void sum_channel_block(const Prepared& p, const ChannelVectorOperands& v, uint64_t n,
                                                      uint64_t oh, uint64_t group, uint64_t block, uint64_t count,
-                                                     int32_t* __restrict sums) {
+                                                     int32_t* __restrict sums, uint32_t* columns, int16_t* xs) {
     const ConvGeometry& g = p.g;
     const uint64_t in_h = g.in_size[0], in_w = g.in_size[1], k_h = g.kernel[0], k_w = g.kernel[1];
     const uint64_t out_w = g.out_size[1];
@@ -165,31 +197,35 @@ struct ChannelVectorOperands {
         for (uint64_t kh = rows.begin; kh < rows.end; ++kh) {
             const int16_t* x_row = plane + uint64_t(g.input_position(0, oh, kh)) * in_w;
             for (uint64_t kw = 0; kw < k_w; ++kw) {
-                const int16_t* __restrict w = block_filter + ((c * k_h + kh) * k_w + kw) * kChannelBlock;
+                const int16_t* w = block_filter + ((c * k_h + kh) * k_w + kw) * kChannelBlock;
+                uint64_t valid = 0;
                 for (uint64_t ow = 0; ow < out_w; ++ow) {
                     const int64_t iw = g.input_position(1, ow, kw);
                     if (iw < 0 || iw >= int64_t(in_w)) continue;
-                    const int16_t x = x_row[iw];
-                    if (x == 0) continue;
-                    int32_t* __restrict row = sums + ow * count;
-                    for (uint64_t j = 0; j < count; ++j) row[j] += x * w[j];
+                    columns[valid] = uint32_t(ow);
+                    xs[valid++] = x_row[iw];
                 }
+                if (count == kChannelBlock)
+                    multiply_add_columns<kChannelBlock>(sums, count, columns, xs, valid, w);
+                else
+                    multiply_add_columns<0>(sums, count, columns, xs, valid, w);
             }
         }
     }
 }
 
 void sum_channel_block_plain(const Prepared& p, const ChannelVectorOperands& v, uint64_t n, uint64_t oh,
-                             uint64_t group, uint64_t block, uint64_t count, int32_t* sums) {
-    sum_channel_block(p, v, n, oh, group, block, count, sums);
+                             uint64_t group, uint64_t block, uint64_t count, int32_t* sums, uint32_t* columns,
+                             int16_t* xs) {
+    sum_channel_block(p, v, n, oh, group, block, count, sums, columns, xs);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define DMLTOOL_HAVE_AVX2_PATH 1
 [[gnu::target("avx2")]] void sum_channel_block_avx2(const Prepared& p, const ChannelVectorOperands& v, uint64_t n,
                                                     uint64_t oh, uint64_t group, uint64_t block, uint64_t count,
-                                                    int32_t* sums) {
-    sum_channel_block(p, v, n, oh, group, block, count, sums);
+                                                    int32_t* sums, uint32_t* columns, int16_t* xs) {
+    sum_channel_block(p, v, n, oh, group, block, count, sums, columns, xs);
 }
 #endif
 
@@ -216,11 +252,13 @@ void accumulate_channel_vector(const Prepared& p, HostTensor& output, ThreadPool
 #endif
     pool.parallel_for(items, [&](uint64_t begin, uint64_t end) {
         std::vector<int32_t> sums(out_w * kChannelBlock);
+        std::vector<uint32_t> columns(out_w);
+        std::vector<int16_t> xs(out_w);
         for (uint64_t item = begin; item < end; ++item) {
             const uint64_t block = item % blocks, group = (item / blocks) % g.groups;
             const uint64_t oh = (item / (blocks * g.groups)) % out_h, n = item / (blocks * g.groups * out_h);
             const uint64_t m0 = block * kChannelBlock, count = std::min(kChannelBlock, group_channels - m0);
-            sum(p, v, n, oh, group, block, count, sums.data());
+            sum(p, v, n, oh, group, block, count, sums.data(), columns.data(), xs.data());
             for (uint64_t j = 0; j < count; ++j) {
                 const uint64_t m = group * group_channels + m0 + j;
                 const uint64_t first = ((n * g.out_channels + m) * out_h + oh) * out_w;

@@ -61,6 +61,14 @@ void leading_coordinates(uint64_t row, const Dims& out_sizes, uint32_t* coord) {
     }
 }
 
+// out_row[o] = in_row[columns[o]]. Restrict-qualified: a byte store may otherwise alias the column table, and the
+// compiler would reload it after every element.
+template <typename Element>
+void gather_row(Element* __restrict out_row, const Element* __restrict in_row, const uint32_t* __restrict columns,
+                uint64_t count) {
+    for (uint64_t o = 0; o < count; ++o) out_row[o] = in_row[columns[o]];
+}
+
 // Gathers whole elements (bytes unchanged, so NaN payloads survive): `Element` is an unsigned integer of the
 // element's size. The index math of the leading dimensions runs once per output row.
 template <typename Element>
@@ -79,9 +87,7 @@ void gather_rows(const ResampleDesc& desc, const std::vector<std::vector<uint32_
             leading_coordinates(row, desc.output.sizes, coord);
             uint64_t source = 0;
             for (uint32_t d = 0; d < last; ++d) source += uint64_t(index[d][coord[d]]) * in_strides[d];
-            const Element* in_row = in + source;
-            Element* out_row = out + row * out_width;
-            for (uint64_t o = 0; o < out_width; ++o) out_row[o] = in_row[columns[o]];
+            gather_row(out + row * out_width, in + source, columns, out_width);
         }
     }, std::max<uint64_t>(1, 4096 / out_width));
 }
