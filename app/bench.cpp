@@ -19,6 +19,11 @@
 namespace dmltool::app {
 namespace {
 
+// --backend cpu and both time the reference too; gpu and directml time the device alone.
+bool times_cpu_reference(BackendChoice backend) {
+    return backend == BackendChoice::kCpu || backend == BackendChoice::kBoth;
+}
+
 std::string data_type_of_first_input(const CaseSpec& spec) {
     for (const TensorSlot& slot : spec.op->tensors(*spec.desc))
         if (slot.role == TensorRole::kInput && slot.desc) return std::string(data_type_name(slot.desc->data_type));
@@ -32,8 +37,11 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 }
 
 std::vector<std::pair<std::string, std::string>> describe_options(const BenchCommandOptions& o) {
-    const char* backend = o.run.backend == BackendChoice::kCpu ? "cpu" : o.run.backend == BackendChoice::kGpu ? "gpu" : "both";
-    return {{"backend", backend},
+    const bool directml = o.run.backend == BackendChoice::kDirectml;
+    return {{"backend", backend_choice_name(o.run.backend)},
+            {"dml_metacommands", directml ? (o.device.dml_disable_metacommands ? "off" : "on") : "n/a"},
+            {"dml_half_precision", directml ? (o.device.dml_allow_half_precision ? "allowed" : "off") : "n/a"},
+            {"directml_dll", directml ? o.device.directml_dll : ""},
             {"feature_level_cap", o.run.feature_level_cap.to_string()},
             {"filter", o.selection.filter},
             {"tags", join(o.selection.tags, ",")},
@@ -51,11 +59,13 @@ std::map<std::string, BackendRoofline> measure_rooflines(const BenchCommandOptio
                                                          ThreadPool& pool, const MachineInfo& machine) {
     std::map<std::string, BackendRoofline> rooflines;
     const uint64_t bytes = options.roofline_mib << 20;
-    const bool with_cpu = options.run.backend != BackendChoice::kGpu;
-    if (device) rooflines["gpu"] = bytes ? measure_device_roofline(*device, bytes) : unmeasured_roofline("--roofline-mib 0");
+    const bool with_cpu = times_cpu_reference(options.run.backend);
+    if (device)
+        rooflines[device->label()] = bytes ? measure_device_roofline(*device, bytes) : unmeasured_roofline("--roofline-mib 0");
     if (with_cpu)
         rooflines["cpu"] = bytes ? measure_host_roofline(pool, bytes, machine.cpu_model) : unmeasured_roofline("--roofline-mib 0");
-    if (device && rooflines["gpu"].measured.adapter.empty()) rooflines["gpu"].measured.adapter = device->name();
+    if (device && rooflines[device->label()].measured.adapter.empty())
+        rooflines[device->label()].measured.adapter = device->name();
     return rooflines;
 }
 
@@ -74,8 +84,10 @@ void add_benchmark_context(const MachineInfo& machine, const BuildInfo& build,
     benchmark::AddCustomContext("cpu_model", machine.cpu_model);
     benchmark::AddCustomContext("os", machine.os);
     benchmark::AddCustomContext("kernel", machine.kernel);
-    const auto gpu = rooflines.find("gpu");
-    benchmark::AddCustomContext("adapter", gpu == rooflines.end() ? "none" : gpu->second.measured.adapter);
+    std::string adapter = "none";
+    for (const auto& [backend, r] : rooflines)
+        if (backend != "cpu") adapter = r.measured.adapter;
+    benchmark::AddCustomContext("adapter", adapter);
     for (const auto& [backend, r] : rooflines) {
         benchmark::AddCustomContext(backend + "_copy_bytes_per_second", rate_or_na(r.measured.copy_bytes_per_second));
         benchmark::AddCustomContext(backend + "_copy_method", r.measured.copy_method.empty() ? "n/a" : r.measured.copy_method);
@@ -102,7 +114,7 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::unique_ptr<Backend> device = std::move(opened).value();
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, device.get());
-    const BenchTargets targets{options.run.backend != BackendChoice::kGpu ? &pool : nullptr, &options.run.semantics,
+    const BenchTargets targets{times_cpu_reference(options.run.backend) ? &pool : nullptr, &options.run.semantics,
                                device.get(), options.gpu_batch};
 
     ReportContext context{describe_machine(), build_info(), utc_timestamp(), options.selection.files,

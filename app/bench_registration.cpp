@@ -77,8 +77,9 @@ std::vector<RegisteredBenchmark> register_benchmarks(const TimedCase& timed, con
             ->Unit(benchmark::kMicrosecond);
     }
     if (targets.device) {
-        registered.push_back({base + "/gpu", "gpu", &timed});
+        // "<OP>/FL<x_y>/<case>/gpu" for dmltool's kernels, ".../directml" for DirectML.
         Backend* device = targets.device;
+        registered.push_back({base + "/" + device->label(), device->label(), &timed});
         const unsigned batch = targets.gpu_batch;
         benchmark::RegisterBenchmark(registered.back().name.c_str(),
                                      [&timed, device, batch](benchmark::State& state) {

@@ -53,8 +53,9 @@ Status write_text(const std::string& path, const std::string& text) {
 }
 
 std::string adapter_of(const BenchReport& report) {
-    const auto gpu = report.rooflines.find("gpu");
-    return gpu == report.rooflines.end() ? "none" : gpu->second.measured.adapter;
+    for (const auto& [backend, roofline] : report.rooflines)
+        if (backend != "cpu") return roofline.measured.adapter;  // the device backend's (gpu or directml)
+    return "none";
 }
 
 }  // namespace

@@ -39,13 +39,32 @@ void add_selection(CLI::App* cmd, Selection& s) {
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
 }
 
+void add_directml_flags(CLI::App* cmd, DeviceOptions& device) {
+    cmd->add_option("--directml-dll", device.directml_dll,
+                    "DirectML.dll to load (default: the one next to dmltool.exe, else the system's; "
+                    "scripts/fetch_directml.sh fetches 1.15.4)");
+    cmd->add_flag("--dml-disable-metacommands", device.dml_disable_metacommands,
+                  "DirectML: compile with DML_EXECUTION_FLAG_DISABLE_META_COMMANDS (DirectML's own shaders only)");
+    cmd->add_flag("--dml-allow-half-precision", device.dml_allow_half_precision,
+                  "DirectML: compile with DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION");
+    cmd->add_flag("--dml-debug", device.dml_debug,
+                  "DirectML: create the device with DML_CREATE_DEVICE_FLAG_DEBUG (needs DirectML.Debug.dll; "
+                  "without it a note says so and the run goes on without the debug layer)");
+}
+
 void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions& device, unsigned& threads,
                    bool with_backend_default_both) {
-    cmd->add_option("--backend", f.backend,
-                    with_backend_default_both ? "cpu (reference vs expected), gpu (GPU vs reference and expected), "
-                                                "both (default: GPU and reference, each vs expected)"
-                                              : "cpu, gpu or both: which implementations to benchmark (default both)")
-        ->check(CLI::IsMember({"cpu", "gpu", "both"}));
+    if (with_backend_default_both)
+        cmd->add_option("--backend", f.backend,
+                        "cpu (reference vs expected), gpu (dmltool's kernels vs reference and expected), both "
+                        "(default: gpu and reference, each vs expected), directml (Microsoft's DirectML.dll instead of "
+                        "dmltool's kernels; Windows build), all (reference, dmltool's kernels and DirectML: each vs "
+                        "reference and expected, and the two devices vs each other)")
+            ->check(CLI::IsMember({"cpu", "gpu", "both", "directml", "all"}));
+    else
+        cmd->add_option("--backend", f.backend,
+                        "cpu, gpu, both or directml: which implementations to benchmark (default both)")
+            ->check(CLI::IsMember({"cpu", "gpu", "both", "directml"}));
     cmd->add_option("--feature-level", f.feature_level,
                     "Highest DML feature level to claim, e.g. 5_1 (default 6_4); cases needing more are UNSUPPORTED");
     cmd->add_option("--shard", f.shard, "Run shard I of N (0-based, round-robin over the selected cases), e.g. 0/4");
@@ -62,11 +81,16 @@ void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     cmd->add_option("--adapter", device.adapter, "GPU adapter: index or name substring (see `dmltool list`)");
     cmd->add_option("--threads", threads, "CPU reference threads (default: all hardware threads)");
+    add_directml_flags(cmd, device);
 }
 
 // Applies the string flags to RunOptions; returns a usage error message or empty.
 std::string apply_flags(const CommonFlags& f, RunOptions& run, Selection* selection) {
-    run.backend = f.backend == "cpu" ? BackendChoice::kCpu : f.backend == "gpu" ? BackendChoice::kGpu : BackendChoice::kBoth;
+    run.backend = f.backend == "cpu"        ? BackendChoice::kCpu
+                  : f.backend == "gpu"      ? BackendChoice::kGpu
+                  : f.backend == "directml" ? BackendChoice::kDirectml
+                  : f.backend == "all"      ? BackendChoice::kAll
+                                            : BackendChoice::kBoth;
     if (!f.feature_level.empty()) {
         auto level = FeatureLevel::parse(f.feature_level);
         if (!level) return "--feature-level: expected one of " + all_feature_level_names() + ", found '" + f.feature_level + "'";
@@ -85,6 +109,15 @@ std::string apply_flags(const CommonFlags& f, RunOptions& run, Selection* select
         selection->shard_count = count;
     }
     return {};
+}
+
+// The DirectML options that change results, for the repro lines of failing cases.
+std::string directml_repro_args(const DeviceOptions& d) {
+    std::string out;
+    if (!d.directml_dll.empty()) out += " --directml-dll '" + d.directml_dll + "'";
+    if (d.dml_disable_metacommands) out += " --dml-disable-metacommands";
+    if (d.dml_allow_half_precision) out += " --dml-allow-half-precision";
+    return out;
 }
 
 }  // namespace
@@ -113,7 +146,10 @@ int run_cli(int argc, char** argv) {
     validate->add_option("--feature-level", validate_flags.feature_level, "Report cases above this feature level");
 
     DeviceOptions list_device;
-    CLI::App* list = app.add_subcommand("list", "List operators, data types, feature levels and GPU adapters");
+    CLI::App* list = app.add_subcommand("list", "List operators, data types, feature levels, GPU adapters and the "
+                                                "DirectML device's maximum feature level");
+    list->add_option("--adapter", list_device.adapter, "GPU adapter for the DirectML device: index or name substring");
+    add_directml_flags(list, list_device);
 
     BenchCommandOptions bench_options;
     CommonFlags bench_flags;
@@ -168,6 +204,8 @@ int run_cli(int argc, char** argv) {
     };
     if (run->parsed()) {
         if (auto e = apply_flags(run_flags, run_options.run, &run_options.selection); !e.empty()) return usage_error(e);
+        if (run_options.run.backend == BackendChoice::kDirectml || run_options.run.backend == BackendChoice::kAll)
+            run_options.run.repro_extra_args += directml_repro_args(run_options.device);
         return run_command(run_options, registry);
     }
     if (validate->parsed()) {

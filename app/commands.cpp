@@ -35,11 +35,20 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     const auto start = std::chrono::steady_clock::now();
     auto selected = select_cases(options.selection, registry);
     if (!selected.is_ok()) return report_error(selected.status(), 2);
-    auto opened = open_backend(options.run, options.device);
+    auto opened = open_backends(options.run, options.device);
     if (!opened.is_ok()) return report_error(opened.status(), opened.status().code() == ErrorCode::kInvalidInput ? 2 : 3);
-    std::unique_ptr<Backend> backend = std::move(opened).value();
+    std::vector<std::unique_ptr<Backend>> backends = std::move(opened).value();
+    std::vector<Backend*> backend_pointers;
+    std::string backend_name;
+    for (const auto& backend : backends) {
+        backend_pointers.push_back(backend.get());
+        backend_name += (backend_name.empty() ? "" : " + ") + backend->name();
+        // The run header names the DirectML device, its DLL and its maximum feature level.
+        if (backend->label() != "gpu") std::printf("dmltool: %s\n", backend->name().c_str());
+    }
+    if (backend_name.empty()) backend_name = "cpu reference";
     ThreadPool pool(options.threads);
-    Runner runner(options.run, pool, backend.get());
+    Runner runner(options.run, pool, backend_pointers);
     std::vector<CaseResult> results;
     ConsoleOptions console{options.verbose};
     for (const CaseFile* file : selected->broken) {
@@ -62,7 +71,6 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     if (summary.device_error)
         std::printf("dmltool: device error: the cases above name the failing call and its HRESULT (exit code 3)\n");
     int code = exit_code_for(summary);
-    const std::string backend_name = backend ? backend->name() : "cpu reference";
     for (const auto& [path, write] :
          {std::pair{options.junit_path, 0}, std::pair{options.json_path, 1}}) {
         if (path.empty()) continue;
@@ -94,7 +102,7 @@ int validate_command(const Selection& selection, const RunOptions& options, cons
     return invalid ? 2 : 0;
 }
 
-int list_command(const OpRegistry& registry, const DeviceOptions&) {
+int list_command(const OpRegistry& registry, const DeviceOptions& device) {
     std::printf("Operators (minimum feature level per tensor rank/data type row):\n");
     for (const auto& op : registry.ops()) {
         std::printf("  DML_OPERATOR_%s\n", std::string(op->name()).c_str());
@@ -111,6 +119,8 @@ int list_command(const OpRegistry& registry, const DeviceOptions&) {
                 kHighestFeatureLevel.to_string().c_str());
     std::printf("GPU adapters:\n");
     for (const std::string& line : describe_adapters()) std::printf("  %s\n", line.c_str());
+    // The DirectML device's maximum feature level (IDMLDevice::CheckFeatureSupport), where DirectML.dll loads.
+    std::printf("%s\n", describe_directml(device).c_str());
     return 0;
 }
 

@@ -24,6 +24,11 @@ struct DeviceOptions {
     std::string adapter;  // index or name substring; empty = first hardware adapter, else software
     uint64_t max_device_mib = 0;  // device memory budget per case; 0 = the adapter's device-local memory
     std::string inject_fault;     // DMLTOOL_INJECT_FAULT: simulated device faults (a test hook, gpu/fault_injector.h)
+    // The DirectML backend (--backend directml/all; gpu/directml/README.md).
+    std::string directml_dll;          // --directml-dll; empty: next to dmltool.exe, then the system's
+    bool dml_disable_metacommands = false;
+    bool dml_allow_half_precision = false;
+    bool dml_debug = false;
 };
 
 struct RunCommandOptions {
@@ -61,8 +66,11 @@ struct SelectedCases {
 };
 Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry& registry);
 
-// The device backend a run asks for; null for --backend cpu.
+// The device backend a run asks for; null for --backend cpu. --backend all is refused (use open_backends).
 Result<std::unique_ptr<Backend>> open_backend(const RunOptions& run, const DeviceOptions& device);
+// Every device backend a run asks for, in comparison order: none (cpu), own kernels (gpu/both), DirectML
+// (directml), or own kernels then DirectML (all).
+Result<std::vector<std::unique_ptr<Backend>>> open_backends(const RunOptions& run, const DeviceOptions& device);
 // Prints "dmltool: error: <message>" on stderr and returns exit_code.
 int report_error(const Status& status, int exit_code);
 

@@ -4,11 +4,14 @@
 #include <cstdio>
 
 #include "app/device.h"
+#include "gpu/directml/directml_backend.h"
 #include "gpu/gpu_backend.h"
 
 namespace dmltool::app {
 
-Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, const SemanticsOptions& semantics) {
+namespace {
+
+gpu::GpuContextOptions context_options_for(const DeviceOptions& options) {
     gpu::GpuContextOptions context_options;
     if (!options.adapter.empty()) {
         const bool numeric = std::all_of(options.adapter.begin(), options.adapter.end(),
@@ -18,6 +21,30 @@ Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, 
         else
             context_options.adapter_name_contains = options.adapter;
     }
+    return context_options;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Backend>> make_directml_backend(const DeviceOptions& options) {
+    gpu::DirectMlOptions dml;
+    dml.dll_path = options.directml_dll;
+    dml.disable_metacommands = options.dml_disable_metacommands;
+    dml.allow_half_precision = options.dml_allow_half_precision;
+    dml.debug = options.dml_debug;
+    dml.max_device_bytes = options.max_device_mib << 20;
+    DMLTOOL_ASSIGN_OR_RETURN(auto backend, gpu::DirectMlBackend::create(context_options_for(options), dml));
+    return std::unique_ptr<Backend>(std::move(backend));
+}
+
+std::string describe_directml(const DeviceOptions& options) {
+    auto backend = make_directml_backend(options);
+    if (!backend.is_ok()) return "DirectML: not available: " + backend.status().message();
+    return "DirectML: " + (*backend)->name();
+}
+
+Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, const SemanticsOptions& semantics) {
+    gpu::GpuContextOptions context_options = context_options_for(options);
     gpu::GpuBackendOptions backend_options;
     backend_options.max_device_bytes = options.max_device_mib << 20;
     DMLTOOL_ASSIGN_OR_RETURN(backend_options.faults, gpu::parse_fault_plan(options.inject_fault));

@@ -7,6 +7,12 @@ Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions&, const Se
     return device_error("the GPU backend is not available in this build yet; run with --backend cpu");
 }
 
+Result<std::unique_ptr<Backend>> make_directml_backend(const DeviceOptions&) {
+    return device_error("the DirectML backend is not available in this build (built without the D3D12 layer)");
+}
+
+std::string describe_directml(const DeviceOptions&) { return "DirectML: not available in this build"; }
+
 std::vector<std::string> describe_adapters() { return {"(GPU backend not available in this build)"}; }
 
 }  // namespace dmltool::app

@@ -1,5 +1,6 @@
 #include "core/report.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -62,8 +63,15 @@ int exit_code_for(const RunSummary& s) {
     return 0;
 }
 
+// Device backends that disagree with each other (--backend all) on a case that otherwise passed.
+bool backends_disagree(const CaseResult& r) {
+    return std::any_of(r.outputs.begin(), r.outputs.end(), [](const OutputReport& o) {
+        return o.informational && o.result.verdict == Verdict::kFailed;
+    });
+}
+
 void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& options) {
-    if (r.status == CaseStatus::kPassed && !options.verbose) return;
+    if (r.status == CaseStatus::kPassed && !options.verbose && !backends_disagree(r)) return;
     std::string level = r.feature_level ? " FL " + r.feature_level->to_string() : "";
     if (r.op.empty())
         std::fprintf(out, "[%s] %s\n", case_status_name(r.status), r.file.c_str());
@@ -72,6 +80,12 @@ void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& optio
                      r.op.c_str(), level.c_str());
     if (r.status == CaseStatus::kPassed) {
         for (const OutputReport& o : r.outputs) {
+            if (o.informational && o.result.verdict == Verdict::kFailed) {
+                std::fprintf(out, "  backends disagree: %s (%s): %s\n", o.output.c_str(), o.comparison.c_str(),
+                             o.result.reason.c_str());
+                continue;
+            }
+            if (!options.verbose) continue;
             const std::string note = o.note.empty() ? "" : "; " + o.note;
             if (o.tolerance.error_bound && o.exact)
                 std::fprintf(out, "  %s (%s, %s): %llu elements, max error %g, max error/bound %.3g%s\n",
@@ -113,6 +127,27 @@ void print_summary(std::FILE* out, const RunSummary& s, const std::vector<CaseRe
         std::string line = "by feature level (passed/total):";
         for (const auto& [level, counts] : by_level)
             line += " " + level.to_string() + " " + std::to_string(counts.first) + "/" + std::to_string(counts.second);
+        std::fprintf(out, "%s\n", line.c_str());
+    }
+    // Three-way runs: per comparison, on how many cases it disagreed (outside tolerance) of those compared.
+    std::map<std::string, std::pair<size_t, size_t>> by_comparison;  // disagreed, compared (cases)
+    bool several_backends = false;
+    for (const CaseResult& r : results) {
+        std::map<std::string, bool> disagreed;
+        for (const OutputReport& o : r.outputs) {
+            several_backends |= o.informational;
+            disagreed[o.comparison] = disagreed[o.comparison] || o.result.verdict == Verdict::kFailed;
+        }
+        for (const auto& [comparison, failed] : disagreed) {
+            ++by_comparison[comparison].second;
+            by_comparison[comparison].first += failed;
+        }
+    }
+    if (several_backends) {
+        std::string line = "disagreements by comparison (cases outside tolerance/compared):";
+        for (const auto& [comparison, counts] : by_comparison)
+            line += " " + comparison + " " + std::to_string(counts.first) + "/" + std::to_string(counts.second) + ";";
+        line.pop_back();
         std::fprintf(out, "%s\n", line.c_str());
     }
     std::fprintf(out,
@@ -191,6 +226,7 @@ Status write_json_report(const std::string& path, const std::vector<CaseResult>&
                                       {"bound", m.bound >= 0 ? nlohmann::json(m.bound) : nlohmann::json()}});
             outputs.push_back({{"output", o.output},
                                {"comparison", o.comparison},
+                               {"informational", o.informational},
                                {"tolerance", describe_tolerance(o.tolerance)},
                                {"verdict", o.result.verdict == Verdict::kPassed   ? "passed"
                                            : o.result.verdict == Verdict::kFailed ? "failed"

@@ -1,6 +1,10 @@
 #include "core/runner.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <functional>
+#include <optional>
 
 namespace dmltool {
 namespace {
@@ -44,6 +48,15 @@ bool is_explicit_data(const TensorSource& source) {
     return std::holds_alternative<Hdf5Source>(source.kind) || std::holds_alternative<ValuesSource>(source.kind);
 }
 
+// One comparison of CaseResult::outputs: its index there, the output slot, whether the device produced the
+// judged output (else the reference), and the same judgement applied to another output of that producer.
+struct Judgement {
+    size_t report;
+    size_t output;
+    int producer;  // -1: the CPU reference; k: the k-th device backend of the run
+    std::function<CompareResult(const HostTensor&)> judge;
+};
+
 Tolerance tolerance_for(const CaseSpec& spec, const TensorSlot& slot, size_t output_index) {
     auto it = spec.tolerance.find(std::string(slot.field));
     if (it == spec.tolerance.end()) return spec.op->default_tolerance(*spec.desc, output_index);
@@ -52,6 +65,71 @@ Tolerance tolerance_for(const CaseSpec& spec, const TensorSlot& slot, size_t out
     t.abs = it->second.abs.value_or(0);
     t.reason = spec.tolerance_reason;
     return t;
+}
+
+// Proves that a producer (the reference, or the device) wrote every element of outputs whose expectation is
+// constant, which a single comparison cannot tell from a producer that leaves a buffer holding that constant:
+// the outputs are produced with two fill patterns that each fail the comparison at every element (so an
+// element left unwritten fails in both runs), and both runs must match the expectation.
+// `first` was produced with the first candidate fill (the reference's zero-filled outputs, the device's
+// kDefaultOutputPoison); `rerun` produces the outputs again with another fill.
+void prove_constant_outputs(const std::vector<Judgement>& judgements, int producer, const std::vector<HostTensor>& first,
+                            CaseResult& r, const std::function<Result<std::vector<HostTensor>>(std::byte)>& rerun) {
+    std::vector<const Judgement*> pending;
+    for (const Judgement& j : judgements)
+        if (j.producer == producer && r.outputs[j.report].result.verdict == Verdict::kMistrusted &&
+            r.outputs[j.report].result.expected_constant)
+            pending.push_back(&j);
+    if (pending.empty()) return;
+    const bool device = producer >= 0;
+    const std::byte first_fill = device ? kDefaultOutputPoison : std::byte{0};
+    const std::byte candidates[] = {first_fill, std::byte{0x5a}, std::byte{0xa5}, std::byte{0x3c}, std::byte{0xc3},
+                                    std::byte{0xff}, std::byte{0x00}, std::byte{0x7e}, std::byte{0x81}};
+    std::vector<std::byte> fills;
+    for (std::byte fill : candidates) {
+        if (fills.size() == 2) break;
+        if (std::find(fills.begin(), fills.end(), fill) != fills.end()) continue;
+        bool fails_everywhere = true;
+        for (const Judgement* j : pending) {
+            HostTensor filled(first[j->output].desc());
+            std::memset(filled.bytes().data(), int(fill), filled.bytes().size());
+            const CompareResult c = j->judge(filled);
+            fails_everywhere &= c.mismatch_count == c.element_count;
+        }
+        if (fails_everywhere) fills.push_back(fill);
+    }
+    auto hex = [](std::byte b) {
+        char text[8];
+        std::snprintf(text, sizeof text, "0x%02x", unsigned(b));
+        return std::string(text);
+    };
+    std::string unproven;
+    if (fills.size() < 2) unproven = "no two fill patterns fail the comparison everywhere";
+    for (size_t k = 0; k < fills.size() && unproven.empty(); ++k) {
+        Result<std::vector<HostTensor>> again = fills[k] == first_fill ? Result<std::vector<HostTensor>>(first)
+                                                                        : rerun(fills[k]);
+        if (!again.is_ok()) {
+            unproven = "the run with fill " + hex(fills[k]) + " failed: " + again.status().message();
+            break;
+        }
+        for (const Judgement* j : pending)
+            if (j->judge(again.value()[j->output]).verdict == Verdict::kFailed) {
+                unproven = "with the outputs filled with " + hex(fills[k]) + " first, " + r.outputs[j->report].output +
+                           " does not match (elements left unwritten)";
+                break;
+            }
+    }
+    for (const Judgement* j : pending) {
+        CompareResult& result = r.outputs[j->report].result;
+        if (!unproven.empty()) {
+            result.reason += " (writes not proven: " + unproven + ")";
+            continue;
+        }
+        result.verdict = Verdict::kPassed;
+        result.reason.clear();
+        r.outputs[j->report].note = "constant expectation, writes proven with two poison patterns (" + hex(fills[0]) +
+                                    ", " + hex(fills[1]) + ")";
+    }
 }
 
 }  // namespace
@@ -68,9 +146,19 @@ const char* case_status_name(CaseStatus status) {
     return "?";
 }
 
+const char* backend_choice_name(BackendChoice choice) {
+    switch (choice) {
+        case BackendChoice::kCpu: return "cpu";
+        case BackendChoice::kGpu: return "gpu";
+        case BackendChoice::kBoth: return "both";
+        case BackendChoice::kDirectml: return "directml";
+        case BackendChoice::kAll: return "all";
+    }
+    return "?";
+}
+
 std::string repro_command(const CaseSpec& spec, const RunOptions& options) {
-    std::string backend = options.backend == BackendChoice::kCpu ? "cpu"
-                          : options.backend == BackendChoice::kGpu ? "gpu" : "both";
+    const std::string backend = backend_choice_name(options.backend);
     std::string out = "dmltool run " + shell_quote(spec.file) + " --filter " +
                       shell_quote("^" + regex_escape(spec.name) + "$") + " --backend " + backend;
     if (options.feature_level_cap != kHighestFeatureLevel)
@@ -82,7 +170,10 @@ std::string repro_command(const CaseSpec& spec, const RunOptions& options) {
 }
 
 Runner::Runner(const RunOptions& options, ThreadPool& pool, Backend* backend)
-    : options_(options), pool_(pool), backend_(backend) {}
+    : Runner(options, pool, backend ? std::vector<Backend*>{backend} : std::vector<Backend*>{}) {}
+
+Runner::Runner(const RunOptions& options, ThreadPool& pool, std::vector<Backend*> backends)
+    : options_(options), pool_(pool), backends_(std::move(backends)), device_gone_(backends_.size()) {}
 
 CaseResult Runner::invalid_file(const CaseFile& file) {
     CaseResult r;
@@ -98,7 +189,7 @@ Status Runner::check_memory_budget(const CaseSpec& spec) const {
     // layout (what the reference sees) and the physical image (built for that round trip, and again by a device
     // backend for its upload). Outputs: the reference's values, its physical image and the values read back,
     // the expectation, and a device's physical download with its values.
-    const bool device = backend_ != nullptr;
+    const uint64_t device = backends_.size();
     uint64_t total = 0, largest = 0;
     size_t output_index = 0;
     std::string largest_name;
@@ -133,14 +224,15 @@ Status Runner::check_memory_budget(const CaseSpec& spec) const {
     return Status::ok();
 }
 
-std::string Runner::device_unavailable(CaseResult& result) {
-    if (!device_gone_.empty()) return device_gone_;
-    if (!backend_->lost()) return {};
-    Status recovered = backend_->recover();
+std::string Runner::device_unavailable(size_t index, CaseResult& result) {
+    if (!device_gone_[index].empty()) return device_gone_[index];
+    Backend* backend = backends_[index];
+    if (!backend->lost()) return {};
+    Status recovered = backend->recover();
     if (recovered.is_ok()) return {};
     result.device_error = true;  // this case reports the failed re-creation; later ones only say why they are CPU-only
-    device_gone_ = recovered.message();
-    return device_gone_;
+    device_gone_[index] = recovered.message();
+    return device_gone_[index];
 }
 
 Result<std::vector<HostTensor>> Runner::prepare_inputs(const CaseSpec& spec) const {
@@ -197,13 +289,33 @@ CaseResult Runner::run(const LoadedCase& loaded) {
                                 " (derived from the " + r.op + " tables), above the cap " +
                                 options_.feature_level_cap.to_string() + " (--feature-level)"));
     if (Status budget = check_memory_budget(spec); !budget.is_ok()) return fail(budget.with_context(context));
-    Backend* device = backend_;
-    const std::string device_skipped = device ? device_unavailable(r) : std::string();
-    if (!device_skipped.empty()) device = nullptr;
-    if (device) {
-        // Before any allocation or reference work: a case that cannot fit on the device is refused with the numbers.
-        Status fits = device->check_capacity(*spec.op, *spec.desc);
-        if (!fits.is_ok()) return fail(fits.with_context(context + ": " + device->name()));
+    // Each device backend's part of the case: run, not run (device gone), or UNSUPPORTED on that backend.
+    struct DevicePart {
+        Backend* backend;
+        std::string skipped;      // its device is gone: the case runs without it
+        std::string unsupported;  // this backend cannot run this case (multi-backend runs only)
+        std::vector<HostTensor> outputs;
+        bool ran = false;
+    };
+    std::vector<DevicePart> parts;
+    const bool several = backends_.size() > 1;
+    for (size_t i = 0; i < backends_.size(); ++i) {
+        DevicePart part{backends_[i], device_unavailable(i, r), {}, {}, false};
+        Backend* device = part.backend;
+        if (part.skipped.empty()) {
+            Status fits = Status::ok();
+            if (auto highest = device->max_feature_level(); highest && spec.min_feature_level > *highest)
+                fits = unsupported("needs feature level " + spec.min_feature_level.to_string() + ", above " +
+                                   device->label() + "'s maximum " + highest->to_string() +
+                                   " (the device's CheckFeatureSupport)");
+            // Before any allocation or reference work: a case that cannot fit on the device is refused with the numbers.
+            if (fits.is_ok()) fits = device->check_capacity(*spec.op, *spec.desc);
+            if (!fits.is_ok()) {
+                if (!several || fits.code() != ErrorCode::kUnsupported) return fail(fits.with_context(context + ": " + device->name()));
+                part.unsupported = fits.message();
+            }
+        }
+        parts.push_back(std::move(part));
     }
 
     auto inputs = prepare_inputs(spec);
@@ -234,16 +346,27 @@ CaseResult Runner::run(const LoadedCase& loaded) {
     // Outputs go through their physical layout too, as a device's would.
     for (auto& t : reference) t = from_physical(t.desc(), to_physical(t, std::byte{0xcd}));
 
-    std::vector<HostTensor> device_outputs;
-    if (device) {
+    for (DevicePart& part : parts) {
+        if (!part.skipped.empty() || !part.unsupported.empty()) continue;
         BackendTiming timing;
-        auto executed = device->execute(*spec.op, *spec.desc, input_ptrs, &timing);
-        if (!executed.is_ok()) return fail(executed.status().with_context(context + ": " + device->name()));
-        device_outputs = std::move(executed).value();
-        r.backend_ms = timing.first_ms;
+        auto executed = part.backend->execute(*spec.op, *spec.desc, input_ptrs, &timing);
+        if (!executed.is_ok()) {
+            if (several && executed.status().code() == ErrorCode::kUnsupported) {
+                part.unsupported = executed.status().message();
+                continue;
+            }
+            return fail(executed.status().with_context(context + ": " + part.backend->name()));
+        }
+        part.outputs = std::move(executed).value();
+        part.ran = true;
+        if (!r.backend_ms) r.backend_ms = timing.first_ms;
     }
 
     bool reference_failed = false, device_failed = false;
+    std::string failed_labels;
+    // Per comparison in r.outputs: how to judge another output of the same producer (for the constant proof).
+    std::vector<Judgement> judgements;
+    std::vector<std::optional<HostTensor>> expected_values(output_slots.size());
     for (size_t i = 0; i < output_slots.size(); ++i) {
         const TensorSlot& slot = output_slots[i];
         const Tolerance& tolerance = tolerances[i];
@@ -251,24 +374,95 @@ CaseResult Runner::run(const LoadedCase& loaded) {
         // output is judged as one more implementation, and a device against it with twice the bound.
         const bool use_exact = tolerance.error_bound && !exact[i].exact.empty();
         const size_t shown = options_.max_reported_mismatches;
-        auto add = [&](const char* what, const HostTensor& expected, const HostTensor& got, bool expected_is_file) {
+        // producer: -1 for the CPU reference, else the index of the device part whose output `got` is.
+        auto add = [&](const std::string& what, const HostTensor& expected, const HostTensor& got,
+                       bool expected_is_file, bool informational, int producer) {
             CompareResult compared =
                 !use_exact ? compare_tensors(expected, got, tolerance, shown)
                 : !expected_is_file ? compare_to_exact(exact[i], got, tolerance, shown)
                 : &got == &reference[i] ? compare_to_exact(exact[i], expected, tolerance, shown)
                                         : compare_to_exact(exact_output_from(expected, exact[i]), got, tolerance, shown, 2.0);
-            r.outputs.push_back({slot.name, what, tolerance, use_exact, std::move(compared), {}});
+            r.outputs.push_back({slot.name, what, informational, tolerance, use_exact, std::move(compared), {}});
+            // The same judgement of another output of this producer (the reference's own output is judged
+            // against the exact values, like any implementation).
+            const bool by_device = producer >= 0;
+            Judgement j{r.outputs.size() - 1, i, producer, nullptr};
+            if (!use_exact)
+                j.judge = [&expected, &tolerance](const HostTensor& other) {
+                    return compare_tensors(expected, other, tolerance, 0);
+                };
+            else if (!expected_is_file || !by_device)
+                j.judge = [&exact, i, &tolerance](const HostTensor& other) {
+                    return compare_to_exact(exact[i], other, tolerance, 0);
+                };
+            else
+                j.judge = [centre = exact_output_from(expected, exact[i]), &tolerance](const HostTensor& other) {
+                    return compare_to_exact(centre, other, tolerance, 0, 2.0);
+                };
+            judgements.push_back(std::move(j));
             return r.outputs.back().result.verdict == Verdict::kFailed;
         };
-        if (device) device_failed |= add("gpu vs reference", reference[i], device_outputs[i], false);
+        auto device_add = [&](const DevicePart& part, const std::string& against, const HostTensor& expected,
+                              bool expected_is_file) {
+            const int producer = int(&part - parts.data());
+            if (add(part.backend->label() + " vs " + against, expected, part.outputs[i], expected_is_file, false,
+                    producer)) {
+                device_failed = true;
+                if (failed_labels.find(part.backend->label()) == std::string::npos)
+                    failed_labels += (failed_labels.empty() ? "" : "+") + part.backend->label();
+            }
+        };
+        for (const DevicePart& part : parts)
+            if (part.ran) device_add(part, "reference", reference[i], false);
+        // Device backends with each other (--backend all): where DirectML and dmltool's kernels disagree. Under
+        // the error bound each is already judged against the exact values, so plain element compares here.
+        for (size_t a = 0; a < parts.size(); ++a)
+            for (size_t b = a + 1; b < parts.size(); ++b)
+                if (parts[a].ran && parts[b].ran) {
+                    r.outputs.push_back({slot.name, parts[b].backend->label() + " vs " + parts[a].backend->label(),
+                                         true, tolerance, false,
+                                         use_exact ? compare_to_exact(exact_output_from(parts[a].outputs[i], exact[i]),
+                                                                      parts[b].outputs[i], tolerance, shown, 2.0)
+                                                   : compare_tensors(parts[a].outputs[i], parts[b].outputs[i], tolerance, shown),
+                                         {}});
+                }
         auto source = spec.expected.find(slot.name);
         if (source == spec.expected.end()) continue;
         auto expected = materialize_source(source->second, *slot.desc, spec.base_dir, options_.sources);
         if (!expected.is_ok()) return fail(expected.status().with_context(context));
-        reference_failed |= add("reference vs expected", *expected, reference[i], true);
-        if (device) device_failed |= add("gpu vs expected", *expected, device_outputs[i], true);
+        expected_values[i] = std::move(expected).value();
+        reference_failed |= add("reference vs expected", *expected_values[i], reference[i], true, false, -1);
+        for (const DevicePart& part : parts)
+            if (part.ran) device_add(part, "expected", *expected_values[i], true);
     }
-    if (r.outputs.empty() && device_skipped.empty()) {
+    if (!reference_failed && !device_failed) {
+        prove_constant_outputs(judgements, -1, reference, r, [&](std::byte poison) -> Result<std::vector<HostTensor>> {
+            std::vector<HostTensor> again;
+            for (const TensorSlot& slot : output_slots) {
+                again.emplace_back(*slot.desc);
+                std::memset(again.back().bytes().data(), int(poison), again.back().bytes().size());
+            }
+            std::vector<HostTensor*> pointers;
+            for (auto& t : again) pointers.push_back(&t);
+            DMLTOOL_RETURN_IF_ERROR(
+                spec.op->run_reference(*spec.desc, input_ptrs, pointers, ReferenceContext{pool_, options_.semantics}));
+            for (auto& t : again) t = from_physical(t.desc(), to_physical(t, std::byte{0xcd}));
+            return again;
+        });
+        for (size_t k = 0; k < parts.size(); ++k)
+            if (parts[k].ran)
+                prove_constant_outputs(judgements, int(k), parts[k].outputs, r, [&](std::byte poison) {
+                    return parts[k].backend->execute(*spec.op, *spec.desc, input_ptrs, nullptr, poison);
+                });
+    }
+    std::string device_skipped, device_unsupported;
+    for (const DevicePart& part : parts) {
+        if (!part.skipped.empty())
+            device_skipped += (device_skipped.empty() ? "" : "; ") + part.backend->name() + " not run: " + part.skipped;
+        if (!part.unsupported.empty())
+            device_unsupported += (device_unsupported.empty() ? "" : "; ") + part.backend->label() + ": " + part.unsupported;
+    }
+    if (r.outputs.empty() && device_skipped.empty() && device_unsupported.empty()) {
         r.status = CaseStatus::kSkipped;
         r.reason = context + ": nothing to compare: the case has no expected outputs and no device backend ran "
                              "(add \"expected\" or use --backend gpu/both)";
@@ -276,6 +470,7 @@ CaseResult Runner::run(const LoadedCase& loaded) {
     }
     r.status = CaseStatus::kPassed;
     for (const OutputReport& o : r.outputs) {
+        if (o.informational) continue;
         if (o.result.verdict == Verdict::kFailed && r.status != CaseStatus::kFailed) {
             r.status = CaseStatus::kFailed;
             r.reason = context + ": " + o.output + " (" + o.comparison + "): " + o.result.reason;
@@ -284,16 +479,30 @@ CaseResult Runner::run(const LoadedCase& loaded) {
             r.reason = context + ": " + o.output + " (" + o.comparison + "): " + o.result.reason;
         }
     }
-    if (r.status == CaseStatus::kFailed && device_failed && !reference_failed && !spec.expected.empty())
-        r.reason += " [GPU-only failure: the reference matches the expected outputs]";
+    if (r.status == CaseStatus::kFailed && device_failed && !reference_failed && !spec.expected.empty()) {
+        std::string who = failed_labels == "gpu" ? std::string("GPU") : failed_labels;
+        r.reason += " [" + who + "-only failure: the reference matches the expected outputs]";
+    }
+    if (!device_unsupported.empty()) {
+        // Never a silent pass: a backend that could not run the case makes it UNSUPPORTED, naming what did run.
+        if (r.status != CaseStatus::kPassed) {
+            r.reason += " [" + device_unsupported + "]";
+        } else {
+            r.status = CaseStatus::kUnsupported;
+            std::string ran;
+            for (const DevicePart& part : parts)
+                if (part.ran) ran += (ran.empty() ? "" : ", ") + part.backend->label();
+            r.reason = context + ": " + device_unsupported +
+                       (ran.empty() ? std::string() : " (" + ran + " matched the reference)");
+        }
+    }
     if (!device_skipped.empty()) {
         // A finding of the reference part stands; otherwise the case says that its device part did not run.
-        const std::string why = backend_->name() + " not run: " + device_skipped;
         if (r.status != CaseStatus::kPassed) {
-            r.reason += " [" + why + "]";
+            r.reason += " [" + device_skipped + "]";
         } else {
             r.status = CaseStatus::kSkipped;
-            r.reason = context + ": " + why +
+            r.reason = context + ": " + device_skipped +
                        (r.outputs.empty() ? "" : "; the CPU reference matches the expected outputs");
         }
     }

@@ -17,11 +17,17 @@ namespace dmltool {
 enum class CaseStatus { kPassed, kFailed, kMistrusted, kUnsupported, kInvalid, kSkipped };
 const char* case_status_name(CaseStatus status);  // "PASSED", ...
 
-enum class BackendChoice { kCpu, kGpu, kBoth };
+// kGpu: dmltool's own kernels; kDirectml: Microsoft's DirectML.dll; kAll: both of them (three-way: reference,
+// own kernels, DirectML). Every device backend is compared with the reference and with `expected`.
+enum class BackendChoice { kCpu, kGpu, kBoth, kDirectml, kAll };
+const char* backend_choice_name(BackendChoice choice);  // "cpu", "gpu", "both", "directml", "all"
 
 struct OutputReport {
     std::string output;      // "OutputTensors[1]"
-    std::string comparison;  // "reference vs expected", "gpu vs reference", "gpu vs expected"
+    std::string comparison;  // "reference vs expected", "gpu vs reference", "gpu vs expected", "directml vs gpu"
+    // Two device backends compared with each other (--backend all): reported, but the verdict comes from the
+    // comparisons with the reference and the expectation, so it does not change the case's status.
+    bool informational = false;
     Tolerance tolerance;
     bool exact = false;  // judged against the reference's exact values under the error bound
     CompareResult result;
@@ -58,6 +64,10 @@ class Runner {
 public:
     // `backend` may be null (CPU-only run).
     Runner(const RunOptions& options, ThreadPool& pool, Backend* backend);
+    // Several device backends (--backend all): each runs the case and is compared with the reference, the
+    // expectation and the backends before it. A backend that cannot run a case (UNSUPPORTED) does not stop the
+    // others; the case is then UNSUPPORTED unless a comparison failed.
+    Runner(const RunOptions& options, ThreadPool& pool, std::vector<Backend*> backends);
 
     // Device faults do not end a run: a case whose device part fails is FAILED with the call and HRESULT
     // (device_error: exit code 3) and the next case runs. After a device loss the next device case first
@@ -74,13 +84,14 @@ public:
 
 private:
     Status check_memory_budget(const CaseSpec& spec) const;
-    // Why this case's device part cannot run (empty: it can), recreating a lost device first.
-    std::string device_unavailable(CaseResult& result);
+    // Why this case's part on backend `index` cannot run (empty: it can), recreating a lost device first.
+    std::string device_unavailable(size_t index, CaseResult& result);
 
     const RunOptions& options_;
     ThreadPool& pool_;
-    Backend* backend_;
-    std::string device_gone_;  // set once re-creating a lost device failed: the rest of the run is CPU-only
+    std::vector<Backend*> backends_;
+    // Per backend: set once re-creating a lost device failed; the rest of the run does without that backend.
+    std::vector<std::string> device_gone_;
 };
 
 // "dmltool run 'cases/x.json' --filter '^name$' ..." that reruns exactly one case.

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <deque>
 
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 #include "core/report.h"
 #include "core/runner.h"
 #include "sample_cases.h"
+#include "tests/testing/op_testing.h"
 #include "temp_dir.h"
 
 namespace dmltool {
@@ -22,12 +24,16 @@ class FakeBackend : public Backend {
 public:
     std::string name() const override { return "fake"; }
     Result<std::vector<HostTensor>> execute(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
-                                            BackendTiming* timing, std::byte) override {
+                                            BackendTiming* timing, std::byte poison) override {
         ++calls;
+        poisons.push_back(poison);
         if (!error.is_ok()) return error;
         if (outputs.empty()) return internal_error("fake backend: no outputs set");
         if (timing) timing->first_ms = 1.5;
-        return outputs;
+        if (!writes_nothing) return outputs;
+        std::vector<HostTensor> untouched = outputs;  // a kernel that writes nothing leaves the poison fill
+        for (HostTensor& t : untouched) std::memset(t.bytes().data(), int(poison), t.bytes().size());
+        return untouched;
     }
     Result<std::vector<double>> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
                                                 unsigned) override {
@@ -48,6 +54,8 @@ public:
     Status recover_error;
     int calls = 0;
     int recoveries = 0;
+    bool writes_nothing = false;
+    std::vector<std::byte> poisons;
 };
 
 class RunnerTest : public ::testing::Test {
@@ -192,13 +200,45 @@ TEST_F(RunnerTest, MissingHdf5FileIsInvalid) {
     EXPECT_NE(r.reason.find("missing.h5': no such file"), std::string::npos) << r.reason;
 }
 
-TEST_F(RunnerTest, ConstantExpectationIsMistrusted) {
+// A constant expectation is proven by producing the outputs with two fills that each fail everywhere.
+TEST_F(RunnerTest, ConstantExpectationProvenOnTheReference) {
     json c = d2s_case("d2s/constant");
     c["inputs"]["InputTensor"] = {{"constant", 3}};
     c["expected"]["OutputTensor"] = {{"constant", 3}};
     CaseResult r = run_one(c);
-    EXPECT_EQ(r.status, CaseStatus::kMistrusted);
+    EXPECT_EQ(r.status, CaseStatus::kPassed) << r.reason;
+    ASSERT_EQ(r.outputs.size(), 1u);
+    EXPECT_EQ(r.outputs[0].note, "constant expectation, writes proven with two poison patterns (0x00, 0x5a)");
+}
+
+TEST_F(RunnerTest, ConstantExpectationProvenOnTheDevice) {
+    json c = d2s_case("d2s/constant");
+    c["inputs"]["InputTensor"] = {{"constant", 3}};
+    c["expected"]["OutputTensor"] = {{"constant", 3}};
+    FakeBackend fake;
+    HostTensor threes(testing::packed_desc(DataType::kUint32, {1, 1, 2, 4}));
+    for (uint64_t i = 0; i < 8; ++i) threes.set<uint32_t>(i, 3);
+    fake.outputs.push_back(threes);
+    CaseResult r = run_one(c, &fake);
+    EXPECT_EQ(r.status, CaseStatus::kPassed) << r.reason;
+    EXPECT_EQ(fake.poisons, (std::vector<std::byte>{kDefaultOutputPoison, std::byte{0x5a}}));
+    for (const OutputReport& o : r.outputs) EXPECT_NE(o.note.find("proven with two poison patterns"), std::string::npos);
+}
+
+// A device that writes nothing, where the expected constant is exactly the default poison pattern: the first run
+// matches, the proof's runs with other fills do not.
+TEST_F(RunnerTest, ConstantExpectationUnprovenWhenNothingIsWritten) {
+    json c = d2s_case("d2s/constant_poison");
+    c["inputs"]["InputTensor"] = {{"constant", 0xcdcdcdcdu}};
+    c["expected"]["OutputTensor"] = {{"constant", 0xcdcdcdcdu}};
+    FakeBackend fake;
+    fake.writes_nothing = true;
+    fake.outputs.emplace_back(testing::packed_desc(DataType::kUint32, {1, 1, 2, 4}));
+    CaseResult r = run_one(c, &fake);
+    EXPECT_EQ(r.status, CaseStatus::kMistrusted) << r.reason;
+    EXPECT_NE(r.reason.find("gpu vs reference"), std::string::npos) << r.reason;
     EXPECT_NE(r.reason.find("expected output is constant"), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find("writes not proven: with the outputs filled with 0x5a first"), std::string::npos) << r.reason;
 }
 
 // Host copies of the 32-byte tensors: the input's source values, its values read back and its physical image

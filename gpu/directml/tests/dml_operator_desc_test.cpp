@@ -1,0 +1,133 @@
+// DmlOperatorDesc: every member of the DML_*_OPERATOR_DESC that DirectML.dll reads, built from parsed cases.
+// Needs no device and no DLL, so it runs in every build.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_reader.h"
+#include "core/op_registry.h"
+#include "gpu/directml/dml_operator_desc.h"
+
+namespace dmltool::gpu::dml {
+namespace {
+
+using nlohmann::json;
+
+class DmlOperatorDescTest : public ::testing::Test {
+protected:
+    // Parses one case's operator (no data needed) and builds its DML desc.
+    std::unique_ptr<DmlOperatorDesc> build(const std::string& type, const json& desc) {
+        op_ = registry_.find(type);
+        EXPECT_NE(op_, nullptr) << type;
+        desc_json_ = json::parse(desc.dump());  // as the case loader sees it (non-negative numbers unsigned)
+        JsonObjectReader reader(desc_json_, "/operator/desc");
+        auto parsed = op_->parse(reader);
+        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
+        parsed_ = std::move(parsed).value();
+        auto built = DmlOperatorDesc::build(*op_, *parsed_);
+        EXPECT_TRUE(built.is_ok()) << built.status().message();
+        return std::move(built).value();
+    }
+    static const DML_BUFFER_TENSOR_DESC& buffer(const DML_TENSOR_DESC* t) {
+        EXPECT_EQ(t->Type, DML_TENSOR_TYPE_BUFFER);
+        return *static_cast<const DML_BUFFER_TENSOR_DESC*>(t->Desc);
+    }
+
+    OpRegistry registry_ = make_builtin_registry();
+    const Op* op_ = nullptr;
+    json desc_json_;
+    std::unique_ptr<OpDesc> parsed_;
+};
+
+TEST_F(DmlOperatorDescTest, DepthToSpaceKeepsStridesAndTotalSize) {
+    auto d = build("DML_OPERATOR_DEPTH_TO_SPACE1",
+                   {{"InputTensor", {{"DataType", "FLOAT16"}, {"Sizes", {1, 8, 2, 3}}, {"Strides", {96, 12, 6, 2}},
+                                     {"TotalTensorSizeInBytes", 200}}},
+                    {"OutputTensor", {{"DataType", "FLOAT16"}, {"Sizes", {1, 2, 4, 6}}}},
+                    {"BlockSize", 2},
+                    {"Order", "COLUMN_ROW_DEPTH"}});
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_DEPTH_TO_SPACE1);
+    const auto& s = *static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(d->desc().Desc);
+    EXPECT_EQ(s.BlockSize, 2u);
+    EXPECT_EQ(s.Order, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH);
+    const auto& in = buffer(s.InputTensor);
+    EXPECT_EQ(in.DataType, DML_TENSOR_DATA_TYPE_FLOAT16);
+    ASSERT_EQ(in.DimensionCount, 4u);
+    ASSERT_NE(in.Strides, nullptr);
+    EXPECT_EQ((std::vector<UINT>(in.Sizes, in.Sizes + 4)), (std::vector<UINT>{1, 8, 2, 3}));
+    EXPECT_EQ((std::vector<UINT>(in.Strides, in.Strides + 4)), (std::vector<UINT>{96, 12, 6, 2}));
+    EXPECT_EQ(in.TotalTensorSizeInBytes, 200u);
+    const auto& out = buffer(s.OutputTensor);
+    EXPECT_EQ(out.Strides, nullptr);  // packed: DirectML gets no strides
+    EXPECT_EQ(out.TotalTensorSizeInBytes, 48u * 2);
+    EXPECT_EQ(d->input_tensors().size(), 1u);
+    EXPECT_EQ(d->output_tensors().size(), 1u);
+}
+
+TEST_F(DmlOperatorDescTest, ResampleScalesAndMode) {
+    auto d = build("DML_OPERATOR_RESAMPLE", {{"InputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 2, 2}}}},
+                                             {"OutputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 4, 6}}}},
+                                             {"InterpolationMode", "LINEAR"},
+                                             {"Scales", {1.0, 1.0, 2.0, 3.0}}});
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_RESAMPLE);
+    const auto& s = *static_cast<const DML_RESAMPLE_OPERATOR_DESC*>(d->desc().Desc);
+    EXPECT_EQ(s.InterpolationMode, DML_INTERPOLATION_MODE_LINEAR);
+    ASSERT_EQ(s.ScaleCount, 4u);
+    EXPECT_EQ((std::vector<FLOAT>(s.Scales, s.Scales + 4)), (std::vector<FLOAT>{1, 1, 2, 3}));
+    EXPECT_EQ(buffer(s.OutputTensor).Sizes[3], 6u);
+}
+
+TEST_F(DmlOperatorDescTest, SplitOutputsAreOneArray) {
+    auto d = build("DML_OPERATOR_SPLIT", {{"InputTensor", {{"DataType", "INT8"}, {"Sizes", {1, 5, 2}}}},
+                                          {"OutputTensors",
+                                           {{{"DataType", "INT8"}, {"Sizes", {1, 2, 2}}},
+                                            {{"DataType", "INT8"}, {"Sizes", {1, 3, 2}}}}},
+                                          {"Axis", 1}});
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_SPLIT);
+    const auto& s = *static_cast<const DML_SPLIT_OPERATOR_DESC*>(d->desc().Desc);
+    EXPECT_EQ(s.Axis, 1u);
+    ASSERT_EQ(s.OutputCount, 2u);
+    EXPECT_EQ(buffer(&s.OutputTensors[0]).Sizes[1], 2u);
+    EXPECT_EQ(buffer(&s.OutputTensors[1]).Sizes[1], 3u);
+    EXPECT_EQ(buffer(s.InputTensor).DataType, DML_TENSOR_DATA_TYPE_INT8);
+    EXPECT_EQ(d->output_tensors().size(), 2u);
+    EXPECT_EQ(d->output_tensors()[1], s.OutputTensors[1].Desc);
+}
+
+TEST_F(DmlOperatorDescTest, QuantizedConvolutionOptionalTensorsAreNull) {
+    auto d = build("DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION",
+                   {{"InputTensor", {{"DataType", "UINT8"}, {"Sizes", {1, 2, 5, 5}}}},
+                    {"InputScaleTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 1, 1}}}},
+                    {"FilterTensor", {{"DataType", "INT8"}, {"Sizes", {4, 1, 3, 3}}}},
+                    {"FilterScaleTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 4, 1, 1}}}},
+                    {"BiasTensor", {{"DataType", "INT32"}, {"Sizes", {1, 4, 1, 1}}}},
+                    {"OutputScaleTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 1, 1}}}},
+                    {"OutputTensor", {{"DataType", "UINT8"}, {"Sizes", {1, 4, 2, 3}}}},
+                    {"Strides", {2, 1}},
+                    {"Dilations", {1, 1}},
+                    {"StartPadding", {0, 0}},
+                    {"EndPadding", {0, 0}},
+                    {"GroupCount", 2}});
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION);
+    const auto& c = *static_cast<const DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC*>(d->desc().Desc);
+    EXPECT_EQ(c.InputZeroPointTensor, nullptr);
+    EXPECT_EQ(c.FilterZeroPointTensor, nullptr);
+    EXPECT_EQ(c.OutputZeroPointTensor, nullptr);
+    ASSERT_NE(c.BiasTensor, nullptr);
+    EXPECT_EQ(buffer(c.BiasTensor).DataType, DML_TENSOR_DATA_TYPE_INT32);
+    EXPECT_EQ(buffer(c.FilterTensor).DataType, DML_TENSOR_DATA_TYPE_INT8);
+    EXPECT_EQ(buffer(c.FilterScaleTensor).Sizes[1], 4u);
+    EXPECT_EQ(buffer(c.OutputTensor).Sizes[3], 3u);
+    ASSERT_EQ(c.DimensionCount, 2u);
+    EXPECT_EQ(c.Strides[0], 2u);
+    EXPECT_EQ(c.Strides[1], 1u);
+    EXPECT_EQ(c.GroupCount, 2u);
+    // Bindings: nine inputs in member order, absent ones null.
+    ASSERT_EQ(d->input_tensors().size(), 9u);
+    EXPECT_EQ(d->input_tensors()[2], nullptr);
+    EXPECT_EQ(d->input_tensors()[6], c.BiasTensor->Desc);
+    EXPECT_EQ(d->input_tensors()[8], nullptr);
+}
+
+}  // namespace
+}  // namespace dmltool::gpu::dml
