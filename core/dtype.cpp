@@ -122,6 +122,20 @@ float half_to_float(uint16_t h) {
 }
 
 uint16_t double_to_half(double value) {
+    // Fast path for results in the normal half range [2^-14, 65520): round the double's 52-bit fraction to 10
+    // bits, ties to even, on the bits (a carry out of the fraction correctly bumps the exponent; the range check
+    // keeps it below infinity). Everything else, and the tests' check of this path, is double_to_half_by_scaling.
+    const uint64_t bits = std::bit_cast<uint64_t>(value);
+    const int exponent = int((bits >> 52) & 0x7ff) - 1023;
+    if (exponent >= -14 && exponent <= 15) {
+        const uint64_t combined = (uint64_t(exponent + 15) << 52) | (bits & ((uint64_t(1) << 52) - 1));
+        const uint64_t rounded = (combined + ((uint64_t(1) << 41) - 1) + ((combined >> 42) & 1)) >> 42;
+        if (rounded < 0x7c00u) return uint16_t(((bits >> 48) & 0x8000u) | rounded);
+    }
+    return double_to_half_by_scaling(value);
+}
+
+uint16_t double_to_half_by_scaling(double value) {
     const uint64_t bits = std::bit_cast<uint64_t>(value);
     const uint16_t sign = uint16_t((bits >> 48) & 0x8000u);
     if (std::isnan(value)) {

@@ -53,5 +53,8 @@ uint64_t integer_max(DataType type);
 float half_to_float(uint16_t bits);
 uint16_t float_to_half(float value);
 uint16_t double_to_half(double value);  // single rounding from double (no double rounding through float)
+// The same conversion by power-of-two scaling and std::nearbyint (the general path, and the tests' check of
+// double_to_half's bit-level fast path for the normal range).
+uint16_t double_to_half_by_scaling(double value);
 
 }  // namespace dmltool

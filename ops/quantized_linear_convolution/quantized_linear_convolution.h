@@ -109,9 +109,22 @@ inline ConvGeometry conv_geometry(const QuantizedLinearConvolutionDesc& desc) {
 
 std::unique_ptr<Op> make_op();  // op.cpp
 
-// The CPU reference (reference.cpp); arguments as Op::run_reference.
+// How the CPU reference accumulates (all exact integer sums, so every path gives the same bytes; the tests
+// compare each against the naive loop nest and an im2col oracle):
+// - kNaive: one loop nest per output element (int64 sums), the obviously right form;
+// - kChannelVector: int16 operands, int32 sums over a block of output channels at a time (the inner loop runs
+//   along the transposed filter's output channels, so it vectorizes with the baseline instruction set);
+// - kChannelVectorAvx2: the same code compiled for AVX2 (only where the CPU has it);
+// - kAuto: kChannelVectorAvx2 where the CPU has AVX2, else kChannelVector; kNaive when an int32 sum could
+//   overflow or an operand does not fit int16.
+enum class ReferencePath { kAuto, kNaive, kChannelVector, kChannelVectorAvx2 };
+bool cpu_has_avx2();
+
+// The CPU reference (reference.cpp); arguments as Op::run_reference. run_reference = kAuto.
 Status run_reference(const QuantizedLinearConvolutionDesc& desc, std::span<const HostTensor* const> inputs,
                      std::span<HostTensor* const> outputs, const ReferenceContext& context);
+Status run_reference_path(const QuantizedLinearConvolutionDesc& desc, std::span<const HostTensor* const> inputs,
+                          std::span<HostTensor* const> outputs, const ReferenceContext& context, ReferencePath path);
 
 // The scale values (data, not desc): every InputScaleTensor, FilterScaleTensor and OutputScaleTensor element must
 // be finite and non-zero. Op::check_input_values (validate and run, before the reference); inputs as above,

@@ -102,8 +102,9 @@ Result<std::unique_ptr<OpDesc>> parse(const json& d) {
     return testing::parse_desc(*make_op(), d.dump());
 }
 
-// Parses the problem's desc and runs the reference; the output values, or the first error.
-Result<std::vector<double>> run(const Problem& p) {
+// Parses the problem's desc and runs the reference (through Op::run_reference, or with the given accumulation
+// path); the output values, or the first error.
+Result<std::vector<double>> run(const Problem& p, std::optional<ReferencePath> path = std::nullopt) {
     const auto op = make_op();
     DMLTOOL_ASSIGN_OR_RETURN(auto desc, parse(desc_json(p)));
     const uint32_t r = p.rank(), qr = filter_quant_rank(p);
@@ -120,6 +121,15 @@ Result<std::vector<double>> run(const Problem& p) {
     if (p.yz) in[8] = make_tensor(p.y_type, ones(r), {*p.yz});
     std::vector<const HostTensor*> pointers;
     for (const auto& t : in) pointers.push_back(t ? &*t : nullptr);
+    if (path) {
+        const auto& conv = static_cast<const QuantizedLinearConvolutionDesc&>(*desc);
+        HostTensor output(conv.output);
+        HostTensor* output_pointer = &output;
+        ThreadPool pool(2);
+        const SemanticsOptions semantics;
+        DMLTOOL_RETURN_IF_ERROR(run_reference_path(conv, pointers, {&output_pointer, 1}, {pool, semantics}, *path));
+        return values_of(output);
+    }
     DMLTOOL_ASSIGN_OR_RETURN(auto outputs, testing::run_reference(*op, *desc, pointers));
     return values_of(outputs.at(0));
 }
@@ -425,7 +435,8 @@ TEST(QuantizedLinearConvolution, OneSpatialDimensionMatchesUnitHeight) {
 
 // ---- brute-force cross-check -------------------------------------------------------------------------------
 
-Problem random_problem(std::mt19937& rng, DataType x_type, DataType w_type, DataType y_type) {
+// `wide` = one group of 65..140 output channels (more than one 64-channel block of the reference's vector form).
+Problem random_problem(std::mt19937& rng, DataType x_type, DataType w_type, DataType y_type, bool wide = false) {
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     auto in_range = [&](DataType t) { return double(pick(int(integer_min(t)), int(integer_max(t)))); };
     auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
@@ -437,6 +448,11 @@ Problem random_problem(std::mt19937& rng, DataType x_type, DataType w_type, Data
     p.groups = pick(1, 3);
     p.channels = p.groups * pick(1, 3);
     p.out_channels = pick(0, 3) == 0 ? p.channels : p.groups * pick(1, 3);  // depthwise sometimes
+    if (wide) {
+        p.groups = 1;
+        p.channels = pick(1, 3);
+        p.out_channels = pick(65, 140);
+    }
     p.batch = pick(1, 2);
     p.in_spatial.clear();
     p.kernel.clear();
@@ -511,6 +527,25 @@ TEST(QuantizedLinearConvolution, MatchesIm2colOracleForEveryTypeCombination) {
     // The comparison must be meaningful: mostly unsaturated values, with some saturation exercised.
     EXPECT_GT(inside, 2 * saturated);
     EXPECT_GT(saturated, 0u);
+}
+
+// Every accumulation path of the reference (the naive loop nest kept as the check, the channel-vector form and its
+// AVX2 build) gives the oracle's values on random problems, including channel counts that leave a partial block.
+TEST(QuantizedLinearConvolution, EveryReferencePathMatchesTheOracle) {
+    std::vector<ReferencePath> paths = {ReferencePath::kNaive, ReferencePath::kChannelVector};
+    if (cpu_has_avx2()) paths.push_back(ReferencePath::kChannelVectorAvx2);
+    std::mt19937 rng(4242);
+    for (int trial = 0; trial < 60; ++trial) {
+        const DataType x = trial % 2 ? DataType::kUint8 : DataType::kInt8;
+        const DataType w = trial % 3 ? DataType::kInt8 : DataType::kUint8;
+        const Problem p = random_problem(rng, x, w, DataType::kUint8, trial % 5 == 0);
+        const std::vector<double> want = oracle(p);
+        for (ReferencePath path : paths) {
+            const auto got = run(p, path);
+            ASSERT_TRUE(got.is_ok()) << got.status().message();
+            ASSERT_EQ(got.value(), want) << "trial " << trial << " path " << int(path) << "\n" << desc_json(p).dump();
+        }
+    }
 }
 
 // ---- invalid scale values (data, checked at run time) --------------------------------------------------------

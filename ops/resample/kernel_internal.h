@@ -36,6 +36,8 @@ constexpr uint32_t kChunkEntryWords = 8;  // {start, sel0[0..7], sel0[8..15], 0,
 
 // Nearest upsampling of H and W by one integer factor on vector-aligned rows (upsample.cpp), or nullopt.
 Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics);
+// Nearest downsampling by integer factors (affine tables) as a strided copy (upsample.cpp), or nullopt.
+Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics);
 
 // s + err == a + b exactly (Knuth's TwoSum). Every intermediate is OR-ed with `runtime_zero` (a root constant
 // that is 0 at run time) so no compiler can see through it and re-associate (vkd3d 1.2 ignores `precise`).

@@ -349,6 +349,8 @@ Result<KernelConfig> resample_kernel_config(const ResampleDesc& desc, const Sema
 Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOptions& semantics) {
     DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> upsample, plan_nearest_upsample(desc, semantics));
     if (upsample) return std::move(*upsample);
+    DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> strided, plan_nearest_strided(desc, semantics));
+    if (strided) return std::move(*strided);
     // Dedicated x2 linear path (linear_x2.cpp): same bits as the short-weight row kernel, 2x4 outputs per thread.
     DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> linear_x2, plan_linear_x2(desc));
     if (linear_x2) return std::move(*linear_x2);

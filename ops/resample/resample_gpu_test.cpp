@@ -301,6 +301,58 @@ TEST(ResampleGpu, NearestUpsampleVectorPath) {
 }
 
 // The common shapes: packed NCHW resampled in H and W (the 16-byte row path), odd widths (word / flat paths).
+// Nearest downsampling by an integer factor: every rule's table is affine (index = first + step * o) for factor 2,
+// which the host proves before taking the strided-copy path; factors 3 and 4 take it only where their tables are
+// affine too. Every type, packed, padded and permuted layouts, odd widths (no 16-byte rows), ranks 2 and 4;
+// the GPU must give the reference's bytes.
+TEST(ResampleGpu, NearestDownsampleStridedCopyPath) {
+    SKIP_WITHOUT_GPU();
+    const Op& op = resample_op();
+    uint64_t seed = 8500;
+    for (NearestRule rule : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown}) {
+        gpu::GpuBackend* backend = backend_with_rule(rule);
+        ASSERT_NE(backend, nullptr);
+        for (DataType type : kTypes)
+            for (uint32_t factor : {2u, 3u, 4u})
+                for (Layout layout : {Layout::kPacked, Layout::kPadded, Layout::kPermuted}) {
+                    ++seed;
+                    std::mt19937 rng{uint32_t(seed)};
+                    const bool rank4 = seed % 2 == 0;
+                    const uint32_t oh = 1 + rng() % 5, ow = 1 + rng() % 13;
+                    const Dims out = rank4 ? Dims{2, 3, oh, ow} : Dims{oh, ow};
+                    Dims in = out;
+                    in[in.size() - 2] = oh * factor + rng() % factor;  // a remainder row/column is never read
+                    in[in.size() - 1] = ow * factor + rng() % factor;
+                    Case c;
+                    c.mode = InterpolationMode::kNearestNeighbor;
+                    c.scales = rank4 ? std::vector<float>{1, 1, 1.0f / float(factor), 1.0f / float(factor)}
+                                     : std::vector<float>{1.0f / float(factor), 1.0f / float(factor)};
+                    c.rule = rule;
+                    c.input = make_desc(type, in, layout, TensorRole::kInput, rng);
+                    c.output = make_desc(type, out, layout, TensorRole::kOutput, rng);
+                    const DifferentialCase d = to_differential(
+                        c, "resample_downsample_" + std::string(nearest_rule_name(rule)) + "_" + std::to_string(seed), seed);
+                    auto desc = dmltool::testing::parse_desc(op, d.desc_json);
+                    ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+                    auto plan = op.plan_device(**desc, SemanticsOptions{.resample_nearest_rule = rule});
+                    ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+                    const bool strided = plan->dispatches[0].label.find("nearest_strided") != std::string::npos;
+                    if (factor == 2 && oh > 1 && ow > 1) {
+                        EXPECT_TRUE(strided) << d.name << ": " << plan->dispatches[0].label;
+                    }
+                    auto reference = dmltool::testing::run_reference(op, **desc, {&d.inputs[0]}, d.semantics);
+                    ASSERT_TRUE(reference.is_ok()) << reference.status().message();
+                    auto got = backend->execute(op, **desc, {&d.inputs[0]}, nullptr);
+                    ASSERT_TRUE(got.is_ok()) << got.status().message();
+                    const CompareResult compared =
+                        compare_tensors((*reference)[0], (*got)[0], op.default_tolerance(**desc, 0));
+                    EXPECT_EQ(compared.verdict, Verdict::kPassed)
+                        << d.name << (strided ? " (strided copy): " : ": ") << compared.reason
+                        << (compared.mismatches.empty() ? "" : "\n  " + format_mismatch(compared.mismatches[0]));
+                }
+    }
+}
+
 TEST(ResampleGpu, NchwFastPathAndOddWidths) {
     SKIP_WITHOUT_GPU();
     struct Shape {

@@ -3,11 +3,18 @@
 // nearest rule, so this is a proof, not an assumption), the other dimensions are identities and rows are whole
 // 16-byte vectors, each output row is its input row with every element repeated B times: a vector interleave
 // with a shared source (shaders/vector_interleave.h), one 16-byte load feeding B*B 16-byte stores.
+//
+// And the strided-copy path for nearest-neighbour downsampling by integer factors (the x0.5 encoder downsample):
+// when every dimension's table is affine, index(o) = first + step * o (again checked against coordinates.h for
+// every o and the run's rule), the gather is a strided copy (shaders/strided_copy.h) with input strides
+// step * stride and a constant offset: no tables, one thread per 4 or 16 output bytes, one wide store each.
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "ops/resample/coordinates.h"
 #include "ops/resample/kernel_internal.h"
+#include "shaders/strided_copy.h"
 #include "shaders/vector_interleave.h"
 
 namespace dmltool::ops::resample {
@@ -23,7 +30,48 @@ bool reads_divided_index(const ResampleDesc& desc, uint32_t d, uint32_t factor, 
     return true;
 }
 
+// The (first, step) of dimension d's nearest table when index(o) = first + step * o for every o, else nullopt.
+std::optional<std::pair<uint64_t, uint64_t>> affine_table(const ResampleDesc& desc, uint32_t d, NearestRule rule) {
+    const uint32_t n_in = desc.input.sizes[d], n_out = desc.output.sizes[d];
+    if (n_out == 0) return std::nullopt;
+    const float inv = inverse_scale(desc.scales[d]);
+    const uint64_t first = nearest_index(0, n_in, inv, rule);
+    const uint64_t second = n_out > 1 ? nearest_index(1, n_in, inv, rule) : first;
+    if (second < first) return std::nullopt;
+    const uint64_t step = second - first;
+    for (uint32_t o = 0; o < n_out; ++o)
+        if (nearest_index(o, n_in, inv, rule) != first + step * o) return std::nullopt;
+    return std::pair{first, step};
+}
+
 }  // namespace
+
+Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+    if (desc.mode != InterpolationMode::kNearestNeighbor) return std::optional<DevicePlan>();
+    const Dims in = desc.input.effective_strides(), out = desc.output.effective_strides();
+    shaders::StridedCopyProblem problem;
+    problem.element_bytes = uint32_t(element_size(desc.input.data_type));
+    bool downsamples = false;
+    for (uint32_t d = 0; d < desc.input.rank(); ++d) {
+        const auto table = affine_table(desc, d, semantics.resample_nearest_rule);
+        if (!table) return std::optional<DevicePlan>();
+        downsamples = downsamples || table->second >= 2;
+        problem.dims.push_back({desc.output.sizes[d], table->second * in[d], out[d]});
+        problem.input_offset += table->first * in[d];
+    }
+    // Only integer-factor downsampling takes this path; other affine tables (identities, crops) keep theirs.
+    if (!downsamples) return std::optional<DevicePlan>();
+    DevicePlan plan;
+    shaders::StridedCopyOptions options;
+    options.threads_per_group = 256;  // the copy probe's and SPLIT's size
+    const Status status = shaders::append_strided_copy(
+        problem, {BufferBinding::Source::kInput, 0, desc.input.total_size_in_bytes},
+        {BufferBinding::Source::kOutput, 0, desc.output.total_size_in_bytes},
+        "resample/nearest_strided/" + std::string(data_type_name(desc.input.data_type)), plan, options);
+    if (status.code() == ErrorCode::kUnsupported) return std::optional<DevicePlan>();  // the table path handles it
+    DMLTOOL_RETURN_IF_ERROR(status);
+    return std::optional<DevicePlan>(std::move(plan));
+}
 
 Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics) {
     if (desc.mode != InterpolationMode::kNearestNeighbor || desc.input.rank() != 4) return std::optional<DevicePlan>();

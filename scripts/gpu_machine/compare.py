@@ -1,12 +1,25 @@
 #!/usr/bin/env python3
-"""Markdown summary of `dmltool bench` (GPU) against pytorch_baseline.py, workload by workload, with issue 4's
-speed target per row (met / missed) and the copy probe against 3.6 TB/s.
+"""Markdown summary of `dmltool bench` (GPU) against pytorch_baseline.py, workload by workload, with issue 12's
+speed target per row (met / missed) and the copy probe against 3.6 TB/s; optionally the CPU reference's rows.
 
-    compare.py BENCH_JSON PYTORCH_JSON [--report REPORT_JSON] > summary.md
+    compare.py BENCH_JSON PYTORCH_JSON [--report REPORT_JSON] [--cpu-report CPU_REPORT_JSON] > summary.md
+    compare.py --cpu-report CPU_REPORT_JSON > summary.md      # the CPU reference's rows only
 
-BENCH_JSON is Google Benchmark's --benchmark_out file; REPORT_JSON (dmltool bench --report-json) adds the % of
-roofline per case and the copy probe. With --benchmark_repetitions, the median of the repetitions is used.
-Both sides count the same logical bytes; the convolution compares operations per second (MAC = 2).
+BENCH_JSON is Google Benchmark's --benchmark_out file; REPORT_JSON (dmltool bench --report-json) gives the copy
+probe that "% of copy" divides by (and the row's % of roofline). With --benchmark_repetitions, the median of the
+repetitions is used. Both sides count the same logical bytes; the convolution compares operations per second
+(MAC = 2). CPU_REPORT_JSON is `dmltool bench --backend cpu --report-json` on the CI-sized machine (issue 12's
+CPU rows: % of the host copy, Gop/s).
+
+Issue 12's targets (a row is met when its measured value reaches the target):
+  QLinearConv (qlconv)                          >= 1.0x PyTorch (cuDNN fp32, TF32 off)
+  DEPTH_TO_SPACE1, SPLIT, RESAMPLE nearest x2   >= 85% of the copy probe
+  RESAMPLE nearest x0.5                         >= 1.5x PyTorch (int8 viewed as uint8)
+  RESAMPLE linear x2 (float32, float16)         >= 70% of the copy probe
+  RESAMPLE linear x0.5 (float32, float16)       >= 1.5x PyTorch
+  RESAMPLE linear int8 (x2 and x0.5)            >= 50% of the copy probe (PyTorch has no 8-bit bilinear kernel)
+  CPU reference: D2S, SPLIT, RESAMPLE nearest >= 25% of the host copy; RESAMPLE linear >= 5%; QLinearConv
+  >= 15 Gop/s
 """
 import argparse
 import json
@@ -17,19 +30,38 @@ COPY_TARGET = 3.6e12  # bytes/s, issue 4
 
 
 def target_for(name):
-    """The issue's minimum dmltool / PyTorch ratio for a perf case name, or None where it sets none."""
+    """Issue 12's target for a perf case: (kind, value) with kind "ratio" (dmltool / PyTorch) or "copy" (% of the
+    copy probe), or None where it sets none."""
     parts = name.split("/")  # perf/<op>/<variant>/<dtype>/<shape>_<parameters>
     if len(parts) < 5 or parts[0] != "perf":
         return None
     op, variant, dtype, shape = parts[1:5]
-    if op == "d2s":
-        return {"float32": 1.4, "int8": 3.0}.get(dtype)
-    if op == "split":
-        return 1.3
-    if op == "resample" and shape.endswith("_x2"):
-        return {"nearest": 1.5, "linear": 2.0}.get(variant)
+    upsample = shape.endswith("_x2")
     if op == "qlconv":
-        return 1.0
+        return ("ratio", 1.0)
+    if op in ("d2s", "split"):
+        return ("copy", 85.0)
+    if op == "resample" and variant == "nearest":
+        return ("copy", 85.0) if upsample else ("ratio", 1.5)
+    if op == "resample" and variant == "linear":
+        if dtype == "int8":
+            return ("copy", 50.0)
+        return ("copy", 70.0) if upsample else ("ratio", 1.5)
+    return None
+
+
+def cpu_target_for(name):
+    """Issue 12's CPU reference target: ("copy", %) or ("gops", Gop/s), or None."""
+    parts = name.split("/")
+    if len(parts) < 5 or parts[0] != "perf":
+        return None
+    op, variant = parts[1:3]
+    if op == "qlconv":
+        return ("gops", 15.0)
+    if op == "resample" and variant == "linear":
+        return ("copy", 5.0)
+    if op in ("d2s", "split", "resample"):
+        return ("copy", 25.0)
     return None
 
 
@@ -63,28 +95,70 @@ def fmt_percent(value):
     return "n/a" if value is None else f"{value:.1f}%"
 
 
+def verdict(value, target):
+    if value is None:
+        return "no baseline", None
+    return ("met", True) if value >= target else ("**missed**", False)
+
+
+def cpu_rows(report):
+    """Issue 12's CPU rows from a `dmltool bench --backend cpu` report; returns (lines, met, missed)."""
+    copy = report["rooflines"].get("cpu", {}).get("copy_bytes_per_second")
+    machine = report.get("machine", {})
+    lines = [f"\nCPU reference on {machine.get('cpu_model', '?')} ({machine.get('logical_cores', '?')} logical cores); "
+             f"host copy roofline {fmt_rate(copy, 'B/s')}\n",
+             "| workload (CPU reference) | measured | % of host copy | target | |", "|---|---:|---:|---:|---|"]
+    met = missed = 0
+    for case in report["cases"]:
+        if case["backend"] != "cpu":
+            continue
+        target = cpu_target_for(case["name"])
+        if target is None:
+            continue
+        kind, value = target
+        percent = 100 * case["bytes_per_second"] / copy if copy else None
+        if kind == "gops":
+            measured = case["ops_per_second"] / 1e9
+            outcome, ok = verdict(measured, value)
+            shown, target_text = fmt_rate(case["ops_per_second"], "op/s"), f"{value:g} Gop/s"
+        else:
+            outcome, ok = verdict(percent, value)
+            shown, target_text = fmt_rate(case["bytes_per_second"], "B/s"), f"{value:g}% of copy"
+        met += ok is True
+        missed += ok is False
+        lines.append(f"| {case['name']} | {shown} | {fmt_percent(percent)} | {target_text} | {outcome} |")
+    return lines, met, missed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("bench")
-    ap.add_argument("pytorch")
+    ap.add_argument("bench", nargs="?")
+    ap.add_argument("pytorch", nargs="?")
     ap.add_argument("--report")
+    ap.add_argument("--cpu-report", help="dmltool bench --backend cpu --report-json of the CPU reference run")
     args = ap.parse_args()
+    if not args.bench or not args.pytorch:
+        if not args.cpu_report:
+            ap.error("BENCH_JSON and PYTORCH_JSON, or --cpu-report, are required")
+        lines, cpu_met, cpu_missed = cpu_rows(json.load(open(args.cpu_report)))
+        print("\n".join(lines).lstrip("\n"))
+        print(f"\nCPU targets: {cpu_met} met, {cpu_missed} missed.")
+        return 0
     ours = gpu_results(json.load(open(args.bench)))
     theirs_file = json.load(open(args.pytorch))
     theirs = {r["name"]: r for r in theirs_file["results"]}
     report = json.load(open(args.report)) if args.report else None
-    percent = {c["name"]: c["roofline_percent"] for c in report["cases"] if c["backend"] == "gpu"} if report else {}
 
     print(f"dmltool vs PyTorch {theirs_file.get('torch', '?')} on {theirs_file.get('device', '?')} "
-          f"(GB = 1e9 bytes; ratio = dmltool / PyTorch throughput)\n")
+          f"(GB = 1e9 bytes; ratio = dmltool / PyTorch throughput; issue 12's targets)\n")
     copy = report["rooflines"].get("gpu", {}).get("copy_bytes_per_second") if report else None
     torch_copy = theirs.get("copy/1GiB", {}).get("bytes_per_second")
-    verdict = "not measured" if copy is None else ("met" if copy >= COPY_TARGET else "missed")
+    copy_verdict = "not measured" if copy is None else ("met" if copy >= COPY_TARGET else "missed")
     method = report["rooflines"].get("gpu", {}).get("copy_method", "") if report else ""
     print(f"Copy probe: {fmt_rate(copy, 'B/s')} ({method or 'no report'}) against the target 3.60 TB/s: "
-          f"**{verdict}**; PyTorch device-to-device copy: {fmt_rate(torch_copy, 'B/s')}\n")
+          f"**{copy_verdict}**; PyTorch device-to-device copy: {fmt_rate(torch_copy, 'B/s')}\n")
 
-    print("| workload | dmltool | % roofline | PyTorch | PyTorch op | ratio | target | |")
+    print("| workload | dmltool | % of copy | PyTorch | PyTorch op | ratio | target | |")
     print("|---|---:|---:|---:|---|---:|---:|---|")
     met = missed = 0
     for name, (bytes_per_second, ops_per_second) in ours.items():
@@ -94,23 +168,28 @@ def main():
         unit = "op/s" if compute else "B/s"
         other_value = other.get("ops_per_second" if compute else "bytes_per_second")
         ratio = mine / other_value if other_value else None
+        percent = 100 * bytes_per_second / copy if copy and not compute else None
         target = target_for(name)
         if target is None:
-            outcome = ""
-        elif ratio is None:
-            outcome = "no baseline"
-        elif ratio >= target:
-            outcome, met = "met", met + 1
+            outcome, target_text = "", ""
         else:
-            outcome, missed = "**missed**", missed + 1
+            kind, value = target
+            outcome, ok = verdict(ratio if kind == "ratio" else percent, value)
+            target_text = f"{value:g}x" if kind == "ratio" else f"{value:g}% copy"
+            met += ok is True
+            missed += ok is False
         note = other.get("not_measured") or other.get("note", "")
-        print(f"| {name} | {fmt_rate(mine, unit)} | {fmt_percent(percent.get(name))} | {fmt_rate(other_value, unit)} | "
+        print(f"| {name} | {fmt_rate(mine, unit)} | {fmt_percent(percent)} | {fmt_rate(other_value, unit)} | "
               f"{other.get('torch_op', '')}{' (' + note + ')' if note else ''} | "
-              f"{'n/a' if ratio is None else f'{ratio:.2f}x'} | {'' if target is None else f'{target:g}x'} | {outcome} |")
-    print(f"\nTargets: {met} met, {missed} missed (rows without a target or a baseline are not counted).")
+              f"{'n/a' if ratio is None else f'{ratio:.2f}x'} | {target_text} | {outcome} |")
+    print(f"\nGPU targets: {met} met, {missed} missed (rows without a target or a baseline are not counted).")
     missing = sorted(set(n for n in theirs if n.startswith("perf/")) - set(ours))
     if missing:
         print(f"\nTimed by PyTorch only (no dmltool GPU result): {', '.join(missing)}")
+    if args.cpu_report:
+        lines, cpu_met, cpu_missed = cpu_rows(json.load(open(args.cpu_report)))
+        print("\n".join(lines))
+        print(f"\nCPU targets: {cpu_met} met, {cpu_missed} missed.")
 
 
 if __name__ == "__main__":

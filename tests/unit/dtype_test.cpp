@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <random>
 
 #include "core/dtype.h"
 
@@ -47,6 +48,26 @@ TEST(Half, RoundsToNearestEven) {
     EXPECT_EQ(float_to_half(-INFINITY), 0xfc00);
     // Rounding straight from double must not double-round through float.
     EXPECT_EQ(double_to_half(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)), 0x3c01);
+}
+
+// double_to_half's bit-level fast path (normal half range) against the scaling path: random doubles of every
+// exponent around the half range, exact ties at the rounding bit, the values next to ties and range edges.
+TEST(Half, FastPathMatchesScalingPath) {
+    std::mt19937_64 rng(0x4a1f);
+    auto check = [](double v) {
+        ASSERT_EQ(double_to_half(v), double_to_half_by_scaling(v)) << std::hexfloat << v;
+    };
+    for (int i = 0; i < 400000; ++i) {
+        const uint64_t fraction = rng() & ((uint64_t(1) << 52) - 1);
+        const uint64_t exponent = uint64_t(1023 - 26 + int(rng() % 45));  // 2^-26 .. 2^18
+        const uint64_t sign = (rng() & 1) << 63;
+        const uint64_t random = sign | (exponent << 52) | fraction;
+        const uint64_t tie = (random & ~((uint64_t(1) << 42) - 1)) | (uint64_t(1) << 41);  // exactly halfway
+        for (uint64_t bits : {random, tie, tie - 1, tie + 1}) check(std::bit_cast<double>(bits));
+    }
+    for (double v : {65504.0, 65519.99, 65520.0, 0x1p-14, 0x1.ffcp-15, 0x1.ffep-15, 0x1.fffp-15, -0x1p-14, 1.0,
+                     2047.5, 2048.5, 4095.5})
+        check(v);
 }
 
 }  // namespace
