@@ -75,9 +75,9 @@ def main():
                 bottom.bar(i, mine / reference, color=colours[c["feature_level"]])
             else:
                 bottom.text(i, 0.05, "no baseline", rotation=90, ha="center", va="bottom", fontsize=7)
-            target = target_for(c["name"])
-            if target:
-                bottom.plot([i - 0.4, i + 0.4], [target, target], color="black", linewidth=1.5)
+            target = target_for(c["name"])  # (kind, value): only ratio targets belong on this axis
+            if target and target[0] == "ratio":
+                bottom.plot([i - 0.4, i + 0.4], [target[1], target[1]], color="black", linewidth=1.5)
         bottom.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
         bottom.set_ylabel("dmltool / PyTorch (black: target)")
         bottom.grid(axis="y", alpha=0.3)
