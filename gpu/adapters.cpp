@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include "gpu/adapters_internal.h"
-#include "gpu/driver_leak_exemption.h"
 #include "gpu/hresult.h"
 
 namespace dmltool::gpu {
@@ -74,11 +73,7 @@ Result<InstanceAndDevices> open_instance(PFN_vkd3d_signal_event signal_event) {
     }
     const VkInstance vk_instance = vkd3d_instance_get_vk_instance(out.instance);
     uint32_t count = 0;
-    VkResult vr = VK_SUCCESS;
-    {
-        const DriverAllocationsExemptFromLeakCheck lavapipe_once_block;  // see driver_leak_exemption.h
-        vr = vkEnumeratePhysicalDevices(vk_instance, &count, nullptr);
-    }
+    VkResult vr = vkEnumeratePhysicalDevices(vk_instance, &count, nullptr);
     if (vr == VK_SUCCESS) {
         out.devices.resize(count);
         vr = vkEnumeratePhysicalDevices(vk_instance, &count, out.devices.data());

@@ -15,3 +15,5 @@ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 cmake --build "$build" -j "$(nproc)" "${targets[@]}"
+# Not instrumented: preloaded ahead of the executables' own ASan runtime (see the file's comment).
+cc -O2 -shared -fPIC -o "$build/keep_libraries_loaded.so" "$repo/scripts/sanitizers/keep_libraries_loaded.c"

@@ -6,4 +6,10 @@ supp_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
 export LSAN_OPTIONS="suppressions=$supp_dir/lsan.supp:print_suppressions=0"
+# Shared libraries stay mapped until exit (keep_libraries_loaded.c says why: lavapipe's statics would otherwise
+# look like leaks once the Vulkan loader unloads it).
+keep_loaded="${DMLTOOL_SANITIZE_BUILD_DIR:-$supp_dir/../../build-sanitize}/keep_libraries_loaded.so"
+if [ -f "$keep_loaded" ]; then
+  export LD_PRELOAD="$(cd "$(dirname "$keep_loaded")" && pwd)/keep_libraries_loaded.so${LD_PRELOAD:+ $LD_PRELOAD}"
+fi
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp_dir/ubsan.supp"
