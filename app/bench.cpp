@@ -36,6 +36,12 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
     return out;
 }
 
+std::string number_text(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
 std::vector<std::pair<std::string, std::string>> describe_options(const BenchCommandOptions& o) {
     const bool directml = o.run.backend == BackendChoice::kDirectml;
     return {{"backend", backend_choice_name(o.run.backend)},
@@ -52,7 +58,10 @@ std::vector<std::pair<std::string, std::string>> describe_options(const BenchCom
             {"threads", o.threads ? std::to_string(o.threads) : "all"},
             {"gpu_batch", std::to_string(o.gpu_batch)},
             {"roofline_mib", std::to_string(o.roofline_mib)},
-            {"benchmark_args", join(o.benchmark_args, " ")}};
+            {"benchmark_args", join(o.benchmark_args, " ")},
+            {"max_noise_percent", number_text(100 * o.stop.max_noise)},
+            {"min_samples", std::to_string(o.stop.min_samples)},
+            {"max_time_seconds", number_text(o.stop.max_seconds)}};
 }
 
 std::map<std::string, BackendRoofline> measure_rooflines(const BenchCommandOptions& options, Backend* device,
@@ -114,11 +123,16 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::unique_ptr<Backend> device = std::move(opened).value();
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, device.get());
-    const BenchTargets targets{times_cpu_reference(options.run.backend) ? &pool : nullptr, &options.run.semantics,
-                               device.get(), options.gpu_batch};
+    BenchTargets targets;
+    targets.pool = times_cpu_reference(options.run.backend) ? &pool : nullptr;
+    targets.semantics = &options.run.semantics;
+    targets.device = device.get();
+    targets.gpu_batch = options.gpu_batch;
+    targets.stop = options.stop;
 
     ReportContext context{describe_machine(), build_info(), utc_timestamp(), options.selection.files,
-                          describe_options(options), {}};
+                          describe_options(options), {}, "none", {}};
+    if (device) context.device = device->name();
     for (const CaseFile* file : selected->broken)
         context.not_benchmarked.push_back({file->path, "(file)", "INVALID", file->status.message()});
     std::vector<std::unique_ptr<TimedCase>> timed;
@@ -163,9 +177,11 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::vector<BenchCase> cases;
     for (const RegisteredBenchmark& r : registered) {
         const CaseSpec& spec = r.timed->loaded->spec;
+        const SampledRun& run = *r.result;
         cases.push_back({spec.name, spec.file, std::string(spec.op->name()), data_type_of_first_input(spec),
                          r.backend, spec.min_feature_level, is_compute_bound(spec.op->name()), r.timed->work.bytes,
-                         r.timed->work.ops, reporter.median_seconds(r.name)});
+                         r.timed->work.ops, run.ran ? summarize_samples(run.samples).median : 0.0, run.samples,
+                         run.executions_per_sample, run.converged});
     }
     const BenchReport report = build_report(std::move(cases), std::move(rooflines));
     print_report(human, report);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/bench_stats.h"
 #include "core/op_registry.h"
 #include "core/runner.h"
 
@@ -51,6 +52,7 @@ struct BenchCommandOptions {
     uint64_t roofline_mib = 256;              // MiB copied by the roofline copy probes; 0 = no probes
     std::string report_json_path;             // the bench report (machine, rooflines, cases, tables) as JSON
     std::string report_csv_path;              // the same as CSV
+    StopRule stop;                            // --max-noise, --min-samples, --max-time
 };
 
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);
