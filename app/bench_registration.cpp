@@ -67,9 +67,11 @@ void run_sampled(benchmark::State& state, const TimedCase& timed, const BenchTar
             const bool may_flag = targets.throttle_flag_backends.count(backend) > 0;
             if (after.is_ok() && may_flag &&
                 (targets.throttle->below_best(backend, *before) || targets.throttle->below_best(backend, *after))) {
+                // Once, between fresh probes: a transient slowdown is measured away, a lasting one stays flagged.
                 run.remeasured = true;
-                before = *after;
-                if (sample_all()) after = targets.probe(backend, name + " (re-measure)");
+                before = targets.probe(backend, name + " (before re-measure)");
+                if (before.is_ok() && sample_all()) after = targets.probe(backend, name + " (re-measure)");
+                if (!before.is_ok()) error = before.status();
             }
             if (!after.is_ok()) error = after.status();
             if (error.is_ok()) {

@@ -31,6 +31,9 @@ struct BenchCase {
     std::vector<double> samples;         // seconds per execution, one per batch (app/bench_stats.h)
     unsigned executions_per_sample = 1;  // the batch size behind each sample
     bool converged = true;               // false: --max-time ran out before the noise fell below --max-noise
+    double probe_before = 0, probe_after = 0;  // throttle probes (bytes/s) around the samples; 0 = none
+    bool remeasured = false;  // sampled again after a slow probe
+    bool throttled = false;   // a probe around it was more than the threshold below the run's best
 };
 
 // A backend's roofline and, when a probe did not run or failed, why (reported as "n/a", never as 0%).

@@ -184,6 +184,24 @@ int run_cli(int argc, char** argv) {
                       "Seconds of sampling per case and backend before giving up with a 'not converged' warning "
                       "(default 3)")
         ->check(CLI::Range(0.0, 86400.0));
+    bench->add_option_function<std::string>(
+             "--cache", [&](const std::string& mode) { bench_options.cache_cold = mode == "cold"; },
+             "hot (default: back-to-back batches) or cold: flush the caches before every sample (one execution per "
+             "sample) by writing over --flush-mib MiB")
+        ->check(CLI::IsMember({"hot", "cold"}));
+    bench->add_option("--flush-mib", bench_options.flush_mib,
+                      "MiB a cold-cache flush writes over, larger than any L2 (default 256; at most 16 on a software "
+                      "adapter)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(16384)));
+    bench->add_option("--throttle", bench_options.throttle,
+                      "auto (default: on for hardware adapters, off for software ones and the CPU reference), on or "
+                      "off: re-measure a case once when the copy probe run between cases was more than "
+                      "--throttle-threshold below the run's best (probes are recorded either way)")
+        ->check(CLI::IsMember({"auto", "on", "off"}));
+    bench->add_option_function<double>(
+             "--throttle-threshold", [&](double percent) { bench_options.throttle_threshold = percent / 100; },
+             "Percent below the best probe that counts as a throttled clock (default 10)")
+        ->check(CLI::Range(0.0, 100.0));
     bench->allow_extras();
 
     CompareOptions compare_options;
