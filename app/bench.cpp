@@ -19,6 +19,7 @@
 #include "app/bench_roofline.h"
 #include "app/commands.h"
 #include "app/device.h"
+#include "app/results_db.h"
 #include "core/report.h"
 
 namespace dmltool::app {
@@ -263,6 +264,13 @@ void print_conditions(std::FILE* out, const Conditions& c, const std::vector<Ben
     }
 }
 
+// The device backend's adapter as the report names it.
+std::string adapter_of_report(const BenchReport& report) {
+    for (const auto& [backend, r] : report.rooflines)
+        if (backend != "cpu") return r.measured.adapter;
+    return "none";
+}
+
 }  // namespace
 
 int bench_command(const BenchCommandOptions& options, const OpRegistry& registry) {
@@ -361,6 +369,12 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     int code = (selected->broken.empty() && context.not_benchmarked.empty()) ? 0 : 1;
     if (!options.report_json_path.empty())
         if (Status s = write_report_json(options.report_json_path, report, context); !s.is_ok()) code = report_error(s, 2);
+    if (!options.results_db.empty()) {
+        const ResultsRun run{context.date, context.machine.hostname, context.machine.cpu_model,
+                             context.device == "none" ? "none" : adapter_of_report(report), context.device,
+                             context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot"};
+        if (Status s = append_results(options.results_db, run, report.cases); !s.is_ok()) code = report_error(s, 2);
+    }
     if (!options.report_csv_path.empty())
         if (Status s = write_report_csv(options.report_csv_path, report, context); !s.is_ok()) code = report_error(s, 2);
     return code;

@@ -7,6 +7,7 @@
 
 #include "app/bench_compare.h"
 #include "app/commands.h"
+#include "app/results_db.h"
 
 namespace dmltool::app {
 namespace {
@@ -204,6 +205,17 @@ int run_cli(int argc, char** argv) {
         ->check(CLI::Range(0.0, 100.0));
     bench->allow_extras();
 
+    bench->add_option("--results-db", bench_options.results_db,
+                      "Append every benchmark (case, operator, FL, data type, backend, adapter, device, dmltool version "
+                      "and commit, samples) to this SQLite database (created when missing); see `dmltool history`");
+
+    std::string history_case, history_db, history_format = "table";
+    CLI::App* history = app.add_subcommand("history", "List one case's benchmarks across the runs of a --results-db");
+    history->add_option("case", history_case, "The case name, as in its case file")->required();
+    history->add_option("--results-db", history_db, "The SQLite database `bench --results-db` appended to")->required();
+    history->add_option("--format", history_format, "table (default) or csv (for scripts and plots)")
+        ->check(CLI::IsMember({"table", "csv"}));
+
     CompareOptions compare_options;
     std::string compare_base, compare_new;
     CLI::App* compare = app.add_subcommand(
@@ -238,11 +250,11 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
         const std::string first = argc > 1 ? argv[1] : "";
-        const CLI::App* subcommands[] = {run, validate, list, bench, compare};
+        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history};
         const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
                                        [&](const CLI::App* sub) { return sub->check_name(first); });
         if (!first.empty() && first[0] != '-' && !known) {
-            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench or compare; see "
+            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare or history; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
@@ -271,6 +283,7 @@ int run_cli(int argc, char** argv) {
     }
     if (list->parsed()) return list_command(registry, list_device);
     if (compare->parsed()) return compare_command(compare_base, compare_new, compare_options);
+    if (history->parsed()) return history_command(history_case, history_db, history_format);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
     for (const std::string& extra : bench->remaining()) {
         if (extra.rfind("--benchmark_", 0) != 0) return usage_error("bench: unknown option '" + extra + "'");

@@ -57,6 +57,7 @@ struct BenchCommandOptions {
     uint64_t flush_mib = 256;                 // --flush-mib: what a flush writes over (capped on software adapters)
     std::string throttle = "auto";            // --throttle auto|on|off: may a slow clock probe re-measure a case
     double throttle_threshold = 0.10;         // --throttle-threshold: how far below the best probe counts as slow
+    std::string results_db;                   // --results-db: append every benchmark to this SQLite database
 };
 
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);
