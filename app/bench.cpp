@@ -213,7 +213,7 @@ void attach_conditions(Conditions& c, BenchTargets& targets) {
             bytes_per_second = best;
         } else {
             if (!c.device_probe) return 0.0;
-            DMLTOOL_ASSIGN_OR_RETURN(double seconds, c.device_probe->time(*c.aux, kDeviceProbeExecutions));
+            DMLTOOL_ASSIGN_OR_RETURN(double seconds, c.device_probe->fastest(*c.aux, kDeviceProbeExecutions));
             bytes_per_second = seconds > 0 ? double(c.device_probe->bytes()) / seconds : 0;
         }
         if (c.slow_probe >= 0 && long(c.monitor.history().size()) >= c.slow_probe) bytes_per_second /= 10;

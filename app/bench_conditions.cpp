@@ -46,6 +46,14 @@ Result<double> DeviceCopy::time(Backend& device, unsigned iterations) {
     return times.empty() ? 0.0 : total / double(times.size());
 }
 
+Result<double> DeviceCopy::fastest(Backend& device, unsigned iterations) {
+    const CaseSpec& spec = file_.cases[0].spec;
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> times,
+                             device.time_executions(*spec.op, *spec.desc, input_pointers_, iterations));
+    if (times.empty()) return 0.0;
+    return *std::min_element(times.begin(), times.end());
+}
+
 void HostCopy::flush() {
     std::memset(target_.data(), next_value_, target_.size());
     std::memset(source_.data(), next_value_ + 1, source_.size());

@@ -55,9 +55,11 @@ def main(dmltool, cases, out_dir, backend):
 
     # Probes run before the first benchmark and after each: with one backend, probe k follows benchmark k-1.
     # The slowdown starts at probe 3, after the third benchmark (index 2).
+    # The injected slowdown is 90%; the threshold of 85% keeps lavapipe's own probe noise on a loaded 2-core
+    # machine (the probe is the fastest of 5 copies) from re-measuring anything before it.
     slow = {"DMLTOOL_TEST_SLOW_PROBE": "3"}
     on, log = bench(dmltool, cases, os.path.join(out_dir, "throttle_on.json"), device, "--throttle", "on",
-                    "--throttle-threshold", "60", env=slow)
+                    "--throttle-threshold", "85", env=slow)
     if on:
         probes = on["throttle"]["probes"]
         names = [c["name"] for c in on["cases"]]
@@ -72,7 +74,7 @@ def main(dmltool, cases, out_dir, backend):
               "cases measured before the slowdown must be neither re-measured nor flagged", json.dumps(state))
         check(all(state[n][1] for n in names[2:]), "every case measured during the slowdown must be flagged",
               json.dumps(state))
-        check(f"{names[3]} on {device}: measured while the clock probe was more than 60% below" in log
+        check(f"{names[3]} on {device}: measured while the clock probe was more than 85% below" in log
               and f"{names[2]} on {device} was re-measured" in log, "the console must say what was flagged", log)
 
     if backend == "both":
