@@ -4,16 +4,22 @@
 // feature level and per operator x data type, on the console and optionally as JSON/CSV files.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "app/bench_collect.h"
+#include "app/bench_conditions.h"
 #include "app/bench_machine.h"
 #include "app/bench_registration.h"
 #include "app/bench_report.h"
 #include "app/bench_report_files.h"
 #include "app/bench_roofline.h"
 #include "app/commands.h"
+#include "app/device.h"
+#include "app/results_db.h"
 #include "core/report.h"
 
 namespace dmltool::app {
@@ -36,6 +42,12 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
     return out;
 }
 
+std::string number_text(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
 std::vector<std::pair<std::string, std::string>> describe_options(const BenchCommandOptions& o) {
     const bool directml = o.run.backend == BackendChoice::kDirectml;
     return {{"backend", backend_choice_name(o.run.backend)},
@@ -52,7 +64,14 @@ std::vector<std::pair<std::string, std::string>> describe_options(const BenchCom
             {"threads", o.threads ? std::to_string(o.threads) : "all"},
             {"gpu_batch", std::to_string(o.gpu_batch)},
             {"roofline_mib", std::to_string(o.roofline_mib)},
-            {"benchmark_args", join(o.benchmark_args, " ")}};
+            {"benchmark_args", join(o.benchmark_args, " ")},
+            {"max_noise_percent", number_text(100 * o.stop.max_noise)},
+            {"min_samples", std::to_string(o.stop.min_samples)},
+            {"max_time_seconds", number_text(o.stop.max_seconds)},
+            {"cache", o.cache_cold ? "cold" : "hot"},
+            {"flush_mib", std::to_string(o.flush_mib)},
+            {"throttle", o.throttle},
+            {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)}};
 }
 
 std::map<std::string, BackendRoofline> measure_rooflines(const BenchCommandOptions& options, Backend* device,
@@ -99,6 +118,159 @@ void add_benchmark_context(const MachineInfo& machine, const BuildInfo& build,
     for (const auto& [name, value] : describe_options(options)) benchmark::AddCustomContext("option_" + name, value);
 }
 
+// On a software adapter the "GPU" caches are the host's: a few tens of MiB evict them, and flushing 256 MiB per
+// sample at a few GB/s would leave almost no time for samples.
+constexpr uint64_t kSoftwareFlushCap = 16ull << 20;
+// The throttle probe: long enough for a stable bandwidth on a GPU (a few tens of microseconds at TB/s), short
+// enough to run between every two cases; software adapters and the host copy at a few GB/s get less.
+constexpr uint64_t kDeviceProbeBytes = 64ull << 20, kSoftwareProbeBytes = 1ull << 20, kHostProbeBytes = 8ull << 20;
+constexpr unsigned kDeviceProbeExecutions = 5, kHostProbeCopies = 3;
+
+// What --cache cold and the throttle probes need for the whole run.
+struct Conditions {
+    std::unique_ptr<Backend> aux;  // a second device on the same adapter for flushes and probes
+    std::unique_ptr<DeviceCopy> device_flush, device_probe;
+    std::unique_ptr<HostCopy> host_flush, host_probe;
+    ThrottleMonitor monitor{0.10};
+    std::set<std::string> flag_backends;
+    std::map<std::string, uint64_t> flush_bytes;  // by backend
+    std::string cache_note, throttle_note;
+    long slow_probe = -1;  // DMLTOOL_TEST_SLOW_PROBE=N: probes N (0-based) and later report a tenth of their bandwidth
+};
+
+Status set_up_conditions(const BenchCommandOptions& options, Backend* device, ThreadPool* cpu, const Runner& runner,
+                         const OpRegistry& registry, Conditions& c) {
+    c.monitor = ThrottleMonitor(options.throttle_threshold);
+    const bool throttle = options.throttle != "off";
+    const bool software = device && is_software_device(*device);
+    if (device && (options.cache_cold || throttle)) {
+        DeviceOptions aux_options = options.device;
+        aux_options.inject_fault.clear();  // simulated faults are for the device under test
+        DMLTOOL_ASSIGN_OR_RETURN(c.aux, open_backend(options.run, aux_options));
+    }
+    const uint64_t flush = options.flush_mib << 20;
+    if (options.cache_cold) {
+        if (device) {
+            const uint64_t bytes = software ? std::min(flush, kSoftwareFlushCap) : flush;
+            // The copy reads half and writes half of what it touches: the input is the flush size.
+            DMLTOOL_ASSIGN_OR_RETURN(c.device_flush, DeviceCopy::create(2 * bytes, registry, runner));
+            c.flush_bytes[device->label()] = bytes;
+            if (bytes != flush)
+                c.cache_note = "software adapter: the device flush is capped at " + describe_bytes(kSoftwareFlushCap);
+        }
+        if (cpu) {
+            c.host_flush = std::make_unique<HostCopy>(2 * flush);
+            c.flush_bytes["cpu"] = flush;
+        }
+    }
+    if (throttle) {
+        if (device) {
+            DMLTOOL_ASSIGN_OR_RETURN(c.device_probe, DeviceCopy::create(software ? kSoftwareProbeBytes : kDeviceProbeBytes,
+                                                                        registry, runner));
+            if (options.throttle == "on" || !software) c.flag_backends.insert(device->label());
+        }
+        if (cpu) {
+            c.host_probe = std::make_unique<HostCopy>(kHostProbeBytes);
+            if (options.throttle == "on") c.flag_backends.insert("cpu");
+        }
+        if (options.throttle == "auto")
+            c.throttle_note = std::string("auto: the flag re-measures on hardware adapters only; ") +
+                              (software ? "this adapter is software (its clock is the shared host's: the probe " : "") +
+                              (software ? "would fire on every scheduling hiccup), and " : "") +
+                              "the CPU reference's probe is recorded but never flags (a shared host's noise, not clocks)";
+    }
+    if (const char* slow = std::getenv("DMLTOOL_TEST_SLOW_PROBE")) {
+        c.slow_probe = std::strtol(slow, nullptr, 10);
+        std::fprintf(stderr, "dmltool: note: DMLTOOL_TEST_SLOW_PROBE=%s: probes %ld and later report a tenth of their "
+                             "bandwidth (a test hook: a throttle that sets in and stays)\n", slow, c.slow_probe);
+    }
+    return Status::ok();
+}
+
+void attach_conditions(Conditions& c, BenchTargets& targets) {
+    targets.cold = c.device_flush || c.host_flush;
+    if (targets.cold)
+        targets.before_sample = [&c](const std::string& backend) -> Status {
+            if (backend == "cpu") {
+                if (c.host_flush) c.host_flush->flush();
+                return Status::ok();
+            }
+            if (!c.device_flush) return Status::ok();
+            return c.device_flush->time(*c.aux, 1).status();
+        };
+    if (!c.device_probe && !c.host_probe) return;
+    targets.throttle = &c.monitor;
+    targets.throttle_flag_backends = c.flag_backends;
+    targets.probe = [&c](const std::string& backend, const std::string& after) -> Result<double> {
+        double bytes_per_second = 0;
+        if (backend == "cpu") {
+            if (!c.host_probe) return 0.0;
+            double best = 0;
+            for (unsigned i = 0; i < kHostProbeCopies; ++i) {
+                const double seconds = c.host_probe->time();
+                if (seconds > 0) best = std::max(best, double(c.host_probe->bytes()) / seconds);
+            }
+            bytes_per_second = best;
+        } else {
+            if (!c.device_probe) return 0.0;
+            DMLTOOL_ASSIGN_OR_RETURN(double seconds, c.device_probe->fastest(*c.aux, kDeviceProbeExecutions));
+            bytes_per_second = seconds > 0 ? double(c.device_probe->bytes()) / seconds : 0;
+        }
+        if (c.slow_probe >= 0 && long(c.monitor.history().size()) >= c.slow_probe) bytes_per_second /= 10;
+        c.monitor.record({backend, after, bytes_per_second});
+        return bytes_per_second;
+    };
+}
+
+std::string conditions_json_cache(const Conditions& c, bool cold) {
+    nlohmann::json j = {{"mode", cold ? "cold" : "hot"}, {"flush_bytes", c.flush_bytes}, {"note", c.cache_note}};
+    return j.dump();
+}
+
+std::string conditions_json_throttle(const Conditions& c, const BenchCommandOptions& options) {
+    nlohmann::json probes = nlohmann::json::array();
+    for (size_t i = 0; i < c.monitor.history().size(); ++i) {
+        const ProbeRecord& p = c.monitor.history()[i];
+        probes.push_back({{"index", i}, {"backend", p.backend}, {"after", p.after}, {"bytes_per_second", p.bytes_per_second}});
+    }
+    nlohmann::json j = {{"mode", options.throttle}, {"threshold", options.throttle_threshold},
+                        {"flag_backends", c.flag_backends}, {"note", c.throttle_note}, {"probes", probes}};
+    return j.dump();
+}
+
+void print_conditions(std::FILE* out, const Conditions& c, const std::vector<BenchCase>& cases, bool cold) {
+    std::string flushes;
+    for (const auto& [backend, bytes] : c.flush_bytes)
+        flushes += (flushes.empty() ? "" : ", ") + backend + " " + describe_bytes(bytes);
+    std::fprintf(out, "\nCache: %s%s%s%s\n", cold ? "cold (flushed before every sample, one execution per sample: "
+                                                  : "hot (back-to-back batches)",
+                 cold ? flushes.c_str() : "", cold ? ")" : "", c.cache_note.empty() ? "" : ("; " + c.cache_note).c_str());
+    if (c.monitor.history().empty()) return;
+    std::map<std::string, size_t> counts;
+    for (const ProbeRecord& p : c.monitor.history()) ++counts[p.backend];
+    for (const auto& [backend, count] : counts)
+        std::fprintf(out, "Throttle probes: %zu on %s, best %s (%s)\n", count, backend.c_str(),
+                     format_rate(c.monitor.best(backend), "B/s").c_str(),
+                     c.flag_backends.count(backend) ? "flag on" : "recorded only");
+    if (!c.throttle_note.empty()) std::fprintf(out, "  note: %s\n", c.throttle_note.c_str());
+    for (const BenchCase& bc : cases) {
+        if (bc.remeasured)
+            std::fprintf(out, "dmltool: note: %s on %s was re-measured: the clock probe was more than %.0f%% below "
+                              "the best so far\n", bc.name.c_str(), bc.backend.c_str(), 100 * c.monitor.threshold());
+        if (bc.throttled)
+            std::fprintf(out, "dmltool: warning: %s on %s: measured while the clock probe was more than %.0f%% below "
+                              "the run's best (throttled?)\n", bc.name.c_str(), bc.backend.c_str(),
+                         100 * c.monitor.threshold());
+    }
+}
+
+// The device backend's adapter as the report names it.
+std::string adapter_of_report(const BenchReport& report) {
+    for (const auto& [backend, r] : report.rooflines)
+        if (backend != "cpu") return r.measured.adapter;
+    return "none";
+}
+
 }  // namespace
 
 int bench_command(const BenchCommandOptions& options, const OpRegistry& registry) {
@@ -114,11 +286,20 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::unique_ptr<Backend> device = std::move(opened).value();
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, device.get());
-    const BenchTargets targets{times_cpu_reference(options.run.backend) ? &pool : nullptr, &options.run.semantics,
-                               device.get(), options.gpu_batch};
+    BenchTargets targets;
+    targets.pool = times_cpu_reference(options.run.backend) ? &pool : nullptr;
+    targets.semantics = &options.run.semantics;
+    targets.device = device.get();
+    targets.gpu_batch = options.gpu_batch;
+    targets.stop = options.stop;
+    Conditions conditions;
+    if (Status s = set_up_conditions(options, device.get(), targets.pool, runner, registry, conditions); !s.is_ok())
+        return report_error(s, 3);
+    attach_conditions(conditions, targets);
 
     ReportContext context{describe_machine(), build_info(), utc_timestamp(), options.selection.files,
-                          describe_options(options), {}};
+                          describe_options(options), {}, "none", {}};
+    if (device) context.device = device->name();
     for (const CaseFile* file : selected->broken)
         context.not_benchmarked.push_back({file->path, "(file)", "INVALID", file->status.message()});
     std::vector<std::unique_ptr<TimedCase>> timed;
@@ -163,18 +344,37 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::vector<BenchCase> cases;
     for (const RegisteredBenchmark& r : registered) {
         const CaseSpec& spec = r.timed->loaded->spec;
+        const SampledRun& run = *r.result;
         cases.push_back({spec.name, spec.file, std::string(spec.op->name()), data_type_of_first_input(spec),
                          r.backend, spec.min_feature_level, is_compute_bound(spec.op->name()), r.timed->work.bytes,
-                         r.timed->work.ops, reporter.median_seconds(r.name)});
+                         r.timed->work.ops, run.ran ? summarize_samples(run.samples).median : 0.0, run.samples,
+                         run.executions_per_sample, run.converged});
+        BenchCase& c = cases.back();
+        c.probe_before = run.probe_before;
+        c.probe_after = run.probe_after;
+        c.remeasured = run.remeasured;
+        // Judged against the whole run's best probe, known only now.
+        const double slowest = std::min(run.probe_before, run.probe_after);
+        c.throttled = conditions.flag_backends.count(r.backend) && slowest > 0 &&
+                      conditions.monitor.below_best(r.backend, slowest);
     }
+    context.json_sections.push_back({"cache", conditions_json_cache(conditions, options.cache_cold)});
+    context.json_sections.push_back({"throttle", conditions_json_throttle(conditions, options)});
     const BenchReport report = build_report(std::move(cases), std::move(rooflines));
     print_report(human, report);
+    print_conditions(human, conditions, report.cases, options.cache_cold);
     if (!context.not_benchmarked.empty())
         std::fprintf(human, "%zu selected cases or files were not benchmarked (they did not pass)\n",
                      context.not_benchmarked.size());
     int code = (selected->broken.empty() && context.not_benchmarked.empty()) ? 0 : 1;
     if (!options.report_json_path.empty())
         if (Status s = write_report_json(options.report_json_path, report, context); !s.is_ok()) code = report_error(s, 2);
+    if (!options.results_db.empty()) {
+        const ResultsRun run{context.date, context.machine.hostname, context.machine.cpu_model,
+                             context.device == "none" ? "none" : adapter_of_report(report), context.device,
+                             context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot"};
+        if (Status s = append_results(options.results_db, run, report.cases); !s.is_ok()) code = report_error(s, 2);
+    }
     if (!options.report_csv_path.empty())
         if (Status s = write_report_csv(options.report_csv_path, report, context); !s.is_ok()) code = report_error(s, 2);
     return code;

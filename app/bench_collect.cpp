@@ -2,29 +2,8 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 
 namespace dmltool::app {
-
-void CollectingReporter::ReportRuns(const std::vector<Run>& runs) {
-    display_->ReportRuns(runs);
-    for (const Run& run : runs) {
-        // Aggregates (mean, median, stddev of repetitions) are recomputed from the iteration runs instead.
-        if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
-        // Real time is the manual (GPU timestamp) time for manual-time benchmarks, the wall time otherwise.
-        const double seconds = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
-        seconds_[run.run_name.function_name].push_back(seconds);
-    }
-}
-
-double CollectingReporter::median_seconds(const std::string& name) const {
-    const auto found = seconds_.find(name);
-    if (found == seconds_.end() || found->second.empty()) return 0;
-    std::vector<double> sorted = found->second;
-    std::sort(sorted.begin(), sorted.end());
-    const size_t middle = sorted.size() / 2;
-    return sorted.size() % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 Result<std::unique_ptr<benchmark::BenchmarkReporter>> make_display_reporter(const std::vector<std::string>& benchmark_args,
                                                                             bool* is_console) {

@@ -1,5 +1,5 @@
 // Between Google Benchmark and the display the user asked for (--benchmark_format=console|json|csv): forwards
-// every call to that display and keeps each benchmark's per-iteration times for dmltool's own report.
+// every call to that display. (dmltool's own report takes its samples from bench_registration's SampledRun.)
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -18,16 +18,11 @@ public:
     explicit CollectingReporter(std::unique_ptr<benchmark::BenchmarkReporter> display) : display_(std::move(display)) {}
 
     bool ReportContext(const Context& context) override { return display_->ReportContext(context); }
-    void ReportRuns(const std::vector<Run>& runs) override;
+    void ReportRuns(const std::vector<Run>& runs) override { display_->ReportRuns(runs); }
     void Finalize() override { display_->Finalize(); }
-
-    // Median seconds per execution over the repetitions of benchmark `name`; 0 when it did not run (filtered out,
-    // or it stopped with an error).
-    double median_seconds(const std::string& name) const;
 
 private:
     std::unique_ptr<benchmark::BenchmarkReporter> display_;
-    std::map<std::string, std::vector<double>> seconds_;  // by benchmark name as registered
 };
 
 // The display for the --benchmark_format flag among `benchmark_args` (console when absent). Console output is

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <tuple>
 
+#include "app/bench_stats.h"
+
 namespace dmltool::app {
 
 bool is_compute_bound(std::string_view op_name) { return op_name == "QUANTIZED_LINEAR_CONVOLUTION"; }
@@ -106,6 +108,13 @@ std::string format_rate(std::optional<double> per_second, const char* unit) {
     return text;
 }
 
+std::string format_noise(double noise) {
+    if (!std::isfinite(noise)) return "n/a";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f%%", 100 * noise);
+    return text;
+}
+
 namespace {
 
 std::optional<double> measured(double value) { return value > 0 ? std::optional<double>(value) : std::nullopt; }
@@ -137,18 +146,26 @@ void print_report(std::FILE* out, const BenchReport& report) {
                      format_rate(measured(m.float_fmas_per_second), "/s").c_str(), note.c_str());
     }
     std::fprintf(out, "\nPer case (%% of roofline: data movement of the copy bandwidth, convolution of the integer "
-                      "multiply-add peak; float32 FMA peak in brackets):\n");
+                      "multiply-add peak; float32 FMA peak in brackets; median time per execution, relative noise of "
+                      "the median, samples):\n");
     for (size_t i = 0; i < report.cases.size(); ++i) {
         const BenchCase& c = report.cases[i];
         const CaseFigures& f = report.figures[i];
         const std::string rate = c.compute_bound ? format_rate(f.ops_per_second, "op/s") : format_rate(f.bytes_per_second, "B/s");
         std::string share = format_percent(f.roofline_percent);
         if (c.compute_bound) share += " (" + format_percent(f.float_fma_percent) + ")";
-        std::fprintf(out, "  %-4s FL %-4s %-60s %12s  %s\n", c.backend.c_str(), c.level.to_string().c_str(),
-                     c.name.c_str(), rate.c_str(), share.c_str());
+        const SampleStats stats = summarize_samples(c.samples);
+        std::fprintf(out, "  %-4s FL %-4s %-60s %12s  %-16s %10.3f us  noise %s  n=%zu\n", c.backend.c_str(),
+                     c.level.to_string().c_str(), c.name.c_str(), rate.c_str(), share.c_str(), c.seconds * 1e6,
+                     format_noise(stats.noise).c_str(), stats.count);
     }
     print_table(out, "Per feature level", "FL", report.by_feature_level);
     print_table(out, "Per operator x data type", "operator data type", report.by_operator_dtype);
+    for (const BenchCase& c : report.cases)
+        if (!c.converged)
+            std::fprintf(out, "dmltool: warning: %s on %s: not converged (noise %s after %zu samples; raise --max-time "
+                              "or --max-noise)\n", c.name.c_str(), c.backend.c_str(),
+                         format_noise(summarize_samples(c.samples).noise).c_str(), c.samples.size());
 }
 
 }  // namespace dmltool::app

@@ -27,7 +27,13 @@ struct BenchCase {
     bool compute_bound = false;  // convolution: against the multiply-add peak; otherwise the copy bandwidth
     uint64_t bytes = 0;    // logical bytes read + written once each
     uint64_t ops = 0;      // arithmetic operations (MAC = 2)
-    double seconds = 0;    // per execution; 0 = not measured (filtered out or failed while timed)
+    double seconds = 0;    // per execution (the median sample); 0 = not measured (filtered out or failed while timed)
+    std::vector<double> samples;         // seconds per execution, one per batch (app/bench_stats.h)
+    unsigned executions_per_sample = 1;  // the batch size behind each sample
+    bool converged = true;               // false: --max-time ran out before the noise fell below --max-noise
+    double probe_before = 0, probe_after = 0;  // throttle probes (bytes/s) around the samples; 0 = none
+    bool remeasured = false;  // sampled again after a slow probe
+    bool throttled = false;   // a probe around it was more than the threshold below the run's best
 };
 
 // A backend's roofline and, when a probe did not run or failed, why (reported as "n/a", never as 0%).
@@ -79,8 +85,11 @@ BenchReport build_report(std::vector<BenchCase> cases, std::map<std::string, Bac
 // "87.3%" or "n/a"; "1.23 TB/s"-style rates (SI, base 1e3) or "n/a".
 std::string format_percent(std::optional<double> percent);
 std::string format_rate(std::optional<double> per_second, const char* unit);
+// A relative noise as "0.42%"; "n/a" when infinite (fewer than two samples).
+std::string format_noise(double noise);
 
-// The rooflines, the per-case roofline shares and both tables, for people.
+// The rooflines, the per-case roofline shares and sample statistics, both tables, and one "not converged" warning
+// per case that ran out of --max-time, for people.
 void print_report(std::FILE* out, const BenchReport& report);
 
 }  // namespace dmltool::app

@@ -1,9 +1,12 @@
 #include "app/bench_report_files.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "app/bench_stats.h"
 
 namespace dmltool::app {
 namespace {
@@ -58,6 +61,13 @@ std::string adapter_of(const BenchReport& report) {
     return "none";
 }
 
+json statistics_json(const BenchCase& c) {
+    const SampleStats s = summarize_samples(c.samples);
+    auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(); };
+    return {{"count", s.count}, {"median", s.median}, {"min", s.min}, {"max", s.max}, {"mean", s.mean},
+            {"stddev", s.stddev}, {"noise", finite(s.noise)}};
+}
+
 }  // namespace
 
 Status write_report_json(const std::string& path, const BenchReport& report, const ReportContext& context) {
@@ -68,6 +78,16 @@ Status write_report_json(const std::string& path, const BenchReport& report, con
                        {"logical_cores", context.machine.logical_cores}, {"os", context.machine.os},
                        {"kernel", context.machine.kernel}};
     root["adapter"] = adapter_of(report);
+    root["device"] = context.device;
+    root["sample_format"] = kSampleFormat;
+    root["statistics"] = {
+        {"sample", "mean seconds per execution of one batch of back-to-back executions (GPU timestamps on a device, "
+                   "wall time on the CPU reference)"},
+        {"seconds", "the median sample"},
+        {"noise", "relative standard error of the median from its 95% order-statistic confidence interval: "
+                  "(x(u) - x(l)) / 3.92 / median, 1-based ranks l = floor(n/2 - 0.98 sqrt(n)), "
+                  "u = ceil(n/2 + 1 + 0.98 sqrt(n)) clamped to 1..n"}};
+    for (const auto& [key, text] : context.json_sections) root[key] = json::parse(text);
     root["files"] = context.files;
     json options = json::object();
     for (const auto& [name, value] : context.options) options[name] = value;
@@ -87,6 +107,14 @@ Status write_report_json(const std::string& path, const BenchReport& report, con
                          {"backend", c.backend},
                          {"roofline_basis", c.compute_bound ? "int_multiply_adds" : "copy"},
                          {"seconds", c.seconds},
+                         {"statistics", statistics_json(c)},
+                         {"converged", c.converged},
+                         {"executions_per_sample", c.executions_per_sample},
+                         {"samples", c.samples},
+                         {"throttle", {{"probe_before_bytes_per_second", c.probe_before},
+                                       {"probe_after_bytes_per_second", c.probe_after},
+                                       {"remeasured", c.remeasured},
+                                       {"flagged", c.throttled}}},
                          {"bytes", c.bytes},
                          {"ops", c.ops},
                          {"bytes_per_second", f.bytes_per_second},

@@ -25,7 +25,15 @@ struct ReportContext {
     std::vector<std::string> files;                            // the case files given
     std::vector<std::pair<std::string, std::string>> options;  // option name -> value as used
     std::vector<NotBenchmarked> not_benchmarked;
+    // The device backend's own description (adapter, runtime), "none" for --backend cpu: what `dmltool compare`
+    // checks beside the adapter, standing in for a driver version that D3D12 does not report portably.
+    std::string device = "none";
+    // Extra top-level sections (cache mode, throttle probe history), written as given.
+    std::vector<std::pair<std::string, std::string>> json_sections;  // key -> JSON text
 };
+
+// How to read a report's "samples" and "statistics"; `dmltool compare` refuses reports without it.
+inline constexpr const char* kSampleFormat = "dmltool-samples-1";
 
 Status write_report_json(const std::string& path, const BenchReport& report, const ReportContext& context);
 Status write_report_csv(const std::string& path, const BenchReport& report, const ReportContext& context);

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "app/bench_compare.h"
 #include "app/commands.h"
+#include "app/results_db.h"
 
 namespace dmltool::app {
 namespace {
@@ -172,7 +174,70 @@ int run_cli(int argc, char** argv) {
                       "Write the bench report (machine, adapter, build, rooflines, every case, the per-feature-level "
                       "and per-operator tables) as JSON to this file");
     bench->add_option("--report-csv", bench_options.report_csv_path, "Write the same report as CSV to this file");
+    bench->add_option_function<double>(
+             "--max-noise", [&](double percent) { bench_options.stop.max_noise = percent / 100; },
+             "Sample each case until the relative noise of its median is below this percentage (default 0.5)")
+        ->check(CLI::Range(0.0, 100.0));
+    bench->add_option("--min-samples", bench_options.stop.min_samples,
+                      "Samples (batches) each case takes at least before it may stop (default 10)")
+        ->check(CLI::Range(size_t(2), size_t(1) << 30));
+    bench->add_option("--max-time", bench_options.stop.max_seconds,
+                      "Seconds of sampling per case and backend before giving up with a 'not converged' warning "
+                      "(default 3)")
+        ->check(CLI::Range(0.0, 86400.0));
+    bench->add_option_function<std::string>(
+             "--cache", [&](const std::string& mode) { bench_options.cache_cold = mode == "cold"; },
+             "hot (default: back-to-back batches) or cold: flush the caches before every sample (one execution per "
+             "sample) by writing over --flush-mib MiB")
+        ->check(CLI::IsMember({"hot", "cold"}));
+    bench->add_option("--flush-mib", bench_options.flush_mib,
+                      "MiB a cold-cache flush writes over, larger than any L2 (default 256; at most 16 on a software "
+                      "adapter)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(16384)));
+    bench->add_option("--throttle", bench_options.throttle,
+                      "auto (default: on for hardware adapters, off for software ones and the CPU reference), on or "
+                      "off: re-measure a case once when the copy probe run between cases was more than "
+                      "--throttle-threshold below the run's best (probes are recorded either way)")
+        ->check(CLI::IsMember({"auto", "on", "off"}));
+    bench->add_option_function<double>(
+             "--throttle-threshold", [&](double percent) { bench_options.throttle_threshold = percent / 100; },
+             "Percent below the best probe that counts as a throttled clock (default 10)")
+        ->check(CLI::Range(0.0, 100.0));
     bench->allow_extras();
+
+    bench->add_option("--results-db", bench_options.results_db,
+                      "Append every benchmark (case, operator, FL, data type, backend, adapter, device, dmltool version "
+                      "and commit, samples) to this SQLite database (created when missing); see `dmltool history`");
+
+    std::string history_case, history_db, history_format = "table";
+    CLI::App* history = app.add_subcommand("history", "List one case's benchmarks across the runs of a --results-db");
+    history->add_option("case", history_case, "The case name, as in its case file")->required();
+    history->add_option("--results-db", history_db, "The SQLite database `bench --results-db` appended to")->required();
+    history->add_option("--format", history_format, "table (default) or csv (for scripts and plots)")
+        ->check(CLI::IsMember({"table", "csv"}));
+
+    CompareOptions compare_options;
+    std::string compare_base, compare_new;
+    CLI::App* compare = app.add_subcommand(
+        "compare", "Compare two `bench --report-json` runs case by case: FASTER, SLOWER, SAME or NOISY");
+    compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch)")->required();
+    compare->add_option("new", compare_new, "The run to judge (e.g. from a pull request)")->required();
+    compare->add_option_function<double>(
+               "--threshold", [&](double percent) { compare_options.threshold = percent / 100; },
+               "Smallest change of a median (percent) that counts as SLOWER or FASTER (default 5)")
+        ->check(CLI::Range(0.0, 1000.0));
+    compare->add_option("--alpha", compare_options.alpha,
+                        "Significance level of the Mann-Whitney U test on the two runs' samples (default 0.05)")
+        ->check(CLI::Range(0.0, 1.0));
+    compare->add_option("--format", compare_options.format, "table (default), markdown, junit or json")
+        ->check(CLI::IsMember({"table", "markdown", "junit", "json"}));
+    compare->add_option("--output", compare_options.output, "Write the comparison to this file instead of stdout");
+    compare->add_flag("--allow-different-adapters", compare_options.allow_different_adapters,
+                      "Compare runs from different adapters, drivers, CPUs or cache modes (refused by default)");
+    compare->footer("\nVerdicts: NOISY when either run did not converge or its noise exceeds threshold/2; SLOWER or "
+                    "FASTER when the\nMann-Whitney U test is significant at --alpha and the median moved by more than "
+                    "--threshold; SAME otherwise.\nExit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
+                    "refused comparison.");
 
     try {
         app.parse(argc, argv);
@@ -185,11 +250,11 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
         const std::string first = argc > 1 ? argv[1] : "";
-        const CLI::App* subcommands[] = {run, validate, list, bench};
+        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history};
         const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
                                        [&](const CLI::App* sub) { return sub->check_name(first); });
         if (!first.empty() && first[0] != '-' && !known) {
-            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list or bench; see "
+            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare or history; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
@@ -217,6 +282,8 @@ int run_cli(int argc, char** argv) {
         return validate_command(validate_selection, validate_run, registry);
     }
     if (list->parsed()) return list_command(registry, list_device);
+    if (compare->parsed()) return compare_command(compare_base, compare_new, compare_options);
+    if (history->parsed()) return history_command(history_case, history_db, history_format);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
     for (const std::string& extra : bench->remaining()) {
         if (extra.rfind("--benchmark_", 0) != 0) return usage_error("bench: unknown option '" + extra + "'");

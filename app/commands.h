@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/bench_stats.h"
 #include "core/op_registry.h"
 #include "core/runner.h"
 
@@ -51,6 +52,12 @@ struct BenchCommandOptions {
     uint64_t roofline_mib = 256;              // MiB copied by the roofline copy probes; 0 = no probes
     std::string report_json_path;             // the bench report (machine, rooflines, cases, tables) as JSON
     std::string report_csv_path;              // the same as CSV
+    StopRule stop;                            // --max-noise, --min-samples, --max-time
+    bool cache_cold = false;                  // --cache cold: flush the caches before every sample
+    uint64_t flush_mib = 256;                 // --flush-mib: what a flush writes over (capped on software adapters)
+    std::string throttle = "auto";            // --throttle auto|on|off: may a slow clock probe re-measure a case
+    double throttle_threshold = 0.10;         // --throttle-threshold: how far below the best probe counts as slow
+    std::string results_db;                   // --results-db: append every benchmark to this SQLite database
 };
 
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);

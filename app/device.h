@@ -16,6 +16,9 @@ Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, 
 Result<std::unique_ptr<Backend>> make_directml_backend(const DeviceOptions& options);
 // "DirectML: <dll>, max feature level 6_4, ..." or "DirectML: not available: <why>", for `dmltool list`.
 std::string describe_directml(const DeviceOptions& options);
+// Whether the backend runs on a software adapter (lavapipe, WARP: a CPU pretending to be a GPU), where caches are
+// the host's and timing noise is the host's: cold mode caps its flush and the throttle flag stays off by default.
+bool is_software_device(const Backend& device);
 // One line per adapter the GPU runtime can see, or a line saying why none can be listed.
 std::vector<std::string> describe_adapters();
 

@@ -55,6 +55,16 @@ Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, 
     return std::unique_ptr<Backend>(std::move(backend));
 }
 
+bool is_software_device(const Backend& device) {
+    auto adapters = gpu::list_adapters();
+    if (!adapters.is_ok()) return false;
+    // Backend names carry the adapter's name ("gpu (llvmpipe (LLVM 15.0.6, 256 bits))").
+    const std::string name = device.name();
+    for (const gpu::AdapterInfo& a : *adapters)
+        if (a.kind == gpu::AdapterKind::kCpu && !a.name.empty() && name.find(a.name) != std::string::npos) return true;
+    return false;
+}
+
 std::vector<std::string> describe_adapters() {
     auto adapters = gpu::list_adapters();
     if (!adapters.is_ok()) return {"none: " + adapters.status().message()};

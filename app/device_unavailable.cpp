@@ -13,6 +13,8 @@ Result<std::unique_ptr<Backend>> make_directml_backend(const DeviceOptions&) {
 
 std::string describe_directml(const DeviceOptions&) { return "DirectML: not available in this build"; }
 
+bool is_software_device(const Backend&) { return false; }
+
 std::vector<std::string> describe_adapters() { return {"(GPU backend not available in this build)"}; }
 
 }  // namespace dmltool::app

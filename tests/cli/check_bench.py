@@ -6,12 +6,17 @@
   linear resample), the feature level as label and in the name, and dmltool's keys in the JSON context;
 - the report JSON has the machine, build, rooflines, every case and the per-feature-level and per-operator x
   data-type tables with the right grouping; "not measured" is null, never 0;
-- the report CSV and the human tables (on stderr when stdout is JSON) are there.
+- the report CSV and the human tables (on stderr when stdout is JSON) are there;
+- every case keeps its samples, statistics and convergence, and the stopping rule holds: with --max-noise 100 and
+  --min-samples 7 a case stops converged at the first sample count >= 7 whose noise (re-implemented here from the
+  README's formula) is below 100%; with an unreachable --max-noise it samples until --max-time and warns
+  "not converged (noise X%)".
 
     check_bench.py DMLTOOL CASES_JSON OUT_DIR BACKEND(both|cpu)
 """
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -33,6 +38,24 @@ def check(condition, message, detail=""):
         fail(message, detail)
 
 
+def noise(samples):
+    """The README's estimator: the median's 95% order-statistic interval / 3.92 / median."""
+    s = sorted(samples)
+    n = len(s)
+    median = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    lower = max(1, math.floor(n / 2 - 0.98 * math.sqrt(n)))
+    upper = min(n, math.ceil(n / 2 + 1 + 0.98 * math.sqrt(n)))
+    return (s[upper - 1] - s[lower - 1]) / 3.92 / median
+
+
+def first_quiet_count(samples, min_samples, max_noise):
+    """Where the stopping rule must stop: the first count >= min_samples whose noise is below max_noise."""
+    for k in range(min_samples, len(samples) + 1):
+        if noise(samples[:k]) < max_noise:
+            return k
+    return None
+
+
 def expected_benchmarks(cases_path, backends):
     """(operator, case name, backend) for every case x backend of the case file."""
     cases = json.load(open(cases_path))["cases"]
@@ -47,7 +70,8 @@ def main(dmltool, cases_path, out_dir, backend):
             os.remove(p)
     command = [dmltool, "bench", "--backend", backend, cases_path, "--roofline-mib", "4",
                "--report-json", paths["report.json"], "--report-csv", paths["report.csv"],
-               "--benchmark_format=json", "--benchmark_min_time=0.001",
+               "--benchmark_format=json", "--benchmark_min_time=0.001", "--max-noise", "100", "--min-samples", "7",
+               "--max-time", "120",
                f"--benchmark_out={paths['out.json']}", "--benchmark_out_format=json"]
     run = subprocess.run(command, capture_output=True, text=True, timeout=300)
     log = f"command: {' '.join(command)}\nexit code {run.returncode}\nstderr:\n{run.stderr}"
@@ -69,13 +93,16 @@ def main(dmltool, cases_path, out_dir, backend):
     report = json.load(open(paths["report.json"]))
     levels = {}
     for op, name, b in expected_benchmarks(cases_path, backends):
-        suffix = "manual_time" if b == "gpu" else "real_time"
-        matches = [n for n in by_name if n.startswith(f"{op}/FL") and n.endswith(f"/{name}/{b}/{suffix}")]
+        suffix = "manual_time"  # both report the median sample as manual time
+        # One Google Benchmark iteration per benchmark, in which dmltool samples: "/iterations:1".
+        matches = [n for n in by_name if n.startswith(f"{op}/FL") and n.endswith(f"/{name}/{b}/iterations:1/{suffix}")]
         check(len(matches) == 1, f"no single benchmark for {name} on {b}", "\n".join(by_name))
         run_ = by_name[matches[0]]
         level = matches[0].split("/")[1].removeprefix("FL")
         check(run_.get("label") == f"FL {level}", f"{matches[0]}: label should be 'FL {level}'", json.dumps(run_))
         check(run_.get("bytes_per_second", 0) > 0, f"{matches[0]}: no bytes_per_second counter", json.dumps(run_))
+        check(run_.get("samples", 0) >= 7 and run_.get("converged") == 1 and "noise_percent" in run_,
+              f"{matches[0]}: expected the samples (>= 7), converged (1) and noise_percent counters", json.dumps(run_))
         if op in WITH_OPS:
             check(run_.get("ops_per_second", 0) > 0, f"{matches[0]}: no ops_per_second counter", json.dumps(run_))
         levels[(b, name)] = level
@@ -92,6 +119,19 @@ def main(dmltool, cases_path, out_dir, backend):
     for c in report["cases"]:
         check(levels.get((c["backend"], c["name"])) == c["feature_level"], f"report case {c['name']}: feature level")
         check(c["bytes_per_second"] > 0 and c["seconds"] > 0, f"report case {c['name']}: no throughput")
+        st = c.get("statistics", {})
+        got = c.get("samples", [])
+        check(len(got) >= 7 and st.get("count") == len(got) and c.get("converged") is True
+              and first_quiet_count(got, 7, 1.0) == len(got),
+              f"report case {c['name']}: --max-noise 100 --min-samples 7 must stop converged at the first quiet count "
+              f"(here {first_quiet_count(got, 7, 1.0)})", json.dumps(c))
+        ordered = sorted(got or [0])
+        n = len(ordered)
+        median = ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+        check(st.get("min") == ordered[0] and st.get("max") == ordered[-1] and st.get("median") == c["seconds"]
+              and math.isclose(st.get("median", 0), median, rel_tol=1e-12)
+              and math.isclose(st.get("noise") or 0, noise(got), rel_tol=1e-9),
+              f"report case {c['name']}: statistics do not match the samples", json.dumps(c))
         roofline = report["rooflines"][c["backend"]]
         basis = "int_multiply_adds_per_second" if c["roofline_basis"] == "int_multiply_adds" else "copy_bytes_per_second"
         if roofline[basis] is None:
@@ -116,6 +156,20 @@ def main(dmltool, cases_path, out_dir, backend):
 
     check("Per feature level" in run.stderr and "Per operator x data type" in run.stderr,
           "the human tables are missing from stderr", run.stderr)
+    check(report.get("sample_format") == "dmltool-samples-1" and "noise" in report.get("statistics", {}),
+          "report lacks the sample format and the estimator's description")
+
+    # An unreachable noise target: every case samples until --max-time, stays unconverged and is warned about.
+    unconverged = os.path.join(out_dir, "bench_unconverged.json")
+    command = [dmltool, "bench", "--backend", backend, cases_path, "--roofline-mib", "0", "--report-json", unconverged,
+               "--max-noise", "0", "--max-time", "0.05", "--benchmark_min_time=0.001"]
+    run2 = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    check(run2.returncode == 0, "bench with an unreachable --max-noise must still exit 0", run2.stderr)
+    report2 = json.load(open(unconverged))
+    for c in report2["cases"]:
+        check(c["converged"] is False and len(c["samples"]) >= 2, f"{c['name']}: expected not converged, >= 2 samples")
+        check(f"{c['name']} on {c['backend']}: not converged (noise " in run2.stdout,
+              f"{c['name']}: no 'not converged' warning", run2.stdout)
     print(f"check_bench: {len(levels)} benchmarks, {len(table)} feature-level groups: OK")
 
 

@@ -18,11 +18,13 @@ namespace {
 using nlohmann::json;
 
 BenchCase data_movement(std::string name, std::string backend, FeatureLevel level, uint64_t bytes, double seconds) {
-    return {std::move(name), "perf.json", "SPLIT", "FLOAT32", std::move(backend), level, false, bytes, 0, seconds};
+    return {std::move(name), "perf.json", "SPLIT", "FLOAT32", std::move(backend), level, false, bytes, 0, seconds,
+            {seconds, seconds}, 1, true};
 }
 
 BenchCase convolution(std::string name, FeatureLevel level, uint64_t ops, double seconds) {
-    return {std::move(name), "perf.json", "QUANTIZED_LINEAR_CONVOLUTION", "UINT8", "gpu", level, true, 1000, ops, seconds};
+    return {std::move(name), "perf.json", "QUANTIZED_LINEAR_CONVOLUTION", "UINT8", "gpu", level, true, 1000, ops, seconds,
+            {seconds, seconds}, 1, true};
 }
 
 DeviceRoofline gpu_roofline() {
@@ -162,7 +164,8 @@ TEST(BenchReport, FilesWriteNullAndEmptyForNotMeasured) {
                                                         {"cpu", unmeasured_roofline("--roofline-mib 0")}};
     const BenchReport report = build_report(std::move(cases), rooflines);
     ReportContext context{{"host", "Test CPU", 2, "Debian", "Linux"}, {"0.1.0", "abc123"}, "2026-01-01T00:00:00Z",
-                          {"perf.json"}, {{"backend", "both"}}, {{"perf.json", "bad", "FAILED", "diff"}}};
+                          {"perf.json"}, {{"backend", "both"}}, {{"perf.json", "bad", "FAILED", "diff"}},
+                          "gpu (fake)", {}};
     const std::string json_path = (dir.path() / "report.json").string();
     const std::string csv_path = (dir.path() / "report.csv").string();
     ASSERT_TRUE(write_report_json(json_path, report, context).is_ok());

@@ -1,0 +1,378 @@
+#include "app/bench_compare.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/bench_report.h"
+#include "app/bench_report_files.h"
+
+namespace dmltool::app {
+namespace {
+
+using nlohmann::json;
+
+std::string found_text(const json& value) {
+    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    return text;
+}
+
+Status bad_field(const std::string& path, const std::string& field, const std::string& expected, const json* found) {
+    return invalid_input(path + ": " + field + ": expected " + expected + ", found " +
+                         (found ? found_text(*found) : std::string("nothing")));
+}
+
+// A string member, or the error naming it.
+Result<std::string> string_member(const std::string& path, const json& object, const std::string& pointer,
+                                  const std::string& key) {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_string())
+        return bad_field(path, pointer + "/" + key, "a string", it == object.end() ? nullptr : &*it);
+    return it->get<std::string>();
+}
+
+}  // namespace
+
+const char* verdict_name(Verdict v) {
+    switch (v) {
+        case Verdict::kFaster: return "FASTER";
+        case Verdict::kSlower: return "SLOWER";
+        case Verdict::kSame: return "SAME";
+        case Verdict::kNoisy: return "NOISY";
+    }
+    return "?";
+}
+
+Result<BenchRun> load_bench_run(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return invalid_input(path + ": cannot read the bench report");
+    std::stringstream text;
+    text << in.rdbuf();
+    json root;
+    try {
+        root = json::parse(text.str());
+    } catch (const json::parse_error& e) {
+        return invalid_input(path + ": expected a JSON bench report (dmltool bench --report-json), found invalid JSON (" +
+                             std::string(e.what()) + ")");
+    }
+    if (!root.is_object()) return bad_field(path, "/", "an object (dmltool bench --report-json)", &root);
+    const auto format = root.find("sample_format");
+    if (format == root.end() || *format != kSampleFormat)
+        return bad_field(path, "/sample_format",
+                         std::string("\"") + kSampleFormat + "\" (a report of dmltool bench with samples)",
+                         format == root.end() ? nullptr : &*format);
+    BenchRun run;
+    run.path = path;
+    DMLTOOL_ASSIGN_OR_RETURN(run.adapter, string_member(path, root, "", "adapter"));
+    DMLTOOL_ASSIGN_OR_RETURN(run.device, string_member(path, root, "", "device"));
+    const auto machine = root.find("machine");
+    if (machine == root.end() || !machine->is_object())
+        return bad_field(path, "/machine", "an object", machine == root.end() ? nullptr : &*machine);
+    DMLTOOL_ASSIGN_OR_RETURN(run.cpu_model, string_member(path, *machine, "/machine", "cpu_model"));
+    const auto cache = root.find("cache");
+    run.cache = cache != root.end() && cache->is_object() && cache->contains("mode") && (*cache)["mode"].is_string()
+                    ? (*cache)["mode"].get<std::string>()
+                    : "hot";
+    const auto cases = root.find("cases");
+    if (cases == root.end() || !cases->is_array())
+        return bad_field(path, "/cases", "an array of cases", cases == root.end() ? nullptr : &*cases);
+    for (size_t i = 0; i < cases->size(); ++i) {
+        const json& c = (*cases)[i];
+        const std::string pointer = "/cases/" + std::to_string(i);
+        if (!c.is_object()) return bad_field(path, pointer, "an object", &c);
+        RunCase rc;
+        DMLTOOL_ASSIGN_OR_RETURN(rc.name, string_member(path, c, pointer, "name"));
+        DMLTOOL_ASSIGN_OR_RETURN(rc.backend, string_member(path, c, pointer, "backend"));
+        const auto converged = c.find("converged");
+        if (converged == c.end() || !converged->is_boolean())
+            return bad_field(path, pointer + "/converged", "true or false", converged == c.end() ? nullptr : &*converged);
+        rc.converged = converged->get<bool>();
+        const auto samples = c.find("samples");
+        if (samples == c.end() || !samples->is_array() || samples->empty())
+            return bad_field(path, pointer + "/samples", "a non-empty array of seconds",
+                             samples == c.end() ? nullptr : &*samples);
+        for (size_t s = 0; s < samples->size(); ++s) {
+            const json& v = (*samples)[s];
+            if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+                return bad_field(path, pointer + "/samples/" + std::to_string(s), "a positive number of seconds", &v);
+            rc.samples.push_back(v.get<double>());
+        }
+        run.cases.push_back(std::move(rc));
+    }
+    return run;
+}
+
+CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options) {
+    CaseComparison c;
+    c.name = base.name;
+    c.backend = base.backend;
+    c.base = summarize_samples(base.samples);
+    c.next = summarize_samples(next.samples);
+    c.base_converged = base.converged;
+    c.next_converged = next.converged;
+    c.change = c.base.median > 0 ? c.next.median / c.base.median - 1 : 0;
+    c.p_value = mann_whitney_p_value(base.samples, next.samples);
+    const double noise_limit = options.threshold / 2;
+    char text[160];
+    if (!base.converged || !next.converged) {
+        c.verdict = Verdict::kNoisy;
+        c.reason = !base.converged ? "base run did not converge" : "new run did not converge";
+    } else if (!(c.base.noise <= noise_limit) || !(c.next.noise <= noise_limit)) {
+        c.verdict = Verdict::kNoisy;
+        std::snprintf(text, sizeof text, "noise %.2f%% / %.2f%% above threshold/2 = %.2f%%", 100 * c.base.noise,
+                      100 * c.next.noise, 100 * noise_limit);
+        c.reason = text;
+    } else if (c.p_value < options.alpha && c.change > options.threshold) {
+        c.verdict = Verdict::kSlower;
+        std::snprintf(text, sizeof text, "p = %.2g < %.2g and +%.1f%% > %.1f%%", c.p_value, options.alpha,
+                      100 * c.change, 100 * options.threshold);
+        c.reason = text;
+    } else if (c.p_value < options.alpha && c.change < -options.threshold) {
+        c.verdict = Verdict::kFaster;
+        std::snprintf(text, sizeof text, "p = %.2g < %.2g and %.1f%% < -%.1f%%", c.p_value, options.alpha,
+                      100 * c.change, 100 * options.threshold);
+        c.reason = text;
+    } else {
+        c.verdict = Verdict::kSame;
+        std::snprintf(text, sizeof text, c.p_value >= options.alpha ? "not significant (p = %.2g)" : "p = %.2g but within threshold",
+                      c.p_value);
+        c.reason = text;
+    }
+    return c;
+}
+
+Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options) {
+    Comparison out;
+    out.base_path = base.path;
+    out.next_path = next.path;
+    bool any_cpu = false;
+    for (const RunCase& c : base.cases) any_cpu = any_cpu || c.backend == "cpu";
+    std::vector<std::string> differences;
+    auto differ = [&](const char* what, const std::string& a, const std::string& b) {
+        if (a != b) differences.push_back(std::string(what) + " (base: '" + a + "', new: '" + b + "')");
+    };
+    differ("adapters", base.adapter, next.adapter);
+    differ("device runtimes or drivers", base.device, next.device);
+    if (any_cpu) differ("CPUs", base.cpu_model, next.cpu_model);
+    differ("cache modes", base.cache, next.cache);
+    if (!differences.empty()) {
+        std::string joined;
+        for (const std::string& d : differences) joined += (joined.empty() ? "" : "; ") + d;
+        if (!options.allow_different_adapters)
+            return invalid_input("refusing to compare " + base.path + " with " + next.path + ": different " + joined +
+                                 "; timings from different hardware, drivers or cache modes do not measure the code "
+                                 "(pass --allow-different-adapters to compare anyway)");
+        out.notes.push_back("compared despite different " + joined + " (--allow-different-adapters)");
+    }
+    std::map<std::pair<std::string, std::string>, const RunCase*> in_new;
+    for (const RunCase& c : next.cases) in_new[{c.name, c.backend}] = &c;
+    std::map<std::pair<std::string, std::string>, bool> matched;
+    for (const RunCase& c : base.cases) {
+        const auto found = in_new.find({c.name, c.backend});
+        if (found == in_new.end()) {
+            out.only_in_base.push_back(c.name + " [" + c.backend + "]");
+            continue;
+        }
+        matched[found->first] = true;
+        out.cases.push_back(compare_case(c, *found->second, options));
+    }
+    for (const RunCase& c : next.cases)
+        if (!matched.count({c.name, c.backend})) out.only_in_new.push_back(c.name + " [" + c.backend + "]");
+    if (out.cases.empty())
+        return invalid_input("nothing to compare: no case x backend of " + base.path + " is in " + next.path +
+                             " (different case files or backends?)");
+    return out;
+}
+
+int comparison_exit_code(const Comparison& comparison) {
+    for (const CaseComparison& c : comparison.cases)
+        if (c.verdict == Verdict::kSlower) return 1;
+    return 0;
+}
+
+namespace {
+
+std::string format_us(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f us", seconds * 1e6);
+    return text;
+}
+
+std::string format_change(double change) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.2f%%", 100 * change);
+    return text;
+}
+
+std::string format_p(double p) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", p);
+    return text;
+}
+
+std::map<Verdict, size_t> tally(const Comparison& comparison) {
+    std::map<Verdict, size_t> counts;
+    for (const CaseComparison& c : comparison.cases) ++counts[c.verdict];
+    return counts;
+}
+
+std::string summary_line(const Comparison& comparison) {
+    auto counts = tally(comparison);
+    char text[200];
+    std::snprintf(text, sizeof text, "%zu slower, %zu faster, %zu same, %zu noisy of %zu compared", counts[Verdict::kSlower],
+                  counts[Verdict::kFaster], counts[Verdict::kSame], counts[Verdict::kNoisy], comparison.cases.size());
+    return text;
+}
+
+std::string noise_pair(const CaseComparison& c) {
+    return format_noise(c.base.noise) + (c.base_converged ? "" : "*") + " / " + format_noise(c.next.noise) +
+           (c.next_converged ? "" : "*");
+}
+
+std::string as_table(const Comparison& comparison, const CompareOptions& options) {
+    std::string out;
+    char line[512];
+    std::snprintf(line, sizeof line, "dmltool compare: base %s, new %s (threshold %.1f%%, alpha %.3g)\n",
+                  comparison.base_path.c_str(), comparison.next_path.c_str(), 100 * options.threshold, options.alpha);
+    out += line;
+    std::snprintf(line, sizeof line, "%-7s %-8s %-56s %14s %14s %9s %9s  %s\n", "verdict", "backend", "case", "base median",
+                  "new median", "change", "p", "noise base / new (* not converged)");
+    out += line;
+    for (const CaseComparison& c : comparison.cases) {
+        std::snprintf(line, sizeof line, "%-7s %-8s %-56s %14s %14s %9s %9s  %s  (%s)\n", verdict_name(c.verdict),
+                      c.backend.c_str(), c.name.c_str(), format_us(c.base.median).c_str(), format_us(c.next.median).c_str(),
+                      format_change(c.change).c_str(), format_p(c.p_value).c_str(), noise_pair(c).c_str(), c.reason.c_str());
+        out += line;
+    }
+    for (const std::string& n : comparison.only_in_base) out += "only in base (not compared): " + n + "\n";
+    for (const std::string& n : comparison.only_in_new) out += "only in new (not compared): " + n + "\n";
+    for (const std::string& n : comparison.notes) out += "note: " + n + "\n";
+    return out + summary_line(comparison) + "\n";
+}
+
+std::string as_markdown(const Comparison& comparison, const CompareOptions& options) {
+    std::string out = "### dmltool compare: " + summary_line(comparison) + "\n\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "Threshold %.1f%%, Mann-Whitney U at alpha %.3g; base `%s`, new `%s`.\n\n",
+                  100 * options.threshold, options.alpha, comparison.base_path.c_str(), comparison.next_path.c_str());
+    out += line;
+    out += "| verdict | backend | case | base median | new median | change | p | noise base / new | why |\n";
+    out += "|---|---|---|---:|---:|---:|---:|---|---|\n";
+    // Regressions first: what a reviewer needs is at the top of the comment.
+    for (Verdict wanted : {Verdict::kSlower, Verdict::kFaster, Verdict::kNoisy, Verdict::kSame})
+        for (const CaseComparison& c : comparison.cases) {
+            if (c.verdict != wanted) continue;
+            const char* mark = c.verdict == Verdict::kSlower ? "**SLOWER**" : verdict_name(c.verdict);
+            out += std::string("| ") + mark + " | " + c.backend + " | `" + c.name + "` | " + format_us(c.base.median) +
+                   " | " + format_us(c.next.median) + " | " + format_change(c.change) + " | " + format_p(c.p_value) +
+                   " | " + noise_pair(c) + " | " + c.reason + " |\n";
+        }
+    if (!comparison.only_in_base.empty() || !comparison.only_in_new.empty()) out += "\n";
+    for (const std::string& n : comparison.only_in_base) out += "- only in base (not compared): `" + n + "`\n";
+    for (const std::string& n : comparison.only_in_new) out += "- only in new (not compared): `" + n + "`\n";
+    for (const std::string& n : comparison.notes) out += "\n> note: " + n + "\n";
+    return out;
+}
+
+std::string xml_escape(const std::string& text) {
+    std::string out;
+    for (char ch : text) {
+        switch (ch) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += ch;
+        }
+    }
+    return out;
+}
+
+std::string as_junit(const Comparison& comparison) {
+    auto counts = tally(comparison);
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += "<testsuites>\n<testsuite name=\"dmltool compare\" tests=\"" + std::to_string(comparison.cases.size()) +
+           "\" failures=\"" + std::to_string(counts[Verdict::kSlower]) + "\" skipped=\"" +
+           std::to_string(counts[Verdict::kNoisy]) + "\">\n";
+    for (const CaseComparison& c : comparison.cases) {
+        const std::string text = std::string(verdict_name(c.verdict)) + ": " + format_us(c.base.median) + " -> " +
+                                 format_us(c.next.median) + " (" + format_change(c.change) + "), " + c.reason;
+        out += "  <testcase classname=\"" + xml_escape(c.backend) + "\" name=\"" + xml_escape(c.name) + "\">";
+        if (c.verdict == Verdict::kSlower)
+            out += "<failure message=\"" + xml_escape(text) + "\"/>";
+        else if (c.verdict == Verdict::kNoisy)
+            out += "<skipped message=\"" + xml_escape(text) + "\"/>";
+        else
+            out += "<system-out>" + xml_escape(text) + "</system-out>";
+        out += "</testcase>\n";
+    }
+    return out + "</testsuite>\n</testsuites>\n";
+}
+
+json stats_json(const SampleStats& s, bool converged) {
+    return {{"count", s.count}, {"median", s.median}, {"min", s.min},  {"max", s.max},
+            {"stddev", s.stddev}, {"noise", std::isfinite(s.noise) ? json(s.noise) : json()}, {"converged", converged}};
+}
+
+std::string as_json(const Comparison& comparison, const CompareOptions& options) {
+    json cases = json::array();
+    for (const CaseComparison& c : comparison.cases)
+        cases.push_back({{"name", c.name}, {"backend", c.backend}, {"verdict", verdict_name(c.verdict)},
+                         {"change", c.change}, {"p_value", c.p_value}, {"reason", c.reason},
+                         {"base", stats_json(c.base, c.base_converged)}, {"new", stats_json(c.next, c.next_converged)}});
+    auto counts = tally(comparison);
+    json root = {{"base", comparison.base_path},
+                 {"new", comparison.next_path},
+                 {"threshold", options.threshold},
+                 {"alpha", options.alpha},
+                 {"test", "Mann-Whitney U, two-sided (exact without ties up to 20 x 20 samples, else normal with tie "
+                          "and continuity corrections)"},
+                 {"summary",
+                  {{"slower", counts[Verdict::kSlower]}, {"faster", counts[Verdict::kFaster]},
+                   {"same", counts[Verdict::kSame]}, {"noisy", counts[Verdict::kNoisy]}}},
+                 {"exit_code", comparison_exit_code(comparison)},
+                 {"cases", cases},
+                 {"only_in_base", comparison.only_in_base},
+                 {"only_in_new", comparison.only_in_new},
+                 {"notes", comparison.notes}};
+    return root.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string format_comparison(const Comparison& comparison, const CompareOptions& options) {
+    if (options.format == "markdown") return as_markdown(comparison, options);
+    if (options.format == "junit") return as_junit(comparison);
+    if (options.format == "json") return as_json(comparison, options);
+    return as_table(comparison, options);
+}
+
+int compare_command(const std::string& base_path, const std::string& next_path, const CompareOptions& options) {
+    auto fail = [](const Status& s) {
+        std::fprintf(stderr, "dmltool: error: %s\n", s.message().c_str());
+        return 2;
+    };
+    auto base = load_bench_run(base_path);
+    if (!base.is_ok()) return fail(base.status());
+    auto next = load_bench_run(next_path);
+    if (!next.is_ok()) return fail(next.status());
+    auto comparison = compare_runs(*base, *next, options);
+    if (!comparison.is_ok()) return fail(comparison.status());
+    const std::string text = format_comparison(*comparison, options);
+    if (options.output.empty()) {
+        std::fputs(text.c_str(), stdout);
+    } else {
+        std::ofstream out(options.output, std::ios::binary);
+        if (out) out << text;
+        if (!out) return fail(io_error(options.output + ": cannot write the comparison"));
+        // The file is for the CI system; the log still gets the verdict.
+        std::fprintf(stderr, "dmltool compare: %s (written to %s)\n", summary_line(*comparison).c_str(),
+                     options.output.c_str());
+    }
+    return comparison_exit_code(*comparison);
+}
+
+}  // namespace dmltool::app

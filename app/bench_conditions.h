@@ -1,0 +1,81 @@
+// The conditions a benchmark is measured under, beyond the case itself:
+// - cold caches (--cache cold): before every sample, a plain copy over a buffer larger than any GPU's L2 (or the
+//   CPU's last-level cache) evicts what the previous sample left there;
+// - clock drift (throttling): D3D12 has no portable clock query, so a short copy probe runs between benchmarks and
+//   its bandwidth is the clock proxy; a benchmark measured while the probe was more than --throttle-threshold below
+//   the best probe so far is measured once more, and flagged when the run's best says it was slow.
+// On a device both copies run as a SPLIT of a constant int8 tensor (half to each output: every byte read and
+// written once) through the same Backend interface the cases use, on a second device of the same adapter: each
+// device keeps its own prepared work, so neither re-uploads per sample, and caches are the adapter's, shared.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/backend.h"
+#include "core/op_registry.h"
+#include "core/runner.h"
+#include "core/thread_pool.h"
+
+namespace dmltool::app {
+
+// A SPLIT of `bytes` int8 values in two halves, ready to time on a device.
+class DeviceCopy {
+public:
+    static Result<std::unique_ptr<DeviceCopy>> create(uint64_t bytes, const OpRegistry& registry, const Runner& runner);
+    // Mean seconds per execution of `iterations` back-to-back copies (GPU timestamps).
+    Result<double> time(Backend& device, unsigned iterations);
+    // The fastest of `iterations` back-to-back copies: the clock proxy, since a scheduling hiccup can only make one
+    // execution slower, while lower clocks make all of them slower.
+    Result<double> fastest(Backend& device, unsigned iterations);
+    uint64_t bytes() const { return bytes_; }  // read + written
+
+private:
+    uint64_t bytes_ = 0;
+    CaseFile file_;  // owns the spec
+    std::vector<HostTensor> inputs_;
+    std::vector<const HostTensor*> input_pointers_;
+};
+
+// Host-side equivalents for the CPU reference: writing over a host buffer, and timing a copy between two.
+class HostCopy {
+public:
+    explicit HostCopy(uint64_t bytes) : source_(bytes / 2, 1), target_(bytes / 2) {}
+    void flush();        // writes every byte once (a new value each call, so nothing can be skipped)
+    double time();       // seconds for one copy of the buffer (bytes read + written = the size given)
+    uint64_t bytes() const { return 2 * source_.size(); }
+
+private:
+    std::vector<unsigned char> source_, target_;
+    unsigned char next_value_ = 2;
+};
+
+// One throttle probe: its bandwidth and where in the run it was taken.
+struct ProbeRecord {
+    std::string backend;       // "gpu", "cpu", ...
+    std::string after;         // the benchmark it followed ("" for the first), "<case> (re-measure)" after one
+    double bytes_per_second = 0;
+};
+
+// The throttle probes of a run, per backend.
+class ThrottleMonitor {
+public:
+    // threshold: a probe below (1 - threshold) x best counts as throttled (0.10 = 10%).
+    explicit ThrottleMonitor(double threshold) : threshold_(threshold) {}
+    void record(ProbeRecord probe) { history_.push_back(std::move(probe)); }
+    // The best probe of `backend` so far; 0 before the first.
+    double best(const std::string& backend) const;
+    bool below_best(const std::string& backend, double bytes_per_second) const {
+        return bytes_per_second < (1 - threshold_) * best(backend);
+    }
+    double threshold() const { return threshold_; }
+    const std::vector<ProbeRecord>& history() const { return history_; }
+
+private:
+    double threshold_;
+    std::vector<ProbeRecord> history_;
+};
+
+}  // namespace dmltool::app

@@ -1,0 +1,70 @@
+// The statistics behind `dmltool bench` and `dmltool compare`: one benchmark's samples summarized (median, spread,
+// relative noise of the median), the stopping rule that decides when enough samples were taken, and the
+// Mann-Whitney U test that tells a change between two runs from noise. Pure arithmetic on vectors of seconds, so
+// it is unit-tested without Google Benchmark or a device.
+//
+// One sample is the mean time of one batch of back-to-back executions (GPU timestamps on a device, wall time on
+// the CPU reference). Samples are close to independent; their distribution is usually skewed (a few slow
+// batches when something else ran), which is why the median, not the mean, is the figure reported and compared.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+namespace dmltool::app {
+
+struct SampleStats {
+    size_t count = 0;
+    double median = 0, min = 0, max = 0, mean = 0;
+    double stddev = 0;  // sample standard deviation (n - 1); 0 for fewer than two samples
+    // Relative noise of the median: a distribution-free estimate of its standard error divided by the median.
+    // The 95% confidence interval of the median is taken from order statistics, [x(l), x(u)] with the 1-based
+    // ranks l = floor(n/2 - 0.98 sqrt(n)) and u = ceil(n/2 + 1 + 0.98 sqrt(n)) clamped to 1..n (the normal
+    // approximation to the binomial: 0.98 = 1.96 / 2), and converted to a standard error by dividing its width by
+    // 2 x 1.96:
+    //   noise = (x(u) - x(l)) / 3.92 / median.
+    // Unlike sqrt(pi/2) * stddev / sqrt(n), it is not inflated by the rare huge samples of a preempted batch, which
+    // do not move the median either; unlike it, it makes no normality assumption. For small n the interval spans
+    // most samples, so few samples never look quiet. Infinite for fewer than two samples.
+    double noise = 0;
+};
+
+SampleStats summarize_samples(const std::vector<double>& samples);
+
+// When to stop sampling one benchmark.
+struct StopRule {
+    double max_noise = 0.005;  // --max-noise: stop once noise is below this (0.005 = 0.5%)...
+    size_t min_samples = 10;   // --min-samples: ...and at least this many samples were taken,
+    double max_seconds = 3;    // --max-time: or once this much wall time was spent sampling (not converged)
+};
+
+// A rule's decision on the samples so far.
+enum class StopDecision { kContinue, kConverged, kOutOfTime };
+
+// Converged needs min_samples and noise < max_noise; out of time needs the budget spent and at least two samples
+// (one sample says nothing about noise, so even a tiny budget yields a spread).
+StopDecision decide_stop(const StopRule& rule, const std::vector<double>& samples, double elapsed_seconds);
+
+// Samples by calling take_sample() (returns one sample in seconds, or a negative value to stop: an error the
+// caller recorded) until the rule says stop. Returns the decision that ended sampling, kContinue after an error.
+template <typename TakeSample>
+StopDecision sample_until_stable(const StopRule& rule, std::vector<double>& samples, TakeSample&& take_sample) {
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const StopDecision decision = decide_stop(rule, samples, elapsed);
+        if (decision != StopDecision::kContinue) return decision;
+        const double sample = take_sample();
+        if (sample < 0) return StopDecision::kContinue;
+        samples.push_back(sample);
+    }
+}
+
+// Two-sided Mann-Whitney U test of "both sample sets come from the same distribution", by the normal
+// approximation with the tie correction and a continuity correction of 1/2. Without ties and with both sets of
+// at most 20 samples the p-value is exact instead (the U distribution counted by dynamic programming), since the
+// normal approximation is poor there. 1 when either set is empty or every value is tied.
+double mann_whitney_p_value(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace dmltool::app

@@ -1,0 +1,66 @@
+#!/usr/bin/python3
+"""Two real `dmltool bench` runs of the smoke cases (lavapipe for the GPU) compared with `dmltool compare`.
+
+Nothing changed between the runs, so no case may be SLOWER. A shared 2-core machine timing a software GPU is
+noisy, and other jobs on the machine change what the CPU reference gets between the runs (seen: a converged,
+quiet +80% on one CPU case when another build took a core): the threshold is 1000% (only a >10x change would be
+SLOWER) and only the exit code (0), the formats and that every case x backend was compared are asserted.
+Both runs also append to a --results-db, and `dmltool history` must list each case twice per backend (the CLI side
+of the database round trip; tests/unit/results_db_test.cpp checks the fields).
+
+    check_compare_smoke.py DMLTOOL CASES_JSON OUT_DIR BACKEND(both|cpu)
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def fail(message, detail=""):
+    print(f"FAIL: {message}\n{detail}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main(dmltool, cases_path, out_dir, backend):
+    os.makedirs(out_dir, exist_ok=True)
+    reports = []
+    db = os.path.join(out_dir, "history.sqlite")
+    if os.path.exists(db):
+        os.remove(db)
+    for name in ("base", "new"):
+        path = os.path.join(out_dir, f"{name}.json")
+        command = [dmltool, "bench", "--backend", backend, cases_path, "--roofline-mib", "0", "--report-json", path,
+                   "--min-samples", "5", "--max-time", "0.2", "--benchmark_min_time=0.001", "--results-db", db]
+        r = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            fail(f"{' '.join(command)}: exit {r.returncode}", r.stderr)
+        reports.append(path)
+    r = subprocess.run([dmltool, "compare", *reports, "--threshold", "1000", "--format", "json"], capture_output=True,
+                       text=True, timeout=60)
+    if r.returncode != 0:
+        fail(f"compare of two runs of the same build: exit {r.returncode} (expected 0)", r.stdout + r.stderr)
+    try:
+        result = json.loads(r.stdout)
+    except json.JSONDecodeError as e:
+        fail(f"compare --format json is not JSON ({e})", r.stdout)
+    cases = json.load(open(reports[0]))["cases"]
+    if len(result["cases"]) != len(cases) or result["only_in_base"] or result["only_in_new"]:
+        fail("every case x backend of both runs must be compared", r.stdout)
+    if any(c["verdict"] not in ("SAME", "NOISY", "FASTER") for c in result["cases"]):
+        fail("a verdict other than SAME/NOISY/FASTER between two runs of the same build", r.stdout)
+    r = subprocess.run([dmltool, "compare", *reports, "--threshold", "1000", "--format", "markdown"],
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode != 0 or not r.stdout.startswith("### dmltool compare: 0 slower"):
+        fail("compare --format markdown", r.stdout + r.stderr)
+    for c in cases:
+        r = subprocess.run([dmltool, "history", c["name"], "--results-db", db, "--format", "csv"], capture_output=True,
+                           text=True, timeout=60)
+        rows = [line.split(",") for line in r.stdout.strip().splitlines()[1:]]
+        if r.returncode != 0 or sum(1 for row in rows if row[2] == c["backend"]) != 2:
+            fail(f"history of {c['name']}: expected 2 runs on {c['backend']}", r.stdout + r.stderr)
+    print(f"check_compare_smoke: {len(cases)} benchmarks compared: " +
+          ", ".join(f"{c['name']} [{c['backend']}] {c['verdict']}" for c in result["cases"]))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:5])
