@@ -32,6 +32,7 @@
 #   Wine through CMAKE_CROSSCOMPILING_EMULATOR (scripts/wine.sh). HDF5's "maximum decimal precision" check writes
 #   pac_Cconftest.out into the CURRENT directory and reads it back from CMAKE_BINARY_DIR, so HDF5 is configured
 #   from inside its build directory.
+# - HDF5's error stack prints __FILE__: -ffile-prefix-map shortens the cache path to hdf5-<version>/.
 # - HDF5's config goes to lib/cmake/hdf5 (its default, share/cmake, is not on find_package's search path).
 #
 # Environment: DMLTOOL_CACHE_DIR, DMLTOOL_JOBS (default 2; builds run under nice), DMLTOOL_KEEP_BUILD=1,
@@ -190,7 +191,7 @@ mkdir -p "$build/hdf5" "$build/mingw-shim/sys"
 echo '/* empty stand-in: MinGW lacks <sys/wait.h>; HDF5 1.10.8 includes it with <unistd.h> but uses nothing */' \
   > "$build/mingw-shim/sys/wait.h"
 (cd "$build/hdf5" && cmake -S "$root/src/hdf5_$hdf5_version/tree" -B . "${common[@]}" \
-  -DCMAKE_C_FLAGS="-I$build/mingw-shim" \
+  -DCMAKE_C_FLAGS="-I$build/mingw-shim -ffile-prefix-map=$root/src/hdf5_$hdf5_version/tree=hdf5-$hdf5_version" \
   -DBUILD_STATIC_LIBS=ON -DONLY_SHARED_LIBS=OFF -DBUILD_TESTING=OFF -DHDF5_BUILD_TOOLS=OFF \
   -DHDF5_BUILD_UTILS=OFF -DHDF5_BUILD_EXAMPLES=OFF -DHDF5_BUILD_HL_LIB=OFF -DHDF5_BUILD_CPP_LIB=OFF \
   -DHDF5_BUILD_FORTRAN=OFF -DHDF5_BUILD_JAVA=OFF -DHDF5_BUILD_GENERATORS=OFF -DHDF5_BUILD_DOC=OFF \
