@@ -59,18 +59,30 @@ export WINEARCH=win64
 export WINESERVER="$wineserver"
 unset WINELOADERNOEXEC
 
+# Runs a command with every file descriptor above 2 closed: the lingering wineserver and Wine's services must not
+# keep a caller's pipes or lock files (e.g. an flock held by a build script) open for the linger time.
+without_extra_fds() {
+  (
+    for fd in /proc/self/fd/*; do
+      fd="${fd##*/}"
+      if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null; fi
+    done
+    exec "$@"
+  )
+}
+
 mkdir -p "$(dirname "$WINEPREFIX")" || exit 126
 exec 9>>"$WINEPREFIX.lock" || exit 126
 flock 9
 if [ ! -e "$WINEPREFIX/.dmltool-ready" ]; then
   echo "wine.sh: creating Wine prefix $WINEPREFIX (once)" >&2
   if command -v xvfb-run >/dev/null 2>&1; then
-    xvfb-run -a "$wine" wineboot -i </dev/null >/dev/null 2>&1 9>&-
+    without_extra_fds xvfb-run -a "$wine" wineboot -i </dev/null >/dev/null 2>&1
   else
-    "$wine" wineboot -i </dev/null >/dev/null 2>&1 9>&-
+    without_extra_fds "$wine" wineboot -i </dev/null >/dev/null 2>&1
   fi
   status=$?
-  "$wineserver" -w >/dev/null 2>&1 9>&-
+  without_extra_fds "$wineserver" -w </dev/null >/dev/null 2>&1
   if [ "$status" -ne 0 ] || [ ! -d "$WINEPREFIX/drive_c/windows/system32" ]; then
     echo "wine.sh: wineboot failed ($status) for $WINEPREFIX" >&2
     exit 126
@@ -83,8 +95,8 @@ fi
 # when it started a server and 2 when one already runs for this prefix.
 linger="${DMLTOOL_WINESERVER_LINGER:-60}"
 if [ "$linger" != 0 ] && [ -n "$wineserver" ]; then
-  if "$wineserver" -p"$linger" </dev/null >/dev/null 2>&1 9>&-; then
-    "$wine" cmd.exe /c exit 0 </dev/null >/dev/null 2>&1 9>&-
+  if without_extra_fds "$wineserver" -p"$linger" </dev/null >/dev/null 2>&1; then
+    without_extra_fds "$wine" cmd.exe /c exit 0 </dev/null >/dev/null 2>&1
   fi
 fi
 flock -u 9
