@@ -17,17 +17,20 @@
 #   (about a second) once, not per test; it exits by itself, nothing outlives the session for long.
 #   `wineserver -k` (WINEPREFIX=...) ends it at once. DMLTOOL_WINESERVER_LINGER=0 starts none (then every call
 #   boots Wine's services itself, and a caller reading the program's pipes may wait ~3 s for them to close).
-# - The program runs without X (console programs and D3D12 compute do not need a display). Set
-#   DMLTOOL_WINE_XVFB=1 to run it inside `xvfb-run -a` anyway (slower: a new X server per call).
+# - The program runs without X (console programs do not need a display; D3D12/DirectML compute should not either,
+#   but that is not verified here). Set DMLTOOL_WINE_XVFB=1 to run it inside `xvfb-run -a` (slower: a new X server
+#   per call, ~0.5 s more).
 # - Paths: Wine maps / to Z:, and the Unix working directory becomes the program's current directory, so relative
 #   and absolute Linux paths (/tmp/x.json) work as arguments unchanged. PROGRAM may be a Unix path.
 # - stdout/stderr are passed through untouched (no pipe). Note: a MinGW/MSVCRT program's text-mode stdout writes
 #   "\r\n" for "\n" (a Windows C runtime behaviour, not Wine's); programs whose output is compared byte-wise
-#   should set binary mode (_setmode(_fileno(stdout), _O_BINARY), or link MinGW's binmode.o) or the
-#   comparison should drop '\r'. DMLTOOL_WINE_STRIP_CR=1 makes this script strip '\r' before '\n' on stdout
-#   (stdout then goes through a filter; stderr stays direct; the exit code is still the program's).
-# Exit code: the program's (0-255; Windows codes are truncated to the low byte: a crash with
-#   0xC0000005 exits 5, and Wine prints "Unhandled page fault ..." on stderr); 127 if Wine is missing; 126 if the prefix cannot be created.
+#   should set binary mode (_setmode(_fileno(stdout), _O_BINARY) at start-up: verified; linking MinGW's binmode.o
+#   does NOT change stdout, verified) or the comparison should drop '\r'. DMLTOOL_WINE_STRIP_CR=1 makes this
+#   script strip '\r' before '\n' on stdout (stdout then goes through a filter; stderr stays direct and keeps its
+#   "\r\n"; the exit code is still the program's).
+# Exit code: the program's (0-255; Windows codes are truncated to the low byte: a crash with 0xC0000005 exits 5,
+#   and Wine prints "Unhandled page fault ..." on stderr); 127 if Wine is missing; 126 if the prefix cannot be
+#   created; Wine's own code (e.g. 53) if PROGRAM does not exist.
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
