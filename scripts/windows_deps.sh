@@ -36,6 +36,7 @@
 # - HDF5's config goes to lib/cmake/hdf5 (its default, share/cmake, is not on find_package's search path).
 #
 # Environment: DMLTOOL_CACHE_DIR, DMLTOOL_JOBS (default 2; builds run under nice), DMLTOOL_KEEP_BUILD=1,
+# DMLTOOL_DEPS_CCACHE=0 (default: use ccache when installed),
 # DMLTOOL_DEBIAN_MIRROR (default http://deb.debian.org/debian), DMLTOOL_DEBIAN_SUITE (default bookworm).
 set -euo pipefail
 exec 3>&1 1>&2  # stdout is only for the final prefix line
@@ -153,6 +154,11 @@ log "building into $prefix"
 common=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix"
         -DCMAKE_PREFIX_PATH="$prefix" -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=OFF
         -DCMAKE_INSTALL_LIBDIR=lib -Wno-dev)
+# ccache (Debian: ccache), when present, makes a rebuild after a key change (an edited toolchain file or script)
+# mostly cache hits; DMLTOOL_DEPS_CCACHE=0 turns it off.
+if [ "${DMLTOOL_DEPS_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+  common+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 build_install() {  # build_install DIR
   nice cmake --build "$1" -j "$jobs" >&2
   nice cmake --install "$1" >&2
