@@ -156,8 +156,10 @@ common=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUILD_TYPE=Release 
         -DCMAKE_INSTALL_LIBDIR=lib -Wno-dev)
 # ccache (Debian: ccache), when present, makes a rebuild after a key change (an edited toolchain file or script)
 # mostly cache hits; DMLTOOL_DEPS_CCACHE=0 turns it off.
+# CCACHE_BASEDIR makes the key-dependent build paths relative, so a new key's objects hash like the old ones.
 if [ "${DMLTOOL_DEPS_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
   common+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$root"
 fi
 build_install() {  # build_install DIR
   nice cmake --build "$1" -j "$jobs" >&2
