@@ -152,8 +152,9 @@ Status set_up_conditions(const BenchCommandOptions& options, Backend* device, Th
     if (options.cache_cold) {
         if (device) {
             const uint64_t bytes = software ? std::min(flush, kSoftwareFlushCap) : flush;
-            // The copy reads half and writes half of what it touches: the input is the flush size.
-            DMLTOOL_ASSIGN_OR_RETURN(c.device_flush, DeviceCopy::create(2 * bytes, registry, runner));
+            // A copy of `bytes`: it reads the flush size and writes as much again, as the host flush writes two
+            // buffers of that size.
+            DMLTOOL_ASSIGN_OR_RETURN(c.device_flush, DeviceCopy::create(bytes, registry, runner));
             c.flush_bytes[device->label()] = bytes;
             if (bytes != flush)
                 c.cache_note = "software adapter: the device flush is capped at " + describe_bytes(kSoftwareFlushCap);

@@ -24,6 +24,7 @@ namespace dmltool::app {
 // A SPLIT of `bytes` int8 values in two halves, ready to time on a device.
 class DeviceCopy {
 public:
+    // The input is `bytes` (rounded down to 2 KiB, at least 2 KiB); as much again is written.
     static Result<std::unique_ptr<DeviceCopy>> create(uint64_t bytes, const OpRegistry& registry, const Runner& runner);
     // Mean seconds per execution of `iterations` back-to-back copies (GPU timestamps).
     Result<double> time(Backend& device, unsigned iterations);

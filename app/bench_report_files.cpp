@@ -148,6 +148,12 @@ std::string csv_number(std::optional<double> value) {
     return text;
 }
 
+// The relative noise of the median (app/bench_stats.h); empty when unknown (fewer than two samples).
+std::string csv_noise(const std::vector<double>& samples) {
+    const double noise = summarize_samples(samples).noise;
+    return std::isfinite(noise) ? csv_number(noise) : "";
+}
+
 // Comment lines ("# ") keep one file self-describing; spreadsheet and pandas readers skip them
 // (pandas: comment="#").
 std::string csv_comment(const std::string& key, const std::string& value) {
@@ -180,21 +186,22 @@ Status write_report_csv(const std::string& path, const BenchReport& report, cons
     for (const NotBenchmarked& n : context.not_benchmarked)
         out += csv_comment("not benchmarked", n.file + " :: " + n.name + " [" + n.status + "] " + n.reason);
     out += "row,backend,feature_level,operator,dtype,name,cases,seconds,bytes_per_second,ops_per_second,"
-           "roofline_percent,float_fma_percent\n";
+           "roofline_percent,float_fma_percent,noise,samples,converged\n";
     for (size_t i = 0; i < report.cases.size(); ++i) {
         const BenchCase& c = report.cases[i];
         const CaseFigures& f = report.figures[i];
         out += "case," + c.backend + "," + c.level.to_string() + "," + c.op + "," + c.dtype + "," + csv_field(c.name) +
                ",1," + csv_number(c.seconds) + "," + csv_number(f.bytes_per_second) + "," +
                csv_number(f.ops_per_second) + "," + csv_number(f.roofline_percent) + "," +
-               csv_number(f.float_fma_percent) + "\n";
+               csv_number(f.float_fma_percent) + "," + csv_noise(c.samples) + "," + std::to_string(c.samples.size()) +
+               "," + (c.converged ? "1" : "0") + "\n";
     }
     for (const auto* rows : {&report.by_feature_level, &report.by_operator_dtype})
         for (const TableRow& r : *rows)
             out += std::string(r.feature_level.empty() ? "operator_dtype," : "feature_level,") + r.backend + "," +
                    r.feature_level + "," + r.op + "," + r.dtype + ",," + std::to_string(r.cases) + ",," +
                    csv_number(r.geomean_bytes_per_second) + "," + csv_number(r.geomean_ops_per_second) + "," +
-                   csv_number(r.geomean_roofline_percent) + ",\n";
+                   csv_number(r.geomean_roofline_percent) + ",,,,\n";
     return write_text(path, out);
 }
 

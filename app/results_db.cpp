@@ -178,11 +178,18 @@ int history_command(const std::string& case_name, const std::string& db_path, co
                      db_path.c_str(), case_name.c_str());
         return 2;
     }
+    auto quoted = [](const std::string& text) {
+        std::string out = "\"";
+        for (char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        return out + "\"";
+    };
+    // The CPU reference's rows ran on the CPU, whatever the run's device was.
+    auto hardware = [](const HistoryRow& r) { return r.backend == "cpu" ? r.run.cpu_model : r.run.adapter; };
     if (format == "csv") {
         std::printf("date,git_commit,backend,adapter,device,cache,median_seconds,noise,converged,samples\n");
         for (const HistoryRow& r : *rows)
-            std::printf("%s,%s,%s,\"%s\",\"%s\",%s,%.9g,%.6g,%d,%zu\n", r.run.date.c_str(), r.run.git_commit.c_str(),
-                        r.backend.c_str(), r.run.adapter.c_str(), r.run.device.c_str(), r.run.cache.c_str(),
+            std::printf("%s,%s,%s,%s,%s,%s,%.9g,%.6g,%d,%zu\n", r.run.date.c_str(), r.run.git_commit.c_str(),
+                        r.backend.c_str(), quoted(hardware(r)).c_str(), quoted(r.run.device).c_str(), r.run.cache.c_str(),
                         r.median_seconds, r.noise, r.converged ? 1 : 0, r.samples.size());
         return 0;
     }
@@ -198,7 +205,7 @@ int history_command(const std::string& case_name, const std::string& db_path, co
             std::snprintf(noise, sizeof noise, "%.2f%%%s", 100 * r.noise, r.converged ? "" : "*");
         std::printf("  %-20s %-18s %-8s %-6s %11.3f us %9s %7zu  %s\n", r.run.date.c_str(), r.run.git_commit.c_str(),
                     r.backend.c_str(), r.run.cache.c_str(), r.median_seconds * 1e6, noise, r.samples.size(),
-                    r.run.adapter.c_str());
+                    hardware(r).c_str());
     }
     std::printf("  (* not converged)\n");
     return 0;
