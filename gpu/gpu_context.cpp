@@ -2,50 +2,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 
-#include "gpu/adapters_internal.h"
 #include "gpu/gpu_buffer.h"
 #include "gpu/hresult.h"
+#include "gpu/platform.h"
 
 namespace dmltool::gpu {
-
-// The event a fence signals. vkd3d calls the instance's pfn_signal_event with whatever HANDLE was given to
-// SetEventOnCompletion, so the handle can be this object. We do not use libvkd3d-utils' events because
-// vkd3d 1.2's vkd3d_wait_event implements only infinite waits ("Timed wait not implemented yet": a finite
-// timeout fails at once), and a hung GPU must not hang the tool.
-class GpuContext::FenceEvent {
-public:
-    static HRESULT signal(HANDLE handle) {
-        auto* event = static_cast<FenceEvent*>(handle);
-        std::lock_guard<std::mutex> lock(event->mutex_);
-        event->signaled_ = true;
-        event->condition_.notify_all();
-        return S_OK;
-    }
-    // Auto-reset wait: true if signalled within the timeout.
-    bool wait(uint32_t timeout_ms) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        if (!condition_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return signaled_; })) return false;
-        signaled_ = false;
-        return true;
-    }
-    HANDLE handle() { return this; }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable condition_;
-    bool signaled_ = false;
-};
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 }  // namespace
-
-void GpuContext::InstanceDeleter::operator()(vkd3d_instance* instance) const { vkd3d_instance_decref(instance); }
 
 Result<std::unique_ptr<GpuContext>> GpuContext::create(const GpuContextOptions& options) {
     std::unique_ptr<GpuContext> context(new GpuContext());
@@ -71,28 +39,23 @@ GpuContext::~GpuContext() {
     (void)descriptor_heap_.Detach();
     (void)device_.Detach();
     (void)fence_event_.release();
-    (void)instance_.release();
+    (void)factory_.release();
 }
 
 Status GpuContext::initialize(const GpuContextOptions& options) {
     const auto start = Clock::now();
-    DMLTOOL_ASSIGN_OR_RETURN(InstanceAndDevices opened, open_instance(&FenceEvent::signal));
-    instance_.reset(opened.instance);
-    fence_event_ = std::make_unique<FenceEvent>();
-    DMLTOOL_ASSIGN_OR_RETURN(const uint32_t chosen, choose_adapter(opened.adapters, options));
-    adapter_ = opened.adapters[chosen];
+    DMLTOOL_ASSIGN_OR_RETURN(factory_, DeviceFactory::open());
+    DMLTOOL_ASSIGN_OR_RETURN(fence_event_, FenceEvent::create());
+    DMLTOOL_ASSIGN_OR_RETURN(const uint32_t chosen, choose_adapter(factory_->adapters(), options));
+    adapter_ = factory_->adapters()[chosen];
 
-    vkd3d_device_create_info info{};
-    info.type = VKD3D_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-    info.minimum_feature_level = D3D_FEATURE_LEVEL_11_0;
-    info.instance = instance_.get();
-    info.vk_physical_device = opened.devices[chosen];
     faults_ = options.faults;
     HRESULT hr = faults_ ? faults_->on_device_creation() : S_OK;
     const bool injected = FAILED(hr);
-    if (!injected) hr = vkd3d_create_device(&info, __uuidof(ID3D12Device), reinterpret_cast<void**>(device_.GetAddressOf()));
+    if (!injected) hr = factory_->create_device(chosen, device_);
     if (FAILED(hr)) {
-        Status failed = hresult_status(hr, "vkd3d_create_device on adapter " + std::to_string(chosen) + " '" + adapter_.name + "'");
+        Status failed = hresult_status(hr, std::string(DeviceFactory::create_call()) + " on adapter " +
+                                               std::to_string(chosen) + " '" + adapter_.name + "'");
         return injected ? device_error(failed.message() + kInjectedMark) : failed;
     }
     device_creation_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
@@ -103,7 +66,8 @@ Status GpuContext::initialize(const GpuContextOptions& options) {
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&allocator_)));
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, allocator_.Get(),
                                                                     nullptr, IID_PPV_ARGS(&list_)));
-    // SetEventOnCompletion(value, nullptr) does not block on vkd3d 1.2, so we always wait on an event.
+    // SetEventOnCompletion(value, nullptr) does not block on vkd3d 1.2, so we always wait on an event (and
+    // Windows' blocking form could not time out).
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence_)));
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), queue_->GetTimestampFrequency(&timestamp_frequency_));
 
