@@ -54,6 +54,13 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 set(ENV{PKG_CONFIG_LIBDIR} "/usr/${MINGW_TRIPLET}/lib/pkgconfig")
 set(ENV{PKG_CONFIG_PATH} "")
 
+# The Windows HDF5 from scripts/windows_deps.sh is static only. Without this, CMake's FindHDF5 does not take its
+# hdf5-config.cmake (it wants a shared hdf5 target) and falls back to the HOST's h5cc wrapper, which hands out
+# Linux paths (/usr/include/hdf5/serial, -lcrypto -lcurl ...).
+if(NOT DEFINED HDF5_USE_STATIC_LIBRARIES)
+  set(HDF5_USE_STATIC_LIBRARIES ON)
+endif()
+
 # Self-contained executables: static libgcc, libstdc++ and winpthread.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc -static-libstdc++")

@@ -12,6 +12,8 @@
 #   `hdf5` source package (dpkg-source -x applies Debian's patches).
 # - Google Benchmark 1.7.1: Debian's `benchmark` source package.
 # - GoogleTest + GoogleMock: /usr/src/googletest (Debian package googletest, pulled in by libgtest-dev).
+# - Header-only nlohmann-json 3.11.2 and CLI11 2.1.2 (Debian source packages nlohmann-json3, cli11): installed with
+#   their CMake configs, because the host's configs point at /usr/include (Linux headers) and must not be used.
 # Source packages come through a PRIVATE apt configuration (a deb-src entry in the cache directory, its own lists
 # and archive cache); the system's apt sources and lists are not touched and no root rights are needed for that.
 #
@@ -30,9 +32,11 @@
 #   Wine through CMAKE_CROSSCOMPILING_EMULATOR (scripts/wine.sh). HDF5's "maximum decimal precision" check writes
 #   pac_Cconftest.out into the CURRENT directory and reads it back from CMAKE_BINARY_DIR, so HDF5 is configured
 #   from inside its build directory.
+# - HDF5's error stack prints __FILE__: -ffile-prefix-map shortens the cache path to hdf5-<version>/.
 # - HDF5's config goes to lib/cmake/hdf5 (its default, share/cmake, is not on find_package's search path).
 #
 # Environment: DMLTOOL_CACHE_DIR, DMLTOOL_JOBS (default 2; builds run under nice), DMLTOOL_KEEP_BUILD=1,
+# DMLTOOL_DEPS_CCACHE=0 (default: use ccache when installed),
 # DMLTOOL_DEBIAN_MIRROR (default http://deb.debian.org/debian), DMLTOOL_DEBIAN_SUITE (default bookworm).
 set -euo pipefail
 exec 3>&1 1>&2  # stdout is only for the final prefix line
@@ -49,6 +53,8 @@ suite="${DMLTOOL_DEBIAN_SUITE:-bookworm}"
 # them, the version it does have is used (and goes into the key).
 hdf5_version="${DMLTOOL_HDF5_DEBIAN_VERSION:-1.10.8+repack1-1}"
 benchmark_version="${DMLTOOL_BENCHMARK_DEBIAN_VERSION:-1.7.1-1}"
+json_version="${DMLTOOL_JSON_DEBIAN_VERSION:-3.11.2-2}"
+cli11_version="${DMLTOOL_CLI11_DEBIAN_VERSION:-2.1.2+ds-1}"
 
 log() { echo "windows_deps: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -101,7 +107,7 @@ fetch_source() {
       log "downloading Debian source $name $version"
       (cd "$dir" && apt-get "${apt_opts[@]}" source --download-only "$name=$version" >&2) ||
         die "apt-get source $name=$version failed"
-      (cd "$dir" && dpkg-source --no-check -x ./*.dsc tree >&2) || die "dpkg-source -x failed for $name"
+      (cd "$dir" && dpkg-source -x ./*.dsc tree >&2) || die "dpkg-source -x failed for $name"
       touch "$dir/.unpacked"
     fi
   fi
@@ -112,7 +118,7 @@ fetch_source() {
 make_key() {
   local hash
   hash="$(cat "$toolchain" "$script" | sha256sum | cut -c1-12)"
-  echo "hdf5-${hdf5_version}_benchmark-${benchmark_version}_gtest-${gtest_version}_gcc-${gcc_version}_${hash}" |
+  echo "hdf5-${hdf5_version}_benchmark-${benchmark_version}_gtest-${gtest_version}_json-${json_version}_cli11-${cli11_version}_gcc-${gcc_version}_${hash}" |
     tr -c 'A-Za-z0-9._+\n-' '_'
 }
 key="$(make_key)"
@@ -125,11 +131,14 @@ if [ -e "$stamp" ]; then
 fi
 
 start=$(date +%s)
-if [ ! -e "$root/src/hdf5_$hdf5_version/.unpacked" ] || [ ! -e "$root/src/benchmark_$benchmark_version/.unpacked" ]; then
+if [ ! -e "$root/src/hdf5_$hdf5_version/.unpacked" ] || [ ! -e "$root/src/benchmark_$benchmark_version/.unpacked" ] ||
+   [ ! -e "$root/src/nlohmann-json3_$json_version/.unpacked" ] || [ ! -e "$root/src/cli11_$cli11_version/.unpacked" ]; then
   apt_update  # once here: fetch_source runs in a subshell
 fi
 hdf5_version="$(fetch_source hdf5 "$hdf5_version")"
 benchmark_version="$(fetch_source benchmark "$benchmark_version")"
+json_version="$(fetch_source nlohmann-json3 "$json_version")"
+cli11_version="$(fetch_source cli11 "$cli11_version")"
 key="$(make_key)"  # the same unless the archive moved on
 prefix="$root/$key"
 stamp="$prefix/.dmltool-windows-deps-complete"
@@ -145,6 +154,11 @@ log "building into $prefix"
 common=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix"
         -DCMAKE_PREFIX_PATH="$prefix" -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=OFF
         -DCMAKE_INSTALL_LIBDIR=lib -Wno-dev)
+# ccache (Debian: ccache), when present, makes a rebuild after a key change (an edited toolchain file or script)
+# mostly cache hits; DMLTOOL_DEPS_CCACHE=0 turns it off.
+if [ "${DMLTOOL_DEPS_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+  common+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 build_install() {  # build_install DIR
   nice cmake --build "$1" -j "$jobs" >&2
   nice cmake --install "$1" >&2
@@ -156,18 +170,34 @@ cmake -S /usr/src/googletest -B "$build/googletest" "${common[@]}" -DBUILD_GMOCK
   -Dgtest_force_shared_crt=OFF >&2
 build_install "$build/googletest"
 
-# Google Benchmark (its own tests off: they would need gtest and run under Wine)
+# Google Benchmark (its own tests off). Debian's patch 0001 stops reading the version from git tags and expects
+# GIT_VERSION from debian/rules: give it the upstream version.
 log "Google Benchmark $benchmark_version"
 cmake -S "$root/src/benchmark_$benchmark_version/tree" -B "$build/benchmark" "${common[@]}" \
   -DBENCHMARK_ENABLE_TESTING=OFF -DBENCHMARK_ENABLE_GTEST_TESTS=OFF -DBENCHMARK_ENABLE_WERROR=OFF \
   -DBENCHMARK_ENABLE_INSTALL=ON -DBENCHMARK_INSTALL_DOCS=OFF -DBENCHMARK_ENABLE_LTO=OFF \
-  -DBENCHMARK_DOWNLOAD_DEPENDENCIES=OFF >&2
+  -DBENCHMARK_DOWNLOAD_DEPENDENCIES=OFF -DGIT_VERSION="${benchmark_version%%-*}" >&2
 build_install "$build/benchmark"
+
+# The header-only libraries, so that find_package(nlohmann_json) and find_package(CLI11) work in the cross build
+# (the host's /usr/share/cmake configs would put /usr/include, Linux headers, on the Windows compile line).
+log "nlohmann-json $json_version, CLI11 $cli11_version (headers and CMake configs only)"
+cmake -S "$root/src/nlohmann-json3_$json_version/tree" -B "$build/nlohmann-json" "${common[@]}" \
+  -DJSON_BuildTests=OFF -DJSON_Install=ON -DJSON_MultipleHeaders=ON -DBUILD_TESTING=OFF >&2
+build_install "$build/nlohmann-json"
+cmake -S "$root/src/cli11_$cli11_version/tree" -B "$build/cli11" "${common[@]}" -DCLI11_BUILD_TESTS=OFF \
+  -DCLI11_BUILD_EXAMPLES=OFF -DCLI11_BUILD_DOCS=OFF -DCLI11_INSTALL=ON -DCLI11_SINGLE_FILE=OFF -DBUILD_TESTING=OFF >&2
+build_install "$build/cli11"
 
 # HDF5, C library only. Configured from inside its build directory (see the note at the top).
 log "HDF5 $hdf5_version"
-mkdir -p "$build/hdf5"
+# MinGW has <unistd.h> but no <sys/wait.h>, which HDF5 1.10.8's H5private.h includes along with it (nothing from
+# it is used on Windows): an empty stand-in in a build-local include directory, instead of patching the source.
+mkdir -p "$build/hdf5" "$build/mingw-shim/sys"
+echo '/* empty stand-in: MinGW lacks <sys/wait.h>; HDF5 1.10.8 includes it with <unistd.h> but uses nothing */' \
+  > "$build/mingw-shim/sys/wait.h"
 (cd "$build/hdf5" && cmake -S "$root/src/hdf5_$hdf5_version/tree" -B . "${common[@]}" \
+  -DCMAKE_C_FLAGS="-I$build/mingw-shim -ffile-prefix-map=$root/src/hdf5_$hdf5_version/tree=hdf5-$hdf5_version" \
   -DBUILD_STATIC_LIBS=ON -DONLY_SHARED_LIBS=OFF -DBUILD_TESTING=OFF -DHDF5_BUILD_TOOLS=OFF \
   -DHDF5_BUILD_UTILS=OFF -DHDF5_BUILD_EXAMPLES=OFF -DHDF5_BUILD_HL_LIB=OFF -DHDF5_BUILD_CPP_LIB=OFF \
   -DHDF5_BUILD_FORTRAN=OFF -DHDF5_BUILD_JAVA=OFF -DHDF5_BUILD_GENERATORS=OFF -DHDF5_BUILD_DOC=OFF \

@@ -17,17 +17,20 @@
 #   (about a second) once, not per test; it exits by itself, nothing outlives the session for long.
 #   `wineserver -k` (WINEPREFIX=...) ends it at once. DMLTOOL_WINESERVER_LINGER=0 starts none (then every call
 #   boots Wine's services itself, and a caller reading the program's pipes may wait ~3 s for them to close).
-# - The program runs without X (console programs and D3D12 compute do not need a display). Set
-#   DMLTOOL_WINE_XVFB=1 to run it inside `xvfb-run -a` anyway (slower: a new X server per call).
+# - The program runs without X (console programs do not need a display; D3D12/DirectML compute should not either,
+#   but that is not verified here). Set DMLTOOL_WINE_XVFB=1 to run it inside `xvfb-run -a` (slower: a new X server
+#   per call, ~0.5 s more).
 # - Paths: Wine maps / to Z:, and the Unix working directory becomes the program's current directory, so relative
 #   and absolute Linux paths (/tmp/x.json) work as arguments unchanged. PROGRAM may be a Unix path.
 # - stdout/stderr are passed through untouched (no pipe). Note: a MinGW/MSVCRT program's text-mode stdout writes
 #   "\r\n" for "\n" (a Windows C runtime behaviour, not Wine's); programs whose output is compared byte-wise
-#   should set binary mode (_setmode(_fileno(stdout), _O_BINARY), or link MinGW's binmode.o) or the
-#   comparison should drop '\r'. DMLTOOL_WINE_STRIP_CR=1 makes this script strip '\r' before '\n' on stdout
-#   (stdout then goes through a filter; stderr stays direct; the exit code is still the program's).
-# Exit code: the program's (0-255; Windows codes are truncated to the low byte: a crash with
-#   0xC0000005 exits 5, and Wine prints "Unhandled page fault ..." on stderr); 127 if Wine is missing; 126 if the prefix cannot be created.
+#   should set binary mode (_setmode(_fileno(stdout), _O_BINARY) at start-up: verified; linking MinGW's binmode.o
+#   does NOT change stdout, verified) or the comparison should drop '\r'. DMLTOOL_WINE_STRIP_CR=1 makes this
+#   script strip '\r' before '\n' on stdout (stdout then goes through a filter; stderr stays direct and keeps its
+#   "\r\n"; the exit code is still the program's).
+# Exit code: the program's (0-255; Windows codes are truncated to the low byte: a crash with 0xC0000005 exits 5,
+#   and Wine prints "Unhandled page fault ..." on stderr); 127 if Wine is missing; 126 if the prefix cannot be
+#   created; Wine's own code (e.g. 53) if PROGRAM does not exist.
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
@@ -59,18 +62,30 @@ export WINEARCH=win64
 export WINESERVER="$wineserver"
 unset WINELOADERNOEXEC
 
+# Runs a command with every file descriptor above 2 closed: the lingering wineserver and Wine's services must not
+# keep a caller's pipes or lock files (e.g. an flock held by a build script) open for the linger time.
+without_extra_fds() {
+  (
+    for fd in /proc/self/fd/*; do
+      fd="${fd##*/}"
+      if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null; fi
+    done
+    exec "$@"
+  )
+}
+
 mkdir -p "$(dirname "$WINEPREFIX")" || exit 126
 exec 9>>"$WINEPREFIX.lock" || exit 126
 flock 9
 if [ ! -e "$WINEPREFIX/.dmltool-ready" ]; then
   echo "wine.sh: creating Wine prefix $WINEPREFIX (once)" >&2
   if command -v xvfb-run >/dev/null 2>&1; then
-    xvfb-run -a "$wine" wineboot -i </dev/null >/dev/null 2>&1 9>&-
+    without_extra_fds xvfb-run -a "$wine" wineboot -i </dev/null >/dev/null 2>&1
   else
-    "$wine" wineboot -i </dev/null >/dev/null 2>&1 9>&-
+    without_extra_fds "$wine" wineboot -i </dev/null >/dev/null 2>&1
   fi
   status=$?
-  "$wineserver" -w >/dev/null 2>&1 9>&-
+  without_extra_fds "$wineserver" -w </dev/null >/dev/null 2>&1
   if [ "$status" -ne 0 ] || [ ! -d "$WINEPREFIX/drive_c/windows/system32" ]; then
     echo "wine.sh: wineboot failed ($status) for $WINEPREFIX" >&2
     exit 126
@@ -83,8 +98,8 @@ fi
 # when it started a server and 2 when one already runs for this prefix.
 linger="${DMLTOOL_WINESERVER_LINGER:-60}"
 if [ "$linger" != 0 ] && [ -n "$wineserver" ]; then
-  if "$wineserver" -p"$linger" </dev/null >/dev/null 2>&1 9>&-; then
-    "$wine" cmd.exe /c exit 0 </dev/null >/dev/null 2>&1 9>&-
+  if without_extra_fds "$wineserver" -p"$linger" </dev/null >/dev/null 2>&1; then
+    without_extra_fds "$wine" cmd.exe /c exit 0 </dev/null >/dev/null 2>&1
   fi
 fi
 flock -u 9
