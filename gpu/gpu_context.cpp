@@ -27,7 +27,7 @@ GpuContext::~GpuContext() {
     if (!fence_ || lost_reason_.empty() || fence_->GetCompletedValue() >= fence_value_) return;
     constexpr uint32_t kTeardownWaitMs = 30'000;
     if (SUCCEEDED(fence_->SetEventOnCompletion(fence_value_, fence_event_->handle())) &&
-        fence_event_->wait(kTeardownWaitMs)) {
+        wait_for_fence(fence_value_, kTeardownWaitMs)) {
         return;
     }
     // Deliberate leaks: the GPU never finished.
@@ -98,6 +98,20 @@ Status GpuContext::check(HRESULT hr, const char* call) const {
     return hresult_status(hr, call, device_.Get());
 }
 
+// The event is only a wake-up hint: the fence's completed value decides. Waiting in slices and re-reading the
+// fence means a lost or early signal cannot turn finished work into a timeout (once seen under Wine: one case of
+// the bundled suite timed out after 60 s although it finishes in seconds).
+bool GpuContext::wait_for_fence(uint64_t value, uint32_t timeout_ms) {
+    constexpr uint32_t kSliceMs = 500;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (fence_->GetCompletedValue() < value) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return false;
+        (void)fence_event_->wait(uint32_t(std::min<int64_t>(left, kSliceMs)));
+    }
+    return true;
+}
+
 Status GpuContext::submit_and_wait() {
     if (!lost_reason_.empty()) return lost_error();
     auto mark_lost = [this](Status status) {
@@ -113,7 +127,7 @@ Status GpuContext::submit_and_wait() {
     if (fence_->GetCompletedValue() < fence_value_) {
         hr = fence_->SetEventOnCompletion(fence_value_, fence_event_->handle());
         if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12Fence::SetEventOnCompletion", device_.Get()));
-        if (!fence_event_->wait(submit_timeout_ms_)) {
+        if (!wait_for_fence(fence_value_, submit_timeout_ms_)) {
             return mark_lost(device_error("GPU work did not finish within " + std::to_string(submit_timeout_ms_) +
                                           " ms (fence value " + std::to_string(fence_value_) + ")"));
         }

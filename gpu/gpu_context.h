@@ -112,6 +112,7 @@ private:
     GpuContext() = default;
     Status initialize(const GpuContextOptions& options);
     Status lost_error() const;
+    bool wait_for_fence(uint64_t value, uint32_t timeout_ms);  // true once the fence reached value
 
     // Declaration order is destruction order in reverse: the device goes before the event its fence worker
     // may still signal, and before the runtime (vkd3d's instance) that made it.

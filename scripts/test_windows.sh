@@ -8,8 +8,12 @@
 # 4. cases     dmltool.exe run cases/*.json (reference + GPU on Wine's d3d12): every case must pass
 # 5. cli       ctest -L cli: the bad-input corpus (exit code 2 + each file's message) and the CLI contract
 # 6. bench     dmltool.exe bench on cases/perf/smoke.json, short
-# Vulkan for Wine: the host's ICD (lavapipe). DMLTOOL_WINDOWS_LAVAPIPE=mesa25 uses scripts/fetch_lavapipe.sh's
-# Mesa 25 lavapipe instead (needed for DirectML; dmltool's own kernels run on Debian 12's).
+# Vulkan for Wine: Mesa 25's lavapipe from scripts/fetch_lavapipe.sh (default). Wine 8.0's vkd3d registers
+# descriptor heaps only on devices with VK_EXT_descriptor_indexing, which Debian 12's lavapipe (Mesa 22.3) lacks:
+# there every dispatch that binds a descriptor table runs without its views (all 245 cases fail with untouched
+# outputs). DMLTOOL_WINDOWS_LAVAPIPE=system uses the host's ICD anyway.
+# Display: Wine's DXGI needs an X display (without one CreateDXGIFactory1 fails with DXGI_ERROR_UNSUPPORTED), so
+# one Xvfb serves the whole run when DISPLAY is unset (one X server instead of xvfb-run per Wine call).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
@@ -36,7 +40,17 @@ stage() {  # stage NAME COMMAND...: runs, times and records one stage; a failed 
   return 0
 }
 
-if [ "${DMLTOOL_WINDOWS_LAVAPIPE:-}" = mesa25 ]; then
+if [ -z "${DISPLAY:-}" ]; then
+  for display in $(seq 90 99); do
+    [ -e "/tmp/.X11-unix/X$display" ] || [ -e "/tmp/.X$display-lock" ] || break
+  done
+  Xvfb ":$display" -nolisten tcp -screen 0 640x480x24 >/dev/null 2>&1 &
+  xvfb_pid=$!
+  trap 'kill "$xvfb_pid" 2>/dev/null || true' EXIT
+  export DISPLAY=":$display"
+  for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+fi
+if [ "${DMLTOOL_WINDOWS_LAVAPIPE:-mesa25}" = mesa25 ]; then
   VK_ICD_FILENAMES="$(scripts/fetch_lavapipe.sh | tail -n 1)"
   export VK_ICD_FILENAMES
   export LD_LIBRARY_PATH="$(dirname "$VK_ICD_FILENAMES")/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
