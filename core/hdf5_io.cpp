@@ -117,7 +117,8 @@ namespace {
 Result<HostTensor> open_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset,
                                     const TensorDesc& desc, const Hdf5ReadOptions& options, bool read) {
     silence_hdf5_errors();
-    const std::string where = "HDF5 file '" + file.string() + "'";
+    // generic_string: "/" separators on every platform, so messages read the same on Windows (no "h5\\x.h5").
+    const std::string where = "HDF5 file '" + file.generic_string() + "'";
     std::error_code ec;
     if (!std::filesystem::exists(file, ec)) return io_error(where + ": no such file");
     if (std::filesystem::is_directory(file, ec)) return io_error(where + ": expected a file, found a directory");
@@ -203,7 +204,7 @@ Status check_hdf5_tensor(const std::filesystem::path& file, const std::string& d
 
 Status write_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset, const HostTensor& tensor) {
     silence_hdf5_errors();
-    const std::string where = "HDF5 file '" + file.string() + "'";
+    const std::string where = "HDF5 file '" + file.generic_string() + "'";
     std::error_code ec;
     const bool exists = std::filesystem::exists(file, ec);
     const std::string name = hdf5_file_name(file);

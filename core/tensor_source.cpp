@@ -104,7 +104,7 @@ Result<std::filesystem::path> resolve_path(const std::string& file, const std::f
     const std::filesystem::path inside = target.lexically_relative(root);
     if (inside.empty() || *inside.begin() == "..")
         return invalid_input(member + ": expected a path inside the case file's directory, found '" + file +
-                             "', which resolves to '" + target.string() + "' through a symbolic link" + allow);
+                             "', which resolves to '" + target.generic_string() + "' through a symbolic link" + allow);
     return resolved;
 }
 
