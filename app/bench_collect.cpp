@@ -1,7 +1,6 @@
 #include "app/bench_collect.h"
 
-#include <unistd.h>
-
+#include "core/platform.h"
 
 namespace dmltool::app {
 
@@ -21,7 +20,7 @@ Result<std::unique_ptr<benchmark::BenchmarkReporter>> make_display_reporter(cons
     }
     *is_console = format == "console";
     if (format == "console") {
-        const auto options = isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
+        const auto options = platform::is_terminal(stdout) ? benchmark::ConsoleReporter::OO_ColorTabular
                                                    : benchmark::ConsoleReporter::OO_Tabular;
         return std::unique_ptr<benchmark::BenchmarkReporter>(std::make_unique<benchmark::ConsoleReporter>(options));
     }

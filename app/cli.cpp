@@ -127,6 +127,10 @@ std::string directml_repro_args(const DeviceOptions& d) {
 int run_cli(int argc, char** argv) {
     CLI::App app{"dmltool: tests and benchmarks DirectML operators on a D3D12 GPU backend against a CPU reference.\n"
                  "Cases are JSON descriptions of DML operator descs with tensors from HDF5 (see README.md)."};
+    // CLI11 reads "/x" as a Windows-style option on Windows by default; dmltool's options are the same everywhere
+    // and root-relative paths (/tmp/cases/x.json, e.g. under Wine) must stay file names. Set before any
+    // subcommand is added: subcommands inherit it.
+    app.allow_windows_style_options(false);
     app.require_subcommand(1);
     app.set_version_flag("--version", "dmltool 0.1.0");
 

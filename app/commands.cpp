@@ -1,11 +1,11 @@
 #include "app/commands.h"
 
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 
 #include "app/device.h"
+#include "core/platform.h"
 #include "core/report.h"
 
 namespace dmltool::app {
@@ -14,7 +14,7 @@ namespace {
 // A one-line live progress indicator on a terminal; nothing when stderr is a file or pipe (CI logs).
 class Progress {
 public:
-    explicit Progress(size_t total) : total_(total), enabled_(isatty(STDERR_FILENO) && total > 1) {}
+    explicit Progress(size_t total) : total_(total), enabled_(platform::is_terminal(stderr) && total > 1) {}
     void update(size_t done, const std::string& name) {
         if (!enabled_) return;
         std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total_, name.c_str());

@@ -90,6 +90,17 @@ std::string describe_file_type(hid_t type, DataType* matched) {
     }
 }
 
+// HDF5's C API takes narrow file names. On Windows it reads them as UTF-8 (and opens through the wide API);
+// path::c_str() is wide there, so pass the UTF-8 form explicitly. Elsewhere the native form is already narrow.
+std::string hdf5_file_name(const std::filesystem::path& file) {
+#if defined(_WIN32)
+    const std::u8string utf8 = file.u8string();
+    return std::string(utf8.begin(), utf8.end());
+#else
+    return file.native();
+#endif
+}
+
 constexpr const char* kAllowHint = " (pass --allow-outside-paths to permit it)";
 
 std::string shape_text(const std::vector<hsize_t>& dims) {
@@ -106,12 +117,14 @@ namespace {
 Result<HostTensor> open_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset,
                                     const TensorDesc& desc, const Hdf5ReadOptions& options, bool read) {
     silence_hdf5_errors();
-    const std::string where = "HDF5 file '" + file.string() + "'";
+    // generic_string: "/" separators on every platform, so messages read the same on Windows (no "h5\\x.h5").
+    const std::string where = "HDF5 file '" + file.generic_string() + "'";
     std::error_code ec;
     if (!std::filesystem::exists(file, ec)) return io_error(where + ": no such file");
     if (std::filesystem::is_directory(file, ec)) return io_error(where + ": expected a file, found a directory");
-    if (H5Fis_hdf5(file.c_str()) <= 0) return io_error(where + ": not an HDF5 file (corrupt or another format)");
-    H5Handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    const std::string name = hdf5_file_name(file);
+    if (H5Fis_hdf5(name.c_str()) <= 0) return io_error(where + ": not an HDF5 file (corrupt or another format)");
+    H5Handle f(H5Fopen(name.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (!f.valid()) return io_error(where + ": cannot be opened (corrupt or unreadable)");
     const std::string what = where + ", dataset '" + dataset + "'";
     // H5Lexists must be asked for each component: it fails on a missing intermediate group.
@@ -191,11 +204,12 @@ Status check_hdf5_tensor(const std::filesystem::path& file, const std::string& d
 
 Status write_hdf5_tensor(const std::filesystem::path& file, const std::string& dataset, const HostTensor& tensor) {
     silence_hdf5_errors();
-    const std::string where = "HDF5 file '" + file.string() + "'";
+    const std::string where = "HDF5 file '" + file.generic_string() + "'";
     std::error_code ec;
     const bool exists = std::filesystem::exists(file, ec);
-    H5Handle f(exists ? H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
-                      : H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+    const std::string name = hdf5_file_name(file);
+    H5Handle f(exists ? H5Fopen(name.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
+                      : H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
                H5Fclose);
     if (!f.valid()) return io_error(where + ": cannot be " + (exists ? "opened for writing" : "created"));
     H5Handle link_props(H5Pcreate(H5P_LINK_CREATE), H5Pclose);

@@ -77,7 +77,9 @@ Result<std::filesystem::path> resolve_path(const std::string& file, const std::f
     const std::string member = json_path + "/hdf5";
     const std::string allow = " (pass --allow-outside-paths to permit it)";
     const std::filesystem::path given(file);
-    if (given.is_absolute()) {
+    // has_root_path, not is_absolute: on Windows "/tmp/x.h5" (root-relative, e.g. a Linux path under Wine) and
+    // "D:x.h5" (drive-relative) are not absolute, yet neither is relative to the case file.
+    if (given.has_root_path()) {
         if (!options.allow_outside_paths)
             return invalid_input(member + ": expected a path relative to the case file, found absolute path '" + file +
                                  "'" + allow);
@@ -102,7 +104,7 @@ Result<std::filesystem::path> resolve_path(const std::string& file, const std::f
     const std::filesystem::path inside = target.lexically_relative(root);
     if (inside.empty() || *inside.begin() == "..")
         return invalid_input(member + ": expected a path inside the case file's directory, found '" + file +
-                             "', which resolves to '" + target.string() + "' through a symbolic link" + allow);
+                             "', which resolves to '" + target.generic_string() + "' through a symbolic link" + allow);
     return resolved;
 }
 

@@ -10,11 +10,21 @@
 //    returns small structs in registers. Calling them through the C++ interface crashes. Call the few we
 //    need through their vtable slot with the MSVC signature (below) and avoid the rest.
 //
-// On Windows the same code builds against the SDK's d3d12.h and d3d12.lib; only this header differs.
+// On Windows (MinGW cross build or MSVC) the same DirectX-Headers (<directx/d3d12.h>: Debian's package through
+// the include directory cmake/deps.cmake sets up, or vcpkg's directx-headers port) declare the API, and
+// d3d12.dll / dxgi.dll implement it; ms_abi is then the native convention. MinGW's own d3d12.h is older, so
+// DirectX-Headers' is used on both platforms. Trap 2 remains under MinGW: DirectX-Headers declares the
+// struct-returning methods in their out-parameter form there (`Ret* fn(Ret* out)`), which we call; MSVC gets
+// the by-value form.
 #pragma once
 
 #if defined(_WIN32)
-#include <d3d12.h>
+#ifndef NOMINMAX
+#define NOMINMAX  // windows.h's min/max macros break std::min/std::max
+#endif
+#include <windows.h>
+#include <directx/d3d12.h>
+#include <dxguids/dxguids.h>  // MinGW: __CRT_UUID_DECL for every interface, so __uuidof/IID_PPV_ARGS work
 #include <wrl/client.h>
 #else
 #include <basetsd.h>  // from DirectX-Headers' wsl/stubs; must come before the macros are redefined
@@ -45,12 +55,24 @@ using ComPtr = Microsoft::WRL::ComPtr<T>;
 
 namespace platform {
 
-#if defined(_WIN32)
+#if defined(_MSC_VER)
 inline D3D12_CPU_DESCRIPTOR_HANDLE cpu_descriptor_start(ID3D12DescriptorHeap* heap) {
     return heap->GetCPUDescriptorHandleForHeapStart();
 }
 inline D3D12_GPU_DESCRIPTOR_HANDLE gpu_descriptor_start(ID3D12DescriptorHeap* heap) {
     return heap->GetGPUDescriptorHandleForHeapStart();
+}
+#elif defined(_WIN32)
+// MinGW: DirectX-Headers declares only the out-parameter form for non-MSVC Windows compilers.
+inline D3D12_CPU_DESCRIPTOR_HANDLE cpu_descriptor_start(ID3D12DescriptorHeap* heap) {
+    D3D12_CPU_DESCRIPTOR_HANDLE handle{};
+    heap->GetCPUDescriptorHandleForHeapStart(&handle);
+    return handle;
+}
+inline D3D12_GPU_DESCRIPTOR_HANDLE gpu_descriptor_start(ID3D12DescriptorHeap* heap) {
+    D3D12_GPU_DESCRIPTOR_HANDLE handle{};
+    heap->GetGPUDescriptorHandleForHeapStart(&handle);
+    return handle;
 }
 #else
 // Calls a struct-returning method through its vtable slot with MSVC's hidden-pointer convention.

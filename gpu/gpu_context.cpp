@@ -2,50 +2,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 
-#include "gpu/adapters_internal.h"
 #include "gpu/gpu_buffer.h"
 #include "gpu/hresult.h"
+#include "gpu/platform.h"
 
 namespace dmltool::gpu {
-
-// The event a fence signals. vkd3d calls the instance's pfn_signal_event with whatever HANDLE was given to
-// SetEventOnCompletion, so the handle can be this object. We do not use libvkd3d-utils' events because
-// vkd3d 1.2's vkd3d_wait_event implements only infinite waits ("Timed wait not implemented yet": a finite
-// timeout fails at once), and a hung GPU must not hang the tool.
-class GpuContext::FenceEvent {
-public:
-    static HRESULT signal(HANDLE handle) {
-        auto* event = static_cast<FenceEvent*>(handle);
-        std::lock_guard<std::mutex> lock(event->mutex_);
-        event->signaled_ = true;
-        event->condition_.notify_all();
-        return S_OK;
-    }
-    // Auto-reset wait: true if signalled within the timeout.
-    bool wait(uint32_t timeout_ms) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        if (!condition_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return signaled_; })) return false;
-        signaled_ = false;
-        return true;
-    }
-    HANDLE handle() { return this; }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable condition_;
-    bool signaled_ = false;
-};
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 }  // namespace
-
-void GpuContext::InstanceDeleter::operator()(vkd3d_instance* instance) const { vkd3d_instance_decref(instance); }
 
 Result<std::unique_ptr<GpuContext>> GpuContext::create(const GpuContextOptions& options) {
     std::unique_ptr<GpuContext> context(new GpuContext());
@@ -59,7 +27,7 @@ GpuContext::~GpuContext() {
     if (!fence_ || lost_reason_.empty() || fence_->GetCompletedValue() >= fence_value_) return;
     constexpr uint32_t kTeardownWaitMs = 30'000;
     if (SUCCEEDED(fence_->SetEventOnCompletion(fence_value_, fence_event_->handle())) &&
-        fence_event_->wait(kTeardownWaitMs)) {
+        wait_for_fence(fence_value_, kTeardownWaitMs)) {
         return;
     }
     // Deliberate leaks: the GPU never finished.
@@ -71,28 +39,23 @@ GpuContext::~GpuContext() {
     (void)descriptor_heap_.Detach();
     (void)device_.Detach();
     (void)fence_event_.release();
-    (void)instance_.release();
+    (void)factory_.release();
 }
 
 Status GpuContext::initialize(const GpuContextOptions& options) {
     const auto start = Clock::now();
-    DMLTOOL_ASSIGN_OR_RETURN(InstanceAndDevices opened, open_instance(&FenceEvent::signal));
-    instance_.reset(opened.instance);
-    fence_event_ = std::make_unique<FenceEvent>();
-    DMLTOOL_ASSIGN_OR_RETURN(const uint32_t chosen, choose_adapter(opened.adapters, options));
-    adapter_ = opened.adapters[chosen];
+    DMLTOOL_ASSIGN_OR_RETURN(factory_, DeviceFactory::open());
+    DMLTOOL_ASSIGN_OR_RETURN(fence_event_, FenceEvent::create());
+    DMLTOOL_ASSIGN_OR_RETURN(const uint32_t chosen, choose_adapter(factory_->adapters(), options));
+    adapter_ = factory_->adapters()[chosen];
 
-    vkd3d_device_create_info info{};
-    info.type = VKD3D_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-    info.minimum_feature_level = D3D_FEATURE_LEVEL_11_0;
-    info.instance = instance_.get();
-    info.vk_physical_device = opened.devices[chosen];
     faults_ = options.faults;
     HRESULT hr = faults_ ? faults_->on_device_creation() : S_OK;
     const bool injected = FAILED(hr);
-    if (!injected) hr = vkd3d_create_device(&info, __uuidof(ID3D12Device), reinterpret_cast<void**>(device_.GetAddressOf()));
+    if (!injected) hr = factory_->create_device(chosen, device_);
     if (FAILED(hr)) {
-        Status failed = hresult_status(hr, "vkd3d_create_device on adapter " + std::to_string(chosen) + " '" + adapter_.name + "'");
+        Status failed = hresult_status(hr, std::string(DeviceFactory::create_call()) + " on adapter " +
+                                               std::to_string(chosen) + " '" + adapter_.name + "'");
         return injected ? device_error(failed.message() + kInjectedMark) : failed;
     }
     device_creation_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
@@ -103,7 +66,8 @@ Status GpuContext::initialize(const GpuContextOptions& options) {
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&allocator_)));
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, allocator_.Get(),
                                                                     nullptr, IID_PPV_ARGS(&list_)));
-    // SetEventOnCompletion(value, nullptr) does not block on vkd3d 1.2, so we always wait on an event.
+    // SetEventOnCompletion(value, nullptr) does not block on vkd3d 1.2, so we always wait on an event (and
+    // Windows' blocking form could not time out).
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence_)));
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), queue_->GetTimestampFrequency(&timestamp_frequency_));
 
@@ -134,6 +98,20 @@ Status GpuContext::check(HRESULT hr, const char* call) const {
     return hresult_status(hr, call, device_.Get());
 }
 
+// The event is only a wake-up hint: the fence's completed value decides. Waiting in slices and re-reading the
+// fence means a lost or early signal cannot turn finished work into a timeout (once seen under Wine: one case of
+// the bundled suite timed out after 60 s although it finishes in seconds).
+bool GpuContext::wait_for_fence(uint64_t value, uint32_t timeout_ms) {
+    constexpr uint32_t kSliceMs = 500;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (fence_->GetCompletedValue() < value) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return false;
+        (void)fence_event_->wait(uint32_t(std::min<int64_t>(left, kSliceMs)));
+    }
+    return true;
+}
+
 Status GpuContext::submit_and_wait() {
     if (!lost_reason_.empty()) return lost_error();
     auto mark_lost = [this](Status status) {
@@ -149,7 +127,7 @@ Status GpuContext::submit_and_wait() {
     if (fence_->GetCompletedValue() < fence_value_) {
         hr = fence_->SetEventOnCompletion(fence_value_, fence_event_->handle());
         if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12Fence::SetEventOnCompletion", device_.Get()));
-        if (!fence_event_->wait(submit_timeout_ms_)) {
+        if (!wait_for_fence(fence_value_, submit_timeout_ms_)) {
             return mark_lost(device_error("GPU work did not finish within " + std::to_string(submit_timeout_ms_) +
                                           " ms (fence value " + std::to_string(fence_value_) + ")"));
         }

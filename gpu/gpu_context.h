@@ -2,10 +2,9 @@
 // list, fence + event and shader-visible descriptor heap that dmltool's GPU path needs. It owns everything it
 // creates and must outlive every buffer and kernel made from it (single owner, strictly nested lifetimes).
 //
-// Adapters: on Linux vkd3d implements D3D12 on Vulkan, so an adapter is a Vulkan physical device. We create
-// the vkd3d instance ourselves, enumerate its physical devices and hand the chosen one to vkd3d_create_device
-// (note: vkd3d honours the VKD3D_VULKAN_DEVICE environment variable over our choice when it is set).
-// Default choice: the first discrete GPU, else integrated, else virtual, else a CPU device (lavapipe).
+// Adapters come from the platform (gpu/platform.h): on Linux vkd3d's Vulkan physical devices, on Windows
+// DXGI's adapters. Default choice: the first discrete GPU, else integrated, else virtual, else a software
+// device (lavapipe on Linux, WARP on Windows).
 //
 // Work model: record into command_list(), then submit_and_wait(), which blocks with a timeout so a hung GPU
 // turns into a kDevice error instead of hanging the tool. After a timeout or device removal the context is
@@ -23,27 +22,29 @@
 #include "gpu/d3d12_platform.h"
 #include "gpu/fault_injector.h"
 
-struct vkd3d_instance;
-
 namespace dmltool::gpu {
+
+class DeviceFactory;  // gpu/platform.h
+class FenceEvent;
 
 enum class AdapterKind { kDiscrete, kIntegrated, kVirtual, kCpu, kOther };
 const char* adapter_kind_name(AdapterKind kind);
 
 struct AdapterInfo {
     uint32_t index = 0;         // position in list_adapters(), usable as GpuContextOptions::adapter_index
-    std::string name;           // Vulkan deviceName, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)", "NVIDIA H200"
+    std::string name;           // Vulkan deviceName / DXGI description (UTF-8), e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
     AdapterKind kind = AdapterKind::kOther;
     uint32_t vendor_id = 0;
     uint32_t device_id = 0;
-    uint32_t vulkan_api_version = 0;
-    uint64_t device_local_bytes = 0;  // largest device-local memory heap
+    uint32_t vulkan_api_version = 0;  // Linux only (0 on Windows)
+    uint64_t luid = 0;                // Windows only: the DXGI adapter LUID (HighPart << 32 | LowPart)
+    uint64_t device_local_bytes = 0;  // largest device-local memory heap (Windows: dedicated video memory)
     // Largest single buffer the Vulkan device allows (min of maxMemoryAllocationSize and maxBufferSize; vkd3d
     // makes each committed buffer one VkBuffer with its own allocation). 0 when the driver does not say.
     uint64_t max_buffer_bytes = 0;
 };
 
-// Every Vulkan physical device vkd3d can use. An error means no Vulkan instance could be created.
+// Every adapter the D3D12 runtime can use. An error means the runtime (vkd3d's Vulkan instance, DXGI) failed.
 Result<std::vector<AdapterInfo>> list_adapters();
 
 struct GpuContextOptions {
@@ -111,15 +112,11 @@ private:
     GpuContext() = default;
     Status initialize(const GpuContextOptions& options);
     Status lost_error() const;
-
-    struct InstanceDeleter {
-        void operator()(vkd3d_instance* instance) const;
-    };
-    class FenceEvent;
+    bool wait_for_fence(uint64_t value, uint32_t timeout_ms);  // true once the fence reached value
 
     // Declaration order is destruction order in reverse: the device goes before the event its fence worker
-    // may still signal, and before the instance.
-    std::unique_ptr<vkd3d_instance, InstanceDeleter> instance_;
+    // may still signal, and before the runtime (vkd3d's instance) that made it.
+    std::unique_ptr<DeviceFactory> factory_;
     std::unique_ptr<FenceEvent> fence_event_;
     std::vector<ComPtr<IUnknown>> keep_alive_;  // released after the device reference (see ~GpuContext)
     AdapterInfo adapter_;

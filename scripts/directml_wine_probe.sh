@@ -6,7 +6,7 @@
 #   scripts/directml_wine_probe.sh
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-packages=(g++-mingw-w64-x86-64-posix mingw-w64-x86-64-dev wine64 xvfb xauth)
+packages=(g++-mingw-w64-x86-64-posix mingw-w64-x86-64-dev directx-headers-dev wine64 xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,8 +19,13 @@ fi
 dll="$("$repo/scripts/fetch_directml.sh" | tail -n 1)"
 out="$repo/build-windows/directml_probe"
 mkdir -p "$out"
-x86_64-w64-mingw32-g++-posix -std=c++20 -O2 -static -Wall -I"$repo" "$repo/gpu/directml/tools/wine_probe.cpp" \
-  -o "$out/dml_wine_probe.exe" -ld3d12
+# gpu/d3d12_platform.h includes DirectX-Headers' <directx/d3d12.h> (Debian's directx-headers-dev); link just
+# those folders in, since -I/usr/include would hand Linux headers to the Windows compiler.
+mkdir -p "$out/include"
+ln -sfn /usr/include/directx "$out/include/directx"
+ln -sfn /usr/include/dxguids "$out/include/dxguids"
+x86_64-w64-mingw32-g++-posix -std=c++20 -O2 -static -Wall -I"$repo" -isystem "$out/include" \
+  "$repo/gpu/directml/tools/wine_probe.cpp" -o "$out/dml_wine_probe.exe" -ld3d12 -ldxguid
 if [ "${DMLTOOL_LAVAPIPE:-mesa25}" != system ]; then
   icd="$("$repo/scripts/fetch_lavapipe.sh" | tail -n 1)"
   export VK_ICD_FILENAMES="$icd"

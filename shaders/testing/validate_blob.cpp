@@ -1,12 +1,12 @@
 #include "shaders/testing/validate_blob.h"
 
-#include <unistd.h>
-
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "core/platform.h"
 
 namespace dmltool::shaders::testing {
 namespace {
@@ -18,13 +18,23 @@ struct CommandOutput {
 
 CommandOutput run_command(const std::string& command) {
     CommandOutput out;
+#if defined(_WIN32)
+    // The tools are Linux programs (no Windows build of vkd3d-compiler is found), so this is never reached
+    // there in practice; _pclose returns the exit code itself.
+    FILE* pipe = _popen((command + " 2>&1").c_str(), "r");
+#else
     FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+#endif
     if (pipe == nullptr) return out;
     std::array<char, 4096> buffer;
     size_t n;
     while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.text.append(buffer.data(), n);
+#if defined(_WIN32)
+    out.exit_code = _pclose(pipe);
+#else
     const int status = pclose(pipe);
     out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+#endif
     return out;
 }
 
@@ -48,7 +58,7 @@ BlobValidation validate_with_vkd3d(std::span<const uint8_t> dxbc, const std::str
     }
     result.tools_found = true;
     const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("dmltool_blobs_" + std::to_string(getpid()));
+                                      ("dmltool_blobs_" + std::to_string(platform::process_id()));
     std::filesystem::create_directories(dir);
     const std::filesystem::path dxbc_path = dir / (sanitize(name) + ".dxbc");
     const std::filesystem::path spv_path = dir / (sanitize(name) + ".spv");

@@ -8,7 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
+
+#include "core/platform.h"
 
 namespace dmltool::testing {
 
@@ -21,7 +22,7 @@ public:
         for (char& c : name)
             if (c == '/') c = '_';
         path_ = std::filesystem::temp_directory_path() /
-                ("dmltool_unit_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + "_" + name);
+                ("dmltool_unit_" + std::to_string(platform::process_id()) + "_" + std::to_string(counter++) + "_" + name);
         std::filesystem::create_directories(path_);
     }
     ~TempDir() {
