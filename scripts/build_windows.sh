@@ -12,7 +12,7 @@ cd "$repo"
 packages=(
   cmake ninja-build pkg-config dpkg-dev python3
   g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix mingw-w64-x86-64-dev
-  wine64 xvfb mesa-vulkan-drivers
+  wine64 xvfb xauth mesa-vulkan-drivers
   libcli11-dev nlohmann-json3-dev directx-headers-dev googletest
 )
 missing=()

@@ -10,13 +10,11 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 dll="$(scripts/fetch_directml.sh | tail -n 1)"
-icd="$(scripts/fetch_lavapipe.sh | tail -n 1)"
 scripts/build_windows.sh
 exe=build-windows/app/dmltool.exe
 # The default look-up: DirectML.dll next to dmltool.exe (the build directory is not part of the source tree).
 cp -f "$dll" "$(dirname "$exe")/DirectML.dll"
-export VK_ICD_FILENAMES="$icd"
-export LD_LIBRARY_PATH="$(dirname "$icd")/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source scripts/wine_session.sh  # an Xvfb for Wine's DXGI, Mesa 25's lavapipe
 out="${DMLTOOL_DIRECTML_OUT:-build-windows/directml_wine}"
 mkdir -p "$out"
 status=0
