@@ -116,8 +116,23 @@ CaseComparison compare_case(const RunCase& base, const RunCase& next, const Comp
     c.change = c.base.median > 0 ? c.next.median / c.base.median - 1 : 0;
     c.p_value = mann_whitney_p_value(base.samples, next.samples);
     const double noise_limit = options.threshold / 2;
+    // A change so large that even the runs' own noise cannot explain it is judged, noisy or not: the change's
+    // 95% interval (each median's relative noise is a standard error, combined in quadrature) lies wholly beyond
+    // the threshold. Without this a regression on a noisy machine would hide behind NOISY and exit 0.
+    const double margin = 1.96 * std::sqrt(c.base.noise * c.base.noise + c.next.noise * c.next.noise);
+    const bool significant = c.p_value < options.alpha;
     char text[160];
-    if (!base.converged || !next.converged) {
+    if (significant && c.change - margin > options.threshold) {
+        c.verdict = Verdict::kSlower;
+        std::snprintf(text, sizeof text, "p = %.2g < %.2g and +%.1f%% (+/- %.1f%% noise) > %.1f%%", c.p_value,
+                      options.alpha, 100 * c.change, 100 * margin, 100 * options.threshold);
+        c.reason = text;
+    } else if (significant && c.change + margin < -options.threshold) {
+        c.verdict = Verdict::kFaster;
+        std::snprintf(text, sizeof text, "p = %.2g < %.2g and %.1f%% (+/- %.1f%% noise) < -%.1f%%", c.p_value,
+                      options.alpha, 100 * c.change, 100 * margin, 100 * options.threshold);
+        c.reason = text;
+    } else if (!base.converged || !next.converged) {
         c.verdict = Verdict::kNoisy;
         c.reason = !base.converged ? "base run did not converge" : "new run did not converge";
     } else if (!(c.base.noise <= noise_limit) || !(c.next.noise <= noise_limit)) {

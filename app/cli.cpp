@@ -238,9 +238,11 @@ int run_cli(int argc, char** argv) {
     compare->add_option("--output", compare_options.output, "Write the comparison to this file instead of stdout");
     compare->add_flag("--allow-different-adapters", compare_options.allow_different_adapters,
                       "Compare runs from different adapters, drivers, CPUs or cache modes (refused by default)");
-    compare->footer("\nVerdicts: NOISY when either run did not converge or its noise exceeds threshold/2; SLOWER or "
-                    "FASTER when the\nMann-Whitney U test is significant at --alpha and the median moved by more than "
-                    "--threshold; SAME otherwise.\nExit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
+    compare->footer("\nVerdicts: SLOWER or FASTER when the Mann-Whitney U test is significant at --alpha and the "
+                    "median moved by more\nthan --threshold plus the runs' noise (1.96 x the medians' standard errors "
+                    "combined), whatever the noise;\nNOISY otherwise when either run did not converge or its noise "
+                    "exceeds threshold/2; then SLOWER or FASTER\nwhen significant and beyond --threshold; SAME "
+                    "otherwise.\nExit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
                     "refused comparison.");
 
     try {

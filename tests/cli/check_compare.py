@@ -64,7 +64,11 @@ def main(dmltool, out_dir):
         "faster": ([("c", "gpu", samples(0.90, 0.005, phase=3), True)], "FASTER", 0),
         "small_shift": ([("c", "gpu", samples(1.02, 0.005, phase=3), True)], "SAME", 0),
         "noisy": ([("c", "gpu", samples(1.10, 0.40, phase=3), True)], "NOISY", 0),
-        "not_converged": ([("c", "gpu", samples(1.10, 0.005, phase=3), False)], "NOISY", 0),
+        "not_converged": ([("c", "gpu", samples(1.06, 0.10, phase=3), False)], "NOISY", 0),
+        # Far beyond the threshold and the noise: judged even though noisy or not converged (never hidden).
+        "noisy_but_clear": ([("c", "gpu", samples(2.0, 0.40, phase=3), True)], "SLOWER", 1),
+        "not_converged_but_clear": ([("c", "gpu", samples(2.0, 0.10, phase=3), False)], "SLOWER", 1),
+        "noisy_but_clearly_faster": ([("c", "gpu", samples(0.5, 0.40, phase=3), True)], "FASTER", 0),
     }
     for name, (new_cases, expected, expected_code) in cases.items():
         new = write(out_dir, f"new_{name}.json", report(new_cases))
