@@ -46,7 +46,11 @@ if [ ! -x "$exe" ] && [ ! -f "$exe" ]; then
 fi
 
 labels="${DMLTOOL_WINDOWS_CTEST_LABELS:-unit|shaders|golden|gpu}"
-stage ctest bash -c "cd build-windows && ctest -L '$labels' -LE cli -j $jobs --output-on-failure --timeout 600 2>&1 | tail -n 40; exit \${PIPESTATUS[0]}"
+# Known Wine gaps, excluded here and listed in README "Windows": Wine shows Unix symbolic links as plain files
+# (SymlinkPaths.*); spirv-val/vkd3d-compiler validation of every roofline kernel through Wine outlasts its timeout
+# (RooflineProbe.EveryKernelPassesVkd3dAndSpirvVal; the Linux suite runs it).
+wine_gaps='SymlinkPaths\.|RooflineProbe\.EveryKernelPassesVkd3dAndSpirvVal'
+stage ctest bash -c "cd build-windows && ctest -L '$labels' -LE cli -E '$wine_gaps' -j $jobs --output-on-failure --timeout 600 2>&1 | tail -n 60; exit \${PIPESTATUS[0]}"
 
 run_cases() {
   local out=build-windows/test_windows
@@ -60,7 +64,9 @@ stage cases run_cases
 
 # The CLI contract with the Windows binary: the bad-input corpus (exit code 2 and each file's expectations.txt
 # message), usage errors, exit codes, reports, device faults, bench reports; the same checkers as on Linux.
-stage cli bash -c "cd build-windows && ctest -L cli -j $jobs --output-on-failure --timeout 600 2>&1 | tail -n 40; exit \${PIPESTATUS[0]}"
+# cli_bench_conditions (cold mode, injected throttle) benchmarks with many probes: under Wine it outlasts its
+# timeout; the bench stage below and cli_bench_reports cover bench under Wine.
+stage cli bash -c "cd build-windows && ctest -L cli -E 'cli_bench_conditions' -j $jobs --output-on-failure --timeout 600 2>&1 | tail -n 60; exit \${PIPESTATUS[0]}"
 
 # Bounded: the stage checks that bench runs and reports under Wine, not its figures (lavapipe under Wine).
 stage bench scripts/wine.sh "$exe" bench cases/perf/smoke.json --min-samples 3 --max-time 0.5 --roofline-mib 4

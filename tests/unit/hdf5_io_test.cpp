@@ -69,7 +69,7 @@ TEST(Hdf5Io, MissingFile) {
     auto r = read_hdf5_tensor(dir.path() / "none.h5", "/d", desc_of(DataType::kInt8, {1}));
     ASSERT_FALSE(r.is_ok());
     EXPECT_EQ(r.status().code(), ErrorCode::kIo);
-    EXPECT_EQ(r.status().message(), "HDF5 file '" + (dir.path() / "none.h5").string() + "': no such file");
+    EXPECT_EQ(r.status().message(), "HDF5 file '" + (dir.path() / "none.h5").generic_string() + "': no such file");
 }
 
 TEST(Hdf5Io, DirectoryIsNotAFile) {
@@ -86,7 +86,8 @@ TEST(Hdf5Io, NotAnHdf5File) {
     auto r = read_hdf5_tensor(file, "/d", desc_of(DataType::kInt8, {1}));
     ASSERT_FALSE(r.is_ok());
     EXPECT_EQ(r.status().code(), ErrorCode::kIo);
-    EXPECT_EQ(r.status().message(), "HDF5 file '" + file + "': not an HDF5 file (corrupt or another format)");
+    EXPECT_EQ(r.status().message(), "HDF5 file '" + std::filesystem::path(file).generic_string() +
+                                        "': not an HDF5 file (corrupt or another format)");
     const std::string empty = dir.write("empty.h5", "");
     EXPECT_FALSE(read_hdf5_tensor(empty, "/d", desc_of(DataType::kInt8, {1})).is_ok());
 }
@@ -107,7 +108,7 @@ protected:
         return r.status().message();
     }
     std::string where(const std::string& dataset) const {
-        return "HDF5 file '" + file_.string() + "', dataset '" + dataset + "': ";
+        return "HDF5 file '" + file_.generic_string() + "', dataset '" + dataset + "': ";
     }
     TempDir dir_;
     std::filesystem::path file_ = dir_.path() / "t.h5";
