@@ -3,7 +3,7 @@
 # present): build-windows/app/dmltool.exe and the test executables, whose ctest list runs under Wine
 # (scripts/wine.sh is the toolchain's emulator). README: "Windows".
 #   scripts/build_windows.sh
-# Installs missing Debian packages (idempotent, like scripts/install_deps.sh), takes HDF5, Google Benchmark and
+# Installs missing Debian packages (through scripts/install_deps.sh), takes HDF5, Google Benchmark and
 # GoogleTest from scripts/windows_deps.sh's cached prefix (built once, minutes cold) and passes
 # DMLTOOL_WINDOWS_CMAKE_ARGS to CMake. DMLTOOL_JOBS sets the build parallelism (default: nproc).
 set -euo pipefail
@@ -15,16 +15,7 @@ packages=(
   wine64 xvfb xauth mesa-vulkan-drivers
   libcli11-dev nlohmann-json3-dev directx-headers-dev googletest
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+"$repo/scripts/install_deps.sh" "${packages[@]}"
 
 prefix="$(scripts/windows_deps.sh | tail -n 1)"
 [ -d "$prefix" ] || { echo "build_windows.sh: scripts/windows_deps.sh gave no prefix ('$prefix')" >&2; exit 1; }

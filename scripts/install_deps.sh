@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything dmltool needs to build, test and regenerate its cases, from Debian 12's packages.
 # Idempotent: packages already present are left alone, so a warm machine pays only the dpkg query.
+#   scripts/install_deps.sh            the Linux build's packages
+#   scripts/install_deps.sh PKG...     these packages instead (scripts/build_windows.sh's list)
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
@@ -11,6 +13,7 @@ packages=(
   python3 python3-numpy python3-h5py
   clang libclang-rt-14-dev llvm-14  # sanitized suite + libFuzzer (runtimes are only Recommended); llvm-symbolizer
 )
+if (($#)); then packages=("$@"); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
