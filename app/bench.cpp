@@ -69,6 +69,7 @@ std::vector<std::pair<std::string, std::string>> describe_options(const BenchCom
             {"min_samples", std::to_string(o.stop.min_samples)},
             {"max_time_seconds", number_text(o.stop.max_seconds)},
             {"cache", o.cache_cold ? "cold" : "hot"},
+            {"stable_power_state", o.device.stable_power_state ? "on" : "off"},
             {"flush_mib", std::to_string(o.flush_mib)},
             {"throttle", o.throttle},
             {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)}};
@@ -282,6 +283,8 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::FILE* human = console ? stdout : stderr;
     auto selected = select_cases(options.selection, registry);
     if (!selected.is_ok()) return report_error(selected.status(), 2);
+    if (options.device.stable_power_state && options.run.backend == BackendChoice::kCpu)
+        return report_error(invalid_input("--stable-power-state sets a GPU's clocks; --backend cpu uses no GPU"), 2);
     auto opened = open_backend(options.run, options.device);
     if (!opened.is_ok()) return report_error(opened.status(), 3);
     std::unique_ptr<Backend> device = std::move(opened).value();

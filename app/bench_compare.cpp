@@ -76,6 +76,12 @@ Result<BenchRun> load_bench_run(const std::string& path) {
     run.cache = cache != root.end() && cache->is_object() && cache->contains("mode") && (*cache)["mode"].is_string()
                     ? (*cache)["mode"].get<std::string>()
                     : "hot";
+    // Reports older than the option carry none: their clocks were the driver's (off).
+    const auto options = root.find("options");
+    run.stable_power_state = options != root.end() && options->is_object() &&
+                                     options->contains("stable_power_state") && (*options)["stable_power_state"].is_string()
+                                 ? (*options)["stable_power_state"].get<std::string>()
+                                 : "off";
     const auto cases = root.find("cases");
     if (cases == root.end() || !cases->is_array())
         return bad_field(path, "/cases", "an array of cases", cases == root.end() ? nullptr : &*cases);
@@ -173,12 +179,13 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
     differ("device runtimes or drivers", base.device, next.device);
     if (any_cpu) differ("CPUs", base.cpu_model, next.cpu_model);
     differ("cache modes", base.cache, next.cache);
+    differ("stable power states", base.stable_power_state, next.stable_power_state);
     if (!differences.empty()) {
         std::string joined;
         for (const std::string& d : differences) joined += (joined.empty() ? "" : "; ") + d;
         if (!options.allow_different_adapters)
             return invalid_input("refusing to compare " + base.path + " with " + next.path + ": different " + joined +
-                                 "; timings from different hardware, drivers or cache modes do not measure the code "
+                                 "; timings from different hardware, drivers, cache modes or clock settings do not measure the code "
                                  "(pass --allow-different-adapters to compare anyway)");
         out.notes.push_back("compared despite different " + joined + " (--allow-different-adapters)");
     }

@@ -40,7 +40,7 @@ struct RunCase {
 // A bench report as compare needs it.
 struct BenchRun {
     std::string path;
-    std::string adapter, device, cpu_model, cache;
+    std::string adapter, device, cpu_model, cache, stable_power_state;
     std::vector<RunCase> cases;  // in report order
 };
 
@@ -69,7 +69,7 @@ struct Comparison {
 };
 
 // kInvalidInput (refused) when the runs come from different adapters, device runtimes (drivers) or CPUs (for CPU
-// cases), or used different cache modes, unless options.allow_different_adapters; or when no case matches.
+// cases), or used different cache modes or stable power states, unless options.allow_different_adapters; or when no case matches.
 Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options);
 
 // The comparison as options.format.

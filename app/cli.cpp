@@ -207,6 +207,10 @@ int run_cli(int argc, char** argv) {
              "--throttle-threshold", [&](double percent) { bench_options.throttle_threshold = percent / 100; },
              "Percent below the best probe that counts as a throttled clock (default 10)")
         ->check(CLI::Range(0.0, 100.0));
+    bench->add_flag("--stable-power-state", bench_options.device.stable_power_state,
+                    "Windows in developer mode: fix the GPU clocks with ID3D12Device::SetStablePowerState for A/B "
+                    "comparisons (lower than normal clocks; refused outside developer mode, where the call would "
+                    "remove the device, and on vkd3d, which lacks it)");
     bench->allow_extras();
 
     bench->add_option("--results-db", bench_options.results_db,

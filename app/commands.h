@@ -30,6 +30,9 @@ struct DeviceOptions {
     bool dml_disable_metacommands = false;
     bool dml_allow_half_precision = false;
     bool dml_debug = false;
+    // bench --stable-power-state: ID3D12Device::SetStablePowerState on every device bench creates (Windows in
+    // developer mode only; elsewhere device creation fails with the reason, exit 3).
+    bool stable_power_state = false;
 };
 
 struct RunCommandOptions {

@@ -13,6 +13,7 @@ namespace {
 
 gpu::GpuContextOptions context_options_for(const DeviceOptions& options) {
     gpu::GpuContextOptions context_options;
+    context_options.stable_power_state = options.stable_power_state;
     if (!options.adapter.empty()) {
         const bool numeric = std::all_of(options.adapter.begin(), options.adapter.end(),
                                          [](unsigned char c) { return std::isdigit(c); });

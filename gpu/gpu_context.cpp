@@ -59,6 +59,11 @@ Status GpuContext::initialize(const GpuContextOptions& options) {
         return injected ? device_error(failed.message() + kInjectedMark) : failed;
     }
     device_creation_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
+    if (options.stable_power_state) {
+        // Asked before the call: outside developer mode Windows answers SetStablePowerState by removing the device.
+        DMLTOOL_RETURN_IF_ERROR(DeviceFactory::stable_power_state_allowed());
+        DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->SetStablePowerState(TRUE));
+    }
 
     D3D12_COMMAND_QUEUE_DESC queue_desc{};
     queue_desc.Type = D3D12_COMMAND_LIST_TYPE_DIRECT;

@@ -54,6 +54,9 @@ struct GpuContextOptions {
     uint32_t submit_timeout_ms = 60'000;     // submit_and_wait gives up after this
     uint32_t descriptor_capacity = 16'384;   // shader-visible descriptors available between two submits
     FaultInjector* faults = nullptr;         // test hook (gpu/fault_injector.h); not owned, outlives the context
+    // ID3D12Device::SetStablePowerState(TRUE) after device creation: fixed (lower) clocks for A/B timing. Windows
+    // in developer mode only (DeviceFactory::stable_power_state_allowed); creation fails with the reason otherwise.
+    bool stable_power_state = false;
 };
 
 // A block of consecutive descriptors in the shader-visible heap, valid until the next submit_and_wait().

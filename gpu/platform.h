@@ -45,6 +45,10 @@ public:
     // The runtime call create_device makes, for error messages ("vkd3d_create_device", "D3D12CreateDevice").
     static const char* create_call();
     HRESULT create_device(uint32_t adapter_index, ComPtr<ID3D12Device>& device);
+    // Whether ID3D12Device::SetStablePowerState may be called here (bench --stable-power-state). Windows removes
+    // the device when it is called outside developer mode, so the caller must ask first; vkd3d has no stable power
+    // state. OK, or a kDevice error saying why not.
+    static Status stable_power_state_allowed();
 
     struct State;  // per platform (platform_*.cpp)
 

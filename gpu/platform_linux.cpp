@@ -102,6 +102,13 @@ DeviceFactory::~DeviceFactory() = default;
 
 const char* DeviceFactory::create_call() { return "vkd3d_create_device"; }
 
+// vkd3d answers SetStablePowerState with E_NOTIMPL (Vulkan has no clock-locking call): say so before trying.
+Status DeviceFactory::stable_power_state_allowed() {
+    return device_error("--stable-power-state: D3D12's stable power state is a Windows feature (developer mode); "
+                        "vkd3d on Linux does not implement ID3D12Device::SetStablePowerState (lock clocks with the "
+                        "vendor's tool instead, e.g. nvidia-smi --lock-gpu-clocks)");
+}
+
 Result<std::unique_ptr<DeviceFactory>> DeviceFactory::open() {
     vkd3d_instance_create_info info{};
     info.type = VKD3D_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;

@@ -76,6 +76,21 @@ DeviceFactory::~DeviceFactory() = default;
 
 const char* DeviceFactory::create_call() { return "D3D12CreateDevice"; }
 
+// Developer mode is the AppModelUnlock value Settings > "For developers" writes (1 = on). SetStablePowerState
+// outside it removes the device, so a missing or zero value refuses before the call.
+Status DeviceFactory::stable_power_state_allowed() {
+    DWORD enabled = 0, size = sizeof enabled;
+    const LSTATUS read = RegGetValueW(HKEY_LOCAL_MACHINE, L"SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\AppModelUnlock",
+                                      L"AllowDevelopmentWithoutDevLicense", RRF_RT_REG_DWORD, nullptr, &enabled, &size);
+    if (read == ERROR_SUCCESS && enabled == 1) return Status::ok();
+    const std::string found = read == ERROR_SUCCESS ? "AllowDevelopmentWithoutDevLicense = " + std::to_string(enabled)
+                                                    : "no AllowDevelopmentWithoutDevLicense value (error " +
+                                                          std::to_string(read) + ")";
+    return device_error("--stable-power-state needs Windows developer mode (HKLM\\SOFTWARE\\Microsoft\\Windows\\"
+                        "CurrentVersion\\AppModelUnlock AllowDevelopmentWithoutDevLicense = 1), found " + found +
+                        "; outside it ID3D12Device::SetStablePowerState removes the device");
+}
+
 Result<std::unique_ptr<DeviceFactory>> DeviceFactory::open() {
     ComPtr<IDXGIFactory1> factory;
     DMLTOOL_TRY_HR(CreateDXGIFactory1(IID_PPV_ARGS(&factory)));
