@@ -15,7 +15,7 @@ constexpr uint32_t kThreadsPerGroup = 64;
 enum Constant : uint32_t {
     kThreads, kThreadsPerRow, kRowVectors /* W / V */, kOutputRows /* H * B */, kOutputChannels,
     kInputN, kInputChannel, kInputBlockRow, kInputBlockColumn, kInputH, kInputBase,
-    kOutputN, kOutputChannel, kOutputRow, kConstantCount
+    kOutputN, kOutputChannel, kOutputRow, kOutputRowVectors /* W * B / V */, kConstantCount
 };
 
 uint64_t padded_bytes(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
@@ -72,9 +72,13 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
         return invalid_input("vector interleave kernel: block size must be 2 .. " + std::to_string(kMaxInterleaveBlock));
     if (spec.input_views == 0 || spec.output_views == 0)
         return invalid_input("vector interleave kernel: a tensor needs a view");
+    if (spec.gather_pieces && ((block != 2 && block != 4) || bytes > 16 / block))
+        return invalid_input("vector interleave kernel: the piece gather needs B = 2 or 4 and elements of at most 16 / B bytes");
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     TensorViews input{{}, spec.window_log2}, output{{}, spec.window_log2};
-    for (uint32_t i = 0; i < spec.input_views; ++i) input.views.push_back(b.srv_typed_uint4(i));
+    // Pieces are 4/8-byte words: raw loads (a typed uint4 view only reads whole 16-byte vectors).
+    for (uint32_t i = 0; i < spec.input_views; ++i)
+        input.views.push_back(spec.gather_pieces ? b.srv_raw(i) : b.srv_typed_uint4(i));
     for (uint32_t i = 0; i < spec.output_views; ++i) output.views.push_back(b.uav_typed_uint4(i));
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
 
@@ -82,8 +86,9 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
     Operand t = b.temp(), u = b.temp();
     b.ult(t.x(), thread, rc(kThreads));
     b.if_nz(t.x());
-    // thread -> (n, c, output row oh = h * B + i, vector wv along w).
-    b.udiv(t.y(), t.z(), thread, rc(kRowVectors));      // t.y: n * C' * OH + c * OH + oh, t.z: wv
+    // thread -> (n, c, output row oh = h * B + i, vector along the row: wv of the input row for the
+    // interleave, ov of the output row for the piece gather).
+    b.udiv(t.y(), t.z(), thread, rc(spec.gather_pieces ? kOutputRowVectors : kRowVectors));
     b.udiv(t.w(), u.x(), t.y(), rc(kOutputRows));       // t.w: n * C' + c, u.x: oh
     b.udiv(u.y(), u.z(), t.w(), rc(kOutputChannels));   // u.y: n, u.z: c
     if (std::has_single_bit(block)) {
@@ -98,14 +103,40 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
     b.imad(source, u.z(), rc(kInputChannel), source);
     b.imad(source, t.w(), rc(kInputBlockRow), source);
     b.imad(source, u.w(), rc(kInputH), source);
-    b.iadd(source, source, t.z());
     b.imul(target, u.y(), rc(kOutputN));
     b.imad(target, u.z(), rc(kOutputChannel), target);
     b.imad(target, u.x(), rc(kOutputRow), target);
-    b.imad(target, t.z(), imm(block), target);
 
     std::vector<Operand> in;
     Operand address = b.temp().x();
+    if (spec.gather_pieces) {
+        // Output vector ov holds input elements [ov * V / B, (ov + 1) * V / B) of every source row: piece ov
+        // (16 / B bytes) of each row, at byte (row vector) * 16 + ov * 16 / B.
+        const uint32_t piece_bytes = 16 / block;
+        b.ishl(address, source, imm(4));
+        b.imad(address, t.z(), imm(piece_bytes), address);
+        Operand step = b.temp().x();
+        if (!spec.shared_source) b.ishl(step, rc(kInputBlockColumn), imm(4));
+        for (uint32_t j = 0; j < block; ++j) {
+            if (spec.shared_source && j > 0) {
+                in.push_back(in[0]);
+                continue;
+            }
+            in.push_back(b.temp());
+            if (j > 0) b.iadd(address, address, step);
+            load_words(b, input, address, piece_bytes == 8 ? in[j].xy() : in[j].x());
+        }
+        Operand out = b.temp();
+        assemble(b, bytes, block, in, out, 0);  // a piece is laid out as the start of a loaded vector
+        b.iadd(target, target, t.z());
+        b.ishl(address, target, imm(4));
+        store_words(b, output, address, out.xyzw());
+        b.endif();
+        b.ret();
+        return b.build_dxbc();
+    }
+    b.iadd(source, source, t.z());
+    b.imad(target, t.z(), imm(block), target);
     for (uint32_t j = 0; j < block; ++j) {
         if (spec.shared_source && j > 0) {
             in.push_back(in[0]);
@@ -143,13 +174,18 @@ Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterle
     }
     const uint64_t in_bytes = padded_bytes(p.input_bytes), out_bytes = padded_bytes(p.output_bytes);
     if (in_bytes > (uint64_t{1} << 32) || out_bytes > (uint64_t{1} << 32)) return std::optional<KernelDispatch>();
-    const uint64_t threads = p.batch * p.channels * p.height * block * (p.width / per_vector);
+    const bool pieces_fit = (block == 2 || block == 4) && bytes <= 16 / block;
+    const bool pieces = pieces_fit && (p.shape == InterleaveShape::kPieces ||
+                                       (p.shape == InterleaveShape::kAuto && block == 4 && bytes <= 2));
+    const uint64_t row_threads = pieces ? p.width * block / per_vector : p.width / per_vector;
+    const uint64_t threads = p.batch * p.channels * p.height * block * row_threads;
     const DispatchGrid grid = plan_dispatch(threads, kThreadsPerGroup);
     wide[kThreads] = threads;
     wide[kThreadsPerRow] = grid.threads_per_row;
     wide[kRowVectors] = p.width / per_vector;
     wide[kOutputRows] = p.height * block;
     wide[kOutputChannels] = p.channels;
+    wide[kOutputRowVectors] = p.width * block / per_vector;
     KernelDispatch dispatch;
     for (uint64_t value : wide) {
         if (value > 0xffffffffull) return std::optional<KernelDispatch>();
@@ -158,15 +194,17 @@ Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterle
     if (window < 8 || window > kMaxViewBytesLog2) return invalid_input(label + ": view window must be 2^8 .. 2^29 bytes");
     const VectorInterleaveSpec spec{bytes, uint32_t(block), p.in_block_column == 0,
                                     uint32_t((in_bytes + (uint64_t{1} << window) - 1) >> window),
-                                    uint32_t((out_bytes + (uint64_t{1} << window) - 1) >> window), window};
+                                    uint32_t((out_bytes + (uint64_t{1} << window) - 1) >> window), window,
+                                    pieces};
     DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, interleave_kernel(spec));
-    dispatch.label = label + "/vector_interleave b" + std::to_string(block);
-    auto bind = [&](BufferBinding::Source source, uint32_t slot, uint32_t views, std::vector<BufferBinding>& to) {
+    dispatch.label = label + (pieces ? "/piece_gather b" : "/vector_interleave b") + std::to_string(block);
+    auto bind = [&](BufferBinding::Source source, uint32_t slot, uint32_t views, bool typed,
+                    std::vector<BufferBinding>& to) {
         for (uint32_t i = 0; i < views; ++i)
-            to.push_back({source, slot, uint64_t{i} << window, i + 1 < views ? uint64_t{1} << window : 0, true});
+            to.push_back({source, slot, uint64_t{i} << window, i + 1 < views ? uint64_t{1} << window : 0, typed});
     };
-    bind(BufferBinding::Source::kInput, p.input_slot, spec.input_views, dispatch.srvs);
-    bind(BufferBinding::Source::kOutput, p.output_slot, spec.output_views, dispatch.uavs);
+    bind(BufferBinding::Source::kInput, p.input_slot, spec.input_views, !pieces, dispatch.srvs);
+    bind(BufferBinding::Source::kOutput, p.output_slot, spec.output_views, true, dispatch.uavs);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     return std::optional<KernelDispatch>(std::move(dispatch));
 }
