@@ -20,10 +20,29 @@ enum Constant : uint32_t {
 
 uint64_t padded_bytes(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
 
+// dst = bits [src_offset, src_offset + width) of src moved to [dst_offset, dst_offset + width), zeros
+// elsewhere, with plain shifts and masks: every GPU has those natively, whereas ubfe/bfi are several
+// instructions each on NVIDIA since Volta (and the masks disappear where a shift already clears the bits).
+void move_field(ProgramBuilder& b, Operand dst, Operand src, uint32_t src_offset, uint32_t width, uint32_t dst_offset) {
+    const uint32_t mask = (width == 32 ? 0xffffffffu : (1u << width) - 1) << dst_offset;
+    bool clean;  // no bits outside the field left
+    if (dst_offset >= src_offset) {
+        if (dst_offset == src_offset) b.mov(dst, src);
+        else b.ishl(dst, src, imm(dst_offset - src_offset));
+        clean = src_offset == 0 && dst_offset + width == 32;
+    } else {
+        b.ushr(dst, src, imm(src_offset - dst_offset));
+        clean = src_offset + width == 32 && dst_offset == 0;
+    }
+    if (!clean) b.and_(dst, dst, imm(mask));
+}
+
 // Output vector m, element e (of V per vector) is input element w = (m*V + e) / B of the vector loaded from
 // block column j = (m*V + e) % B: moves whole words for 4/8-byte elements, sub-word fields otherwise.
+// `source_ids` names the register behind each in[j] (equal ids: one shared source). Neighbouring sub-word
+// fields of an output word that come from the same source word with the same shift move as one field.
 void assemble(ProgramBuilder& b, uint32_t element_bytes, uint32_t block, const std::vector<Operand>& in,
-              Operand out, uint32_t m) {
+              const std::vector<uint32_t>& source_ids, Operand out, uint32_t m) {
     const uint32_t per_vector = 16 / element_bytes;
     if (element_bytes >= 4) {
         const uint32_t words = element_bytes / 4;
@@ -34,18 +53,30 @@ void assemble(ProgramBuilder& b, uint32_t element_bytes, uint32_t block, const s
         return;
     }
     const uint32_t per_word = 4 / element_bytes, bits = element_bytes * 8;
-    Operand field = b.temp();
+    struct Field {
+        uint32_t j, component, src_offset, width, dst_offset;
+    };
+    Operand term = b.temp();
     for (uint32_t q = 0; q < 4; ++q) {
+        std::vector<Field> fields;
         for (uint32_t s = 0; s < per_word; ++s) {
             const uint32_t index = m * per_vector + q * per_word + s, w = index / block, j = index % block;
-            const Operand source = in[j].component(w / per_word);
-            const uint32_t offset = (w % per_word) * bits;
-            if (s == 0) {
-                b.ubfe(out.component(q), imm(bits), imm(offset), source);
-            } else {
-                b.ubfe(field.x(), imm(bits), imm(offset), source);
-                b.bfi(out.component(q), imm(bits), imm(s * bits), field.x(), out.component(q));
+            const Field f{j, w / per_word, (w % per_word) * bits, bits, s * bits};
+            if (!fields.empty()) {
+                Field& last = fields.back();
+                if (source_ids[last.j] == source_ids[f.j] && last.component == f.component &&
+                    last.src_offset + last.width == f.src_offset && last.dst_offset + last.width == f.dst_offset) {
+                    last.width += bits;
+                    continue;
+                }
             }
+            fields.push_back(f);
+        }
+        for (size_t k = 0; k < fields.size(); ++k) {
+            const Field& f = fields[k];
+            const Operand target = k == 0 ? out.component(q) : term.x();
+            move_field(b, target, in[f.j].component(f.component), f.src_offset, f.width, f.dst_offset);
+            if (k > 0) b.or_(out.component(q), out.component(q), term.x());
         }
     }
 }
@@ -108,6 +139,8 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
     b.imad(target, u.x(), rc(kOutputRow), target);
 
     std::vector<Operand> in;
+    std::vector<uint32_t> source_ids;  // which load feeds in[j]: all 0 for a shared source
+    for (uint32_t j = 0; j < block; ++j) source_ids.push_back(spec.shared_source ? 0 : j);
     Operand address = b.temp().x();
     if (spec.gather_pieces) {
         // Output vector ov holds input elements [ov * V / B, (ov + 1) * V / B) of every source row: piece ov
@@ -127,7 +160,7 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
             load_words(b, input, address, piece_bytes == 8 ? in[j].xy() : in[j].x());
         }
         Operand out = b.temp();
-        assemble(b, bytes, block, in, out, 0);  // a piece is laid out as the start of a loaded vector
+        assemble(b, bytes, block, in, source_ids, out, 0);  // a piece is laid out as the start of a loaded vector
         b.iadd(target, target, t.z());
         b.ishl(address, target, imm(4));
         store_words(b, output, address, out.xyzw());
@@ -149,7 +182,7 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
     }
     Operand out = b.temp();
     for (uint32_t m = 0; m < block; ++m) {
-        assemble(b, bytes, block, in, out, m);
+        assemble(b, bytes, block, in, source_ids, out, m);
         if (m > 0) b.iadd(target, target, imm(1));
         b.ishl(address, target, imm(4));
         store_words(b, output, address, out.xyzw());
