@@ -21,14 +21,19 @@ enum Constant : uint32_t {
 uint64_t padded_bytes(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
 
 // dst = bits [src_offset, src_offset + width) of src moved to [dst_offset, dst_offset + width), zeros
-// elsewhere, with plain shifts and masks: every GPU has those natively, whereas ubfe/bfi are several
-// instructions each on NVIDIA since Volta (and the masks disappear where a shift already clears the bits).
+// elsewhere, with plain shifts and masks: every GPU has those natively, whereas NVIDIA GPUs since Volta have
+// no bitfield extract/insert instructions (ubfe/bfi lower to sequences). Masks are left out where a shift
+// already clears the other bits.
 void move_field(ProgramBuilder& b, Operand dst, Operand src, uint32_t src_offset, uint32_t width, uint32_t dst_offset) {
     const uint32_t mask = (width == 32 ? 0xffffffffu : (1u << width) - 1) << dst_offset;
+    if (dst_offset == src_offset) {
+        if (width == 32) b.mov(dst, src);
+        else b.and_(dst, src, imm(mask));
+        return;
+    }
     bool clean;  // no bits outside the field left
-    if (dst_offset >= src_offset) {
-        if (dst_offset == src_offset) b.mov(dst, src);
-        else b.ishl(dst, src, imm(dst_offset - src_offset));
+    if (dst_offset > src_offset) {
+        b.ishl(dst, src, imm(dst_offset - src_offset));
         clean = src_offset == 0 && dst_offset + width == 32;
     } else {
         b.ushr(dst, src, imm(src_offset - dst_offset));
