@@ -10,12 +10,14 @@ namespace dmltool::shaders {
 namespace {
 
 constexpr uint32_t kThreadsPerGroup = 64;
+constexpr uint32_t kPieceVectorsPerThread = 2;
 
 // Root constants; every offset and stride is in 16-byte vectors.
 enum Constant : uint32_t {
     kThreads, kThreadsPerRow, kRowVectors /* W / V */, kOutputRows /* H * B */, kOutputChannels,
     kInputN, kInputChannel, kInputBlockRow, kInputBlockColumn, kInputH, kInputBase,
-    kOutputN, kOutputChannel, kOutputRow, kOutputRowVectors /* W * B / V */, kConstantCount
+    kOutputN, kOutputChannel, kOutputRow,
+    kOutputRowVectors /* piece gather: W * B / V / 2 (its threads per row) */, kConstantCount
 };
 
 uint64_t padded_bytes(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
@@ -86,6 +88,46 @@ void assemble(ProgramBuilder& b, uint32_t element_bytes, uint32_t block, const s
     }
 }
 
+// The piece gather's loads, shuffles and stores. Output vector ov holds input elements [ov * V / B,
+// (ov + 1) * V / B) of every source row: piece ov (16 / B bytes) of each row, at byte (row vector) * 16 +
+// ov * 16 / B. A thread owns vectors ov and ov + stride (stride = half the row's vectors), so each of its
+// loads and stores is coalesced across the warp; every load is issued before the first shuffle, so a thread
+// has 2 * B loads in flight (and its index math serves 32 output bytes).
+void emit_piece_gather(ProgramBuilder& b, const VectorInterleaveSpec& spec, const TensorViews& input,
+                       const TensorViews& output, Operand source_vector, Operand target_vector, Operand ov,
+                       Operand stride) {
+    const uint32_t block = spec.block, piece_bytes = 16 / block;
+    Operand address = b.temp(), step = b.temp();
+    b.ishl(address.x(), source_vector, imm(4));
+    b.imad(address.x(), ov, imm(piece_bytes), address.x());
+    if (!spec.shared_source) b.ishl(step.x(), b.root_constant(kInputBlockColumn), imm(4));
+    b.imul(step.y(), stride, imm(piece_bytes));
+    std::vector<std::vector<Operand>> in(kPieceVectorsPerThread);
+    std::vector<uint32_t> source_ids;  // which load feeds in[p][j]: all 0 for a shared source
+    for (uint32_t j = 0; j < block; ++j) source_ids.push_back(spec.shared_source ? 0 : j);
+    for (uint32_t p = 0; p < kPieceVectorsPerThread; ++p) {
+        if (p > 0) b.iadd(address.x(), address.x(), step.y());
+        b.mov(address.y(), address.x());
+        for (uint32_t j = 0; j < block; ++j) {
+            if (spec.shared_source && j > 0) {
+                in[p].push_back(in[p][0]);
+                continue;
+            }
+            in[p].push_back(b.temp());
+            if (j > 0) b.iadd(address.y(), address.y(), step.x());
+            load_words(b, input, address.y(), piece_bytes == 8 ? in[p][j].xy() : in[p][j].x());
+        }
+    }
+    Operand out = b.temp();
+    b.iadd(target_vector, target_vector, ov);
+    for (uint32_t p = 0; p < kPieceVectorsPerThread; ++p) {
+        assemble(b, spec.element_bytes, block, in[p], source_ids, out, 0);  // a piece sits like a vector's start
+        if (p > 0) b.iadd(target_vector, target_vector, stride);
+        b.ishl(address.x(), target_vector, imm(4));
+        store_words(b, output, address.x(), out.xyzw());
+    }
+}
+
 Result<std::shared_ptr<const std::vector<uint8_t>>> interleave_kernel(const VectorInterleaveSpec& spec) {
     static std::mutex mutex;
     static std::map<VectorInterleaveSpec, std::shared_ptr<const std::vector<uint8_t>>> cache;
@@ -143,36 +185,16 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
     b.imad(target, u.z(), rc(kOutputChannel), target);
     b.imad(target, u.x(), rc(kOutputRow), target);
 
-    std::vector<Operand> in;
-    std::vector<uint32_t> source_ids;  // which load feeds in[j]: all 0 for a shared source
-    for (uint32_t j = 0; j < block; ++j) source_ids.push_back(spec.shared_source ? 0 : j);
-    Operand address = b.temp().x();
     if (spec.gather_pieces) {
-        // Output vector ov holds input elements [ov * V / B, (ov + 1) * V / B) of every source row: piece ov
-        // (16 / B bytes) of each row, at byte (row vector) * 16 + ov * 16 / B.
-        const uint32_t piece_bytes = 16 / block;
-        b.ishl(address, source, imm(4));
-        b.imad(address, t.z(), imm(piece_bytes), address);
-        Operand step = b.temp().x();
-        if (!spec.shared_source) b.ishl(step, rc(kInputBlockColumn), imm(4));
-        for (uint32_t j = 0; j < block; ++j) {
-            if (spec.shared_source && j > 0) {
-                in.push_back(in[0]);
-                continue;
-            }
-            in.push_back(b.temp());
-            if (j > 0) b.iadd(address, address, step);
-            load_words(b, input, address, piece_bytes == 8 ? in[j].xy() : in[j].x());
-        }
-        Operand out = b.temp();
-        assemble(b, bytes, block, in, source_ids, out, 0);  // a piece is laid out as the start of a loaded vector
-        b.iadd(target, target, t.z());
-        b.ishl(address, target, imm(4));
-        store_words(b, output, address, out.xyzw());
+        emit_piece_gather(b, spec, input, output, source, target, t.z(), rc(kOutputRowVectors));
         b.endif();
         b.ret();
         return b.build_dxbc();
     }
+    std::vector<Operand> in;
+    std::vector<uint32_t> source_ids;  // which load feeds in[j]: all 0 for a shared source
+    for (uint32_t j = 0; j < block; ++j) source_ids.push_back(spec.shared_source ? 0 : j);
+    Operand address = b.temp().x();
     b.iadd(source, source, t.z());
     b.imad(target, t.z(), imm(block), target);
     for (uint32_t j = 0; j < block; ++j) {
@@ -215,7 +237,9 @@ Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterle
     const bool pieces_fit = (block == 2 || block == 4) && bytes <= 16 / block;
     const bool pieces = pieces_fit && (p.shape == InterleaveShape::kPieces ||
                                        (p.shape == InterleaveShape::kAuto && block == 4 && bytes <= 2));
-    const uint64_t row_threads = pieces ? p.width * block / per_vector : p.width / per_vector;
+    // A piece-gather thread writes two vectors, half an output row apart (W * B / V is even: B is).
+    const uint64_t output_row_vectors = p.width * block / per_vector;
+    const uint64_t row_threads = pieces ? output_row_vectors / kPieceVectorsPerThread : p.width / per_vector;
     const uint64_t threads = p.batch * p.channels * p.height * block * row_threads;
     const DispatchGrid grid = plan_dispatch(threads, kThreadsPerGroup);
     wide[kThreads] = threads;
@@ -223,7 +247,7 @@ Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterle
     wide[kRowVectors] = p.width / per_vector;
     wide[kOutputRows] = p.height * block;
     wide[kOutputChannels] = p.channels;
-    wide[kOutputRowVectors] = p.width * block / per_vector;
+    wide[kOutputRowVectors] = output_row_vectors / kPieceVectorsPerThread;
     KernelDispatch dispatch;
     for (uint64_t value : wide) {
         if (value > 0xffffffffull) return std::optional<KernelDispatch>();

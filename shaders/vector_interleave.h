@@ -16,9 +16,10 @@
 // The B output vectors a thread writes are adjacent, so one store instruction of a warp covers every B-th
 // vector (16 bytes written per 16 * B). For B = 4 that scatter costs a third of the bandwidth on the H100
 // (float16/int8 depth-to-space at 64-69% of the copy probe). The piece gather is the other kernel shape: each
-// thread writes ONE output vector, built from the 16 / B bytes it needs of each of the B source rows (one
-// 4-byte word per row for B = 4, two words for B = 2), so a warp's loads read 32 consecutive words of each
-// row and its store writes 512 consecutive bytes: both sides fully coalesced, the same element shuffle.
+// thread writes whole output vectors, each built from the 16 / B bytes it needs of each of the B source rows
+// (one 4-byte word per row for B = 4, two words for B = 2), so a warp's loads read 32 consecutive words of
+// each row and its store writes 512 consecutive bytes: both sides fully coalesced, the same element shuffle.
+// Each thread does two such vectors, half an output row apart (more loads in flight, half the index math).
 #pragma once
 
 #include <compare>
@@ -42,8 +43,8 @@ struct VectorInterleaveSpec {
     uint32_t input_views = 1;
     uint32_t output_views = 1;
     uint32_t window_log2 = kMaxViewBytesLog2;
-    // One output vector per thread from B pieces of 16 / B bytes (raw word loads); needs B = 2 or 4 and
-    // element_bytes <= 16 / B.
+    // Two output vectors per thread (half a row apart), each from B pieces of 16 / B bytes (raw word loads);
+    // needs B = 2 or 4 and element_bytes <= 16 / B.
     bool gather_pieces = false;
     auto operator<=>(const VectorInterleaveSpec&) const = default;
 };

@@ -179,8 +179,9 @@ D2sCase with_aligned_row_padding(D2sCase c, DataType type) {
     return c;
 }
 
-// The piece gather (one output vector per thread, a word or two from each source row): every element size it
-// takes at B = 4 (its own choice) and B = 2 (forced), both orders, rows of one and of three vectors, packed
+// The piece gather (per thread two output vectors half a row apart, each from a word or two of each source
+// row): every element size it takes at B = 4 (its own choice) and B = 2 (forced), both orders, rows of one
+// and of three input vectors (output rows of 2 or 4 and 6 or 12 vectors: threads at odd offsets), packed
 // and aligned-padded layouts, one and several views (raw word loads through the window selection). Each
 // case checks its path first. Rows that are not whole vectors and unaligned layouts must fall back.
 TEST(DepthToSpace1Gpu, PieceGather) {

@@ -285,7 +285,7 @@ TEST(ResampleGpu, NearestUpsampleVectorPath) {
                 // The literal rule reads o / B only for B = 2 ((o + 1) / 3 - 0.5 floors to 0 at o = 3): the
                 // other factors must be refused by the host's proof and still come out right on the general path.
                 const bool vector_path = rule != NearestRule::kLiteral || factor == 2;
-                // Factor 4 with 8/16-bit elements: the interleave's piece gather (one output vector per thread).
+                // Factor 4 with 8/16-bit elements: the interleave's piece gather (coalesced stores).
                 const std::string kernel = factor == 4 && element_size(type) <= 2 ? "piece_gather b" : "vector_interleave b";
                 EXPECT_EQ(plan->dispatches[0].label.find(kernel + std::to_string(factor)) != std::string::npos, vector_path)
                     << d.name << ": " << plan->dispatches[0].label;
