@@ -12,6 +12,14 @@
 // load when sJ = 0), and writes the B output vectors they interleave into, all through typed uint4 views
 // (a raw 16-byte access is four texel accesses on vkd3d; a typed one is one). The element shuffle is fixed per
 // (element size, B) and unrolled at build time; the index math is one decomposition per thread.
+//
+// The B output vectors a thread writes are adjacent, so one store instruction of a warp covers every B-th
+// vector (16 bytes written per 16 * B). For B = 4 that scatter costs a third of the bandwidth on the H100
+// (float16/int8 depth-to-space at 64-69% of the copy probe). The piece gather is the other kernel shape: each
+// thread writes whole output vectors, each built from the 16 / B bytes it needs of each of the B source rows
+// (one 4-byte word per row for B = 4, two words for B = 2), so a warp's loads read 32 consecutive words of
+// each row and its store writes 512 consecutive bytes: both sides fully coalesced, the same element shuffle.
+// Each thread does two such vectors, half an output row apart (more loads in flight, half the index math).
 #pragma once
 
 #include <compare>
@@ -35,9 +43,18 @@ struct VectorInterleaveSpec {
     uint32_t input_views = 1;
     uint32_t output_views = 1;
     uint32_t window_log2 = kMaxViewBytesLog2;
+    // Two output vectors per thread (half a row apart), each from B pieces of 16 / B bytes (raw word loads);
+    // needs B = 2 or 4 and element_bytes <= 16 / B.
+    bool gather_pieces = false;
+    // The interleave (not the piece gather): input vectors per thread, 1 or 2 (the second half a row on).
+    uint32_t vectors_per_thread = 1;
     auto operator<=>(const VectorInterleaveSpec&) const = default;
 };
 Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterleaveSpec& spec);
+
+// Which kernel shape plan_vector_interleave builds. kAuto: the piece gather for B = 4 with 1/2-byte elements
+// (a piece is one word: one coalesced 4-byte load per source row), the vector interleave otherwise.
+enum class InterleaveShape { kAuto, kVectors, kPieces };
 
 struct VectorInterleaveProblem {
     uint32_t element_bytes = 4;
@@ -48,6 +65,7 @@ struct VectorInterleaveProblem {
     uint64_t out_n = 0, out_c = 0, out_row = 0;  // output strides (elements); the last dimension is packed
     uint64_t input_bytes = 0, output_bytes = 0;  // TotalTensorSizeInBytes (the backend pads to 16)
     uint32_t input_slot = 0, output_slot = 0;    // BufferBinding indices
+    InterleaveShape shape = InterleaveShape::kAuto;  // kPieces where it cannot apply falls back to kVectors
 };
 
 // The dispatch, or nullopt when the layout does not qualify (a row not whole vectors, an unaligned stride,

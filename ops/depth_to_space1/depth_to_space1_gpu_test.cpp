@@ -143,7 +143,10 @@ TEST(DepthToSpace1Gpu, VectorKernel) {
                 desc.order = order;
                 auto plan = plan_depth_to_space1_device(desc);
                 ASSERT_TRUE(plan.is_ok()) << plan.status().message();
-                EXPECT_NE(plan->dispatches[0].label.find("vector_interleave b" + std::to_string(block)), std::string::npos)
+                const bool pieces = block == 4 && element_size(type) <= 2;  // the piece gather (PieceGather)
+                EXPECT_NE(plan->dispatches[0].label.find((pieces ? "piece_gather b" : "vector_interleave b") +
+                                                         std::to_string(block)),
+                          std::string::npos)
                     << plan->dispatches[0].label;
                 const std::string name = case_name("vector", type, order, block, Layout::kPacked, Layout::kPacked);
                 const auto result = run_differential(d2s_op(), to_differential(c, name, seed));
@@ -155,15 +158,118 @@ TEST(DepthToSpace1Gpu, VectorKernel) {
     }
 }
 
+DepthToSpace1Desc to_desc(const D2sCase& c) {
+    DepthToSpace1Desc desc;
+    desc.input = c.input;
+    desc.output = c.output;
+    desc.block_size = c.block;
+    desc.order = c.order;
+    return desc;
+}
+
+D2sCase with_aligned_row_padding(D2sCase c, DataType type) {
+    // Rows padded by one vector: still 16-byte aligned, not packed.
+    const uint32_t pad = uint32_t(16 / element_size(type));
+    auto padded = [&](const TensorDesc& t, TensorRole role) {
+        const Dims& d = t.sizes;
+        return make_desc(type, d, Dims{d[1] * d[2] * (d[3] + pad), d[2] * (d[3] + pad), d[3] + pad, 1}, role);
+    };
+    c.input = padded(c.input, TensorRole::kInput);
+    c.output = padded(c.output, TensorRole::kOutput);
+    return c;
+}
+
+// The piece gather (per thread two output vectors half a row apart, each from a word or two of each source
+// row): every element size it takes at B = 4 (its own choice) and B = 2 (forced), both orders, rows of one
+// and of three input vectors (output rows of 2 or 4 and 6 or 12 vectors: threads at odd offsets), packed
+// and aligned-padded layouts, one and several views (raw word loads through the window selection). Each
+// case checks its path first. Rows that are not whole vectors and unaligned layouts must fall back.
+TEST(DepthToSpace1Gpu, PieceGather) {
+    SKIP_WITHOUT_GPU();
+    auto forced = [](shaders::StridedCopyOptions options) {
+        return ReplannedOp(d2s_op(), [options](const OpDesc& desc) {
+            return plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc), options,
+                                               shaders::InterleaveShape::kPieces);
+        });
+    };
+    const ReplannedOp pieces = forced({}), windowed = forced({.window_log2 = 12});
+    uint64_t seed = 9500;
+    for (DataType type : {DataType::kInt8, DataType::kUint16, DataType::kFloat16, DataType::kFloat32,
+                          DataType::kUint64}) {
+        const uint32_t vector = uint32_t(16 / element_size(type));
+        for (uint32_t block : {2u, 4u}) {
+            // A piece smaller than an element; float32 at B = 4 is the strided copy's (PathSelection).
+            if (element_size(type) > 16 / block || (block == 4 && element_size(type) > 2)) continue;
+            for (DepthSpaceOrder order : {DepthSpaceOrder::kDepthColumnRow, DepthSpaceOrder::kColumnRowDepth}) {
+                for (uint32_t row_vectors : {1u, 3u}) {
+                    std::mt19937 rng{uint32_t(++seed)};
+                    D2sCase c = make_case(type, 2, 3, 2, row_vectors * vector, block, order, Layout::kPacked,
+                                          Layout::kPacked, rng);
+                    if (row_vectors == 3) c = with_aligned_row_padding(c, type);
+                    auto plan = plan_depth_to_space1_device(to_desc(c), {}, shaders::InterleaveShape::kPieces);
+                    ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+                    EXPECT_NE(plan->dispatches[0].label.find("piece_gather b" + std::to_string(block)), std::string::npos)
+                        << plan->dispatches[0].label;
+                    const std::string name = case_name("pieces", type, order, block, Layout::kPacked, Layout::kPacked) +
+                                             "/rows" + std::to_string(row_vectors);
+                    const auto result = run_differential(pieces, to_differential(c, name, seed));
+                    EXPECT_TRUE(result.passed) << result.message;
+                    const auto windowed_result = run_differential(windowed, to_differential(c, name + "/windows", seed));
+                    EXPECT_TRUE(windowed_result.passed) << windowed_result.message;
+                }
+            }
+        }
+    }
+    // Fallbacks: a row of V + 1 elements (a tail), and a row offset by one element (unaligned).
+    for (DataType type : {DataType::kInt8, DataType::kFloat16}) {
+        const uint32_t vector = uint32_t(16 / element_size(type));
+        std::mt19937 rng{uint32_t(++seed)};
+        D2sCase tail = make_case(type, 1, 2, 3, vector + 1, 4, DepthSpaceOrder::kColumnRowDepth, Layout::kPacked,
+                                 Layout::kPacked, rng);
+        D2sCase unaligned = make_case(type, 1, 2, 3, vector, 4, DepthSpaceOrder::kDepthColumnRow, Layout::kPacked,
+                                      Layout::kPacked, rng);
+        const Dims& in = unaligned.input.sizes;
+        unaligned.input = make_desc(type, in, Dims{in[1] * in[2] * (in[3] + 1), in[2] * (in[3] + 1), in[3] + 1, 1},
+                                    TensorRole::kInput);
+        for (const D2sCase* c : {&tail, &unaligned}) {
+            auto plan = plan_depth_to_space1_device(to_desc(*c), {}, shaders::InterleaveShape::kPieces);
+            ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+            EXPECT_NE(plan->dispatches[0].label.find("strided_copy"), std::string::npos) << plan->dispatches[0].label;
+            const std::string name = case_name(c == &tail ? "pieces_tail" : "pieces_unaligned", type, c->order, 4,
+                                               Layout::kPacked, Layout::kPacked);
+            const auto result = run_differential(d2s_op(), to_differential(*c, name, seed));
+            EXPECT_TRUE(result.passed) << result.message;
+        }
+    }
+}
+
 // Every element size and block with and without a shared source, one and several views: vkd3d 1.2 must
 // translate each blob and spirv-val accept it.
 TEST(VectorInterleaveBlobs, EveryVariantValidates) {
     for (uint32_t bytes : {1u, 2u, 4u, 8u}) {
         for (uint32_t block = 2; block <= shaders::kMaxInterleaveBlock; block += block < 5 ? 1 : 11) {
             for (bool shared : {false, true}) {
+                // Two vectors per thread where the planner may choose them (B <= 4), alternating with sharing.
+                const uint32_t per_thread = block <= 4 && shared == (bytes % 2 == 0) ? 2 : 1;
                 const shaders::VectorInterleaveSpec spec{bytes, block, shared, shared ? 3u : 1u, shared ? 1u : 2u,
-                                                         shared ? 29u : 12u};
+                                                         shared ? 29u : 12u, false, per_thread};
                 const std::string name = "interleave_e" + std::to_string(bytes) + "_b" + std::to_string(block) +
+                                         (shared ? "_shared" : "") + "_x" + std::to_string(per_thread);
+                auto blob = shaders::build_vector_interleave_kernel(spec);
+                ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
+                const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);
+                if (!validation.tools_found) GTEST_SKIP() << validation.log;
+                EXPECT_TRUE(validation.ok) << name << ": " << validation.log;
+            }
+        }
+    }
+    // The piece gather: every (element size, B) it takes, shared source or not, one and several views.
+    for (uint32_t block : {2u, 4u}) {
+        for (uint32_t bytes = 1; bytes <= 16 / block; bytes *= 2) {
+            for (bool shared : {false, true}) {
+                const shaders::VectorInterleaveSpec spec{bytes, block, shared, shared ? 1u : 3u, shared ? 2u : 1u,
+                                                         shared ? 12u : 29u, true};
+                const std::string name = "pieces_e" + std::to_string(bytes) + "_b" + std::to_string(block) +
                                          (shared ? "_shared" : "");
                 auto blob = shaders::build_vector_interleave_kernel(spec);
                 ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
@@ -173,6 +279,10 @@ TEST(VectorInterleaveBlobs, EveryVariantValidates) {
             }
         }
     }
+    EXPECT_FALSE(shaders::build_vector_interleave_kernel({8, 4, false, 1, 1, 29, true}).is_ok());
+    EXPECT_FALSE(shaders::build_vector_interleave_kernel({1, 4, false, 1, 1, 29, true, 2}).is_ok());
+    EXPECT_FALSE(shaders::build_vector_interleave_kernel({1, 2, false, 1, 1, 29, false, 3}).is_ok());
+    EXPECT_FALSE(shaders::build_vector_interleave_kernel({1, 3, false, 1, 1, 29, true}).is_ok());
     EXPECT_FALSE(shaders::build_vector_interleave_kernel({4, 1}).is_ok());
     EXPECT_FALSE(shaders::build_vector_interleave_kernel({4, 17}).is_ok());
     EXPECT_FALSE(shaders::build_vector_interleave_kernel({3, 2}).is_ok());
@@ -193,6 +303,26 @@ TEST(DepthToSpace1Gpu, MultiViewKernels) {
             EXPECT_TRUE(result.passed) << result.message;
         }
     }
+}
+
+// Threads of the interleave (root constant 0): two input vectors per thread where a row has an even count of
+// them and B <= 4; the piece gather always writes two output vectors per thread.
+TEST(DepthToSpace1Plan, VectorsPerThread) {
+    std::mt19937 rng(2);
+    auto threads = [&](DataType type, uint32_t block, uint32_t width) -> uint64_t {
+        const D2sCase c = make_case(type, 1, 2, 3, width, block, DepthSpaceOrder::kDepthColumnRow, Layout::kPacked,
+                                    Layout::kPacked, rng);
+        auto plan = plan_depth_to_space1_device(to_desc(c));
+        EXPECT_TRUE(plan.is_ok()) << plan.status().message();
+        return plan.is_ok() ? plan->dispatches[0].root_constants[0] : 0;
+    };
+    const uint64_t rows = 2 * 3;  // C' * H input rows per block row
+    EXPECT_EQ(threads(DataType::kFloat16, 2, 8), rows * 2 * 1);   // one vector per row: one per thread
+    EXPECT_EQ(threads(DataType::kFloat16, 2, 16), rows * 2 * 1);  // two: one thread
+    EXPECT_EQ(threads(DataType::kFloat16, 2, 48), rows * 2 * 3);  // six: three threads
+    EXPECT_EQ(threads(DataType::kInt8, 3, 32), rows * 3 * 1);     // B = 3 as well
+    EXPECT_EQ(threads(DataType::kInt8, 5, 32), rows * 5 * 2);     // B > 4: one per thread
+    EXPECT_EQ(threads(DataType::kInt8, 4, 16), rows * 4 * 2);     // piece gather: 4 output vectors, 2 threads
 }
 
 TEST(DepthToSpace1Plan, PathSelection) {
@@ -217,7 +347,10 @@ TEST(DepthToSpace1Plan, PathSelection) {
     // scattered stores there); sub-word ones keep the interleave.
     EXPECT_EQ(label(DataType::kUint64, 3, Layout::kPacked), "u8x2 r0+4 typed");
     EXPECT_EQ(label(DataType::kFloat32, 4, Layout::kPacked), "u4x4 r0+4 typed");
-    EXPECT_EQ(label(DataType::kFloat16, 4, Layout::kPacked), "vector_interleave b4");
+    // B = 4 with sub-word elements: the piece gather (coalesced stores); B = 2 keeps the interleave.
+    EXPECT_EQ(label(DataType::kFloat16, 4, Layout::kPacked), "piece_gather b4");
+    EXPECT_EQ(label(DataType::kUint8, 4, Layout::kPacked), "u1x16 r0+4 typed");  // W = 8: half a vector
+    EXPECT_EQ(label(DataType::kFloat16, 2, Layout::kPacked), "vector_interleave b2");
     // Rows of 8 int8 elements are half a vector. Packed output: one row of 4 dimensions (N = 1 dropped, C' and H
     // merged), 16-byte chunks gathered element by element.
     EXPECT_EQ(label(DataType::kInt8, 2, Layout::kPacked), "u1x16 r0+4 typed");

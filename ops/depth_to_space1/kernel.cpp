@@ -2,7 +2,7 @@
 // ow = w*B + column) copies input element (n, source_channel(c, row, column), h, w). source_channel is affine
 // in (c, row, column), so the gather is a strided copy whose channel-side strides are its finite differences:
 // one definition of the rule (depth_to_space1.h) serves the reference and the kernel. Layouts whose rows are
-// whole 16-byte vectors take the vector interleave instead (shaders/vector_interleave.h).
+// whole 16-byte vectors take the vector interleave or its piece gather instead (shaders/vector_interleave.h).
 #include "ops/depth_to_space1/kernel.h"
 
 #include <algorithm>
@@ -13,7 +13,8 @@
 namespace dmltool::ops::depth_to_space1 {
 
 Result<DevicePlan> plan_depth_to_space1_device(const DepthToSpace1Desc& desc,
-                                               const shaders::StridedCopyOptions& options) {
+                                               const shaders::StridedCopyOptions& options,
+                                               shaders::InterleaveShape shape) {
     const Dims in = desc.input.effective_strides();
     const Dims out = desc.output.effective_strides();
     const uint64_t block = desc.block_size;
@@ -30,7 +31,8 @@ Result<DevicePlan> plan_depth_to_space1_device(const DepthToSpace1Desc& desc,
     // The vector interleave writes each thread's B output vectors side by side, so one store instruction of a
     // warp covers every B-th vector; for 4/8-byte elements beyond B = 2 that scatter costs more than the strided
     // copy's per-element gather (H200, float32 B = 4: 2.79 against 3.16 TB/s). Sub-word elements gain at every B
-    // (their gather is a load per byte or half).
+    // (their gather is a load per byte or half). At B = 4 they take the interleave's piece gather (one output
+    // vector per thread from one word of each of the 4 source rows: coalesced loads and stores).
     const uint32_t element_bytes = uint32_t(element_size(desc.input.data_type));
     if (options.typed_vectors && in[3] == 1 && out[3] == 1 && (element_bytes <= 2 || block == 2)) {
         shaders::VectorInterleaveProblem vector;
@@ -51,6 +53,7 @@ Result<DevicePlan> plan_depth_to_space1_device(const DepthToSpace1Desc& desc,
         vector.out_row = out[2];
         vector.input_bytes = desc.input.total_size_in_bytes;
         vector.output_bytes = desc.output.total_size_in_bytes;
+        vector.shape = shape;
         DMLTOOL_ASSIGN_OR_RETURN(std::optional<KernelDispatch> dispatch,
                                  shaders::plan_vector_interleave(vector, label, options.window_log2));
         if (dispatch) {

@@ -243,7 +243,7 @@ TEST(ResampleGpu, NearestRules) {
 }
 
 // Nearest upsampling of H and W by an integer factor on rows of whole 16-byte vectors takes the vector
-// interleave (one load, factor^2 stores per vector) when the rule's table is o / B, which the host proves
+// interleave (one load, factor^2 stores per vector; its piece gather for 8/16-bit elements at factor 4) when the rule's table is o / B, which the host proves
 // before taking it: every nearest rule, factors 2 to 4, packed and 16-byte-aligned padded rows, 8/16/32-bit types.
 TEST(ResampleGpu, NearestUpsampleVectorPath) {
     SKIP_WITHOUT_GPU();
@@ -285,8 +285,9 @@ TEST(ResampleGpu, NearestUpsampleVectorPath) {
                 // The literal rule reads o / B only for B = 2 ((o + 1) / 3 - 0.5 floors to 0 at o = 3): the
                 // other factors must be refused by the host's proof and still come out right on the general path.
                 const bool vector_path = rule != NearestRule::kLiteral || factor == 2;
-                EXPECT_EQ(plan->dispatches[0].label.find("vector_interleave b" + std::to_string(factor)) != std::string::npos,
-                          vector_path)
+                // Factor 4 with 8/16-bit elements: the interleave's piece gather (coalesced stores).
+                const std::string kernel = factor == 4 && element_size(type) <= 2 ? "piece_gather b" : "vector_interleave b";
+                EXPECT_EQ(plan->dispatches[0].label.find(kernel + std::to_string(factor)) != std::string::npos, vector_path)
                     << d.name << ": " << plan->dispatches[0].label;
                 auto reference = dmltool::testing::run_reference(op, **desc, {&d.inputs[0]}, d.semantics);
                 ASSERT_TRUE(reference.is_ok()) << reference.status().message();

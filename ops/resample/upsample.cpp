@@ -2,7 +2,8 @@
 // B (the x2 decoder upsample): when every table entry is o / B (checked against coordinates.h for the run's
 // nearest rule, so this is a proof, not an assumption), the other dimensions are identities and rows are whole
 // 16-byte vectors, each output row is its input row with every element repeated B times: a vector interleave
-// with a shared source (shaders/vector_interleave.h), one 16-byte load feeding B*B 16-byte stores.
+// with a shared source (shaders/vector_interleave.h), one 16-byte load feeding B*B 16-byte stores (for B = 4
+// with 8/16-bit elements its piece gather: one 4-byte load per 16-byte store, coalesced stores).
 //
 // And the strided-copy path for nearest-neighbour downsampling by integer factors (the x0.5 encoder downsample):
 // when every dimension's table is affine, index(o) = first + step * o (again checked against coordinates.h for
