@@ -614,7 +614,7 @@ TEST(ResampleGpu, ShortWeightPathSelection) {
         EXPECT_TRUE(config_of(type, {1, 1, 4, 16}, {1, 1, 32, 128}, {1, 1, 8, 8}).short_weights) << name;  // 16ths
         EXPECT_TRUE(config_of(type, {2, 3, 4, 16}, {2, 6, 8, 32}, {1, 2, 2, 2}).short_weights) << name;  // 3 blends
         EXPECT_TRUE(config_of(type, {2, 4, 16, 32}, {2, 4, 16, 64}, {1, 1, 1, 2}).short_weights) << name;  // W only
-        // Weights that are not multiples of 1/16: the generic compensated blend.
+        // Weights that are not multiples of 1/16: the generic (per-lane tap) blend.
         EXPECT_FALSE(config_of(type, {2, 4, 16, 32}, {2, 4, 40, 80}, {1, 1, 2.5f, 2.5f}).short_weights) << name;
         EXPECT_FALSE(config_of(type, {2, 4, 16, 32}, {2, 4, 48, 64}, {1, 1, 3, 2}).short_weights) << name;
         EXPECT_FALSE(config_of(type, {1, 1, 4, 16}, {1, 1, 64, 256}, {1, 1, 16, 16}).short_weights) << name;  // 32nds
