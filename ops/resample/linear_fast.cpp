@@ -149,8 +149,8 @@ public:
             case DataType::kFloat16:
                 for (uint32_t k = 0; k < 4; ++k) {
                     Operand h = b_.temp();
-                    shaders::float_to_half(b_, h.x(), values[2 * k]);
-                    shaders::float_to_half(b_, h.y(), values[2 * k + 1]);
+                    to_half(h.x(), values[2 * k]);
+                    to_half(h.y(), values[2 * k + 1]);
                     b_.bfi(words.component(k), imm(16), imm(16), h.y(), h.x());
                 }
                 break;
@@ -183,6 +183,35 @@ public:
     }
 
 private:
+    // float32 -> float16 bits (low 16 bits, upper bits zero) with round to nearest even: what
+    // shaders::float_to_half computes (overflow to inf, NaN to 0x7e00 with the sign), in 13 integer operations
+    // and one add instead of 16 and one. |f| is rounded to the half grid of its binade by one float add of
+    // s = 1.5 * 2^(E + 13) (E its exponent, at least -14: the half-subnormal grid 2^-24 below 2^-14): the sum lies
+    // in [2^(E + 13), 2^(E + 14)), whose ulp is 2^(E - 10), the half ulp, so the add rounds |f| to nearest even on
+    // that grid, and bits(sum) - bits(s) is the rounded |f| in half ulps: the half's 10-bit mantissa plus 1024
+    // (normal) or the subnormal half itself (E = -14). Adding (E + 14) << 10 gives the half's bits, 0x7c00 (inf)
+    // or more on overflow (s itself overflows into the sign bit for E >= 116: the difference is then "negative",
+    // a huge unsigned), so umin(., 0x7c00) saturates; NaN is selected explicitly. A float32 denormal |f| flushed
+    // by the add gives +-0 (within the bound's F). The operands of the add are integer results, so no compiler
+    // can fold it into the blend before.
+    void to_half(Operand dst, Operand f) {
+        Operand t = b_.temp(), u = b_.temp();
+        b_.and_(t.x(), f, imm(0x7fffffffu));                        // |f|
+        b_.and_(t.y(), t.x(), imm(0x7f800000u));
+        b_.umax(t.y(), t.y(), imm(113u << 23));                      // e: exponent field, E >= -14
+        b_.iadd(t.z(), t.y(), imm((13u << 23) | 0x400000u));         // bits(s)
+        b_.add(t.w(), t.x(), t.z());                                 // |f| + s, rounded on the half grid
+        b_.ushr(u.x(), t.y(), imm(13));                              // (E + 127) << 10
+        b_.isub(u.x(), u.x(), t.z());
+        b_.iadd(u.x(), u.x(), t.w());                                // bits(sum) - bits(s) + ((E + 127) << 10)
+        b_.iadd(u.x(), u.x(), imm(0u - (113u << 10)));               // in all: + (E + 14) << 10
+        b_.umin(u.x(), u.x(), imm(0x7c00u));                         // overflow: inf
+        b_.ult(u.y(), imm(0x7f800000u), t.x());
+        b_.movc(u.x(), u.y(), imm(0x7e00u), u.x());                  // NaN
+        b_.ushr(u.z(), f, imm(31));
+        b_.bfi(dst, imm(1), imm(15), u.z(), u.x());                  // the sign
+    }
+
     // 8-bit words with every byte as unsigned (INT8: + 128, flipping each sign bit).
     Operand unsigned_bytes(Operand words) {
         if (type_ != DataType::kInt8) return words;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -203,6 +204,55 @@ TEST(ResampleLinearFast, NonFiniteAndSpecialInputs) {
                       std::string(data_type_name(type)) + " " + format_dims(s.in) + " -> " + format_dims(s.out) +
                           " specials placement " + std::to_string(placement));
             }
+    }
+}
+
+// FLOAT16 output rounding, bit for bit: x0.5 of adjacent halves h, h + 1 (h's next value away from zero) gives
+// their exact midpoint (a tie: round half to even) or the exact quarter point 0.75 h + 0.25 (h + 1), both exact
+// in float32, in every binade, both signs, half subnormals and the largest finite half included, so the kernel's
+// float32 value is the exact blend and its rounding must give the reference's bits.
+TEST(ResampleLinearFast, Float16RoundingMatchesTheReferenceBitForBit) {
+    std::string why;
+    gpu::GpuBackend* backend = dmltool::testing::test_gpu_backend(&why);
+    if (backend == nullptr) GTEST_SKIP() << why;
+    std::vector<uint16_t> lows;
+    for (uint16_t exponent = 0; exponent <= 30; ++exponent)
+        for (uint16_t mantissa : {0x000, 0x001, 0x155, 0x2aa, 0x3fe, 0x3ff})
+            for (uint16_t sign : {0x0000, 0x8000})
+                if (!(exponent == 30 && mantissa == 0x3ff)) lows.push_back(uint16_t(sign | exponent << 10 | mantissa));
+    const uint32_t outputs = uint32_t((2 * lows.size() + 7) / 8 * 8);  // a tie and a quarter point per h
+    const Shape s = scaled({2, 2 * outputs}, 0.5f);
+    HostTensor input(dmltool::testing::random_tensor(DataType::kFloat16, s.in, 1, 0, 0).desc());
+    auto set = [&](uint32_t row, uint32_t column, uint16_t bits) {
+        std::memcpy(input.bytes().data() + (uint64_t(row) * s.in[1] + column) * 2, &bits, 2);
+    };
+    for (size_t i = 0; i < lows.size(); ++i) {
+        const uint16_t h = lows[i], next = uint16_t(h + 1);
+        const uint32_t tie = uint32_t(4 * i), quarter = uint32_t(4 * i + 2);  // input columns of both outputs
+        for (uint32_t row = 0; row < 2; ++row) {
+            set(row, tie, h);
+            set(row, tie + 1, next);
+            set(row, quarter, h);
+            set(row, quarter + 1, row == 0 ? h : next);
+        }
+    }
+    EXPECT_TRUE(judge(DataType::kFloat16, s, input, "FLOAT16 ties and quarter points"));
+    const Op& op = resample_op();
+    auto desc = dmltool::testing::parse_desc(op, desc_json(DataType::kFloat16, s.in, s.out, s.scales));
+    ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+    auto reference = dmltool::testing::run_reference(op, **desc, {&input});
+    auto got = backend->execute(op, **desc, {&input}, nullptr);
+    ASSERT_TRUE(reference.is_ok() && got.is_ok());
+    const auto a = (*got)[0].bytes(), b = (*reference)[0].bytes();
+    for (size_t i = 0; i + 2 <= a.size(); i += 2) {
+        uint16_t x, y;
+        std::memcpy(&x, &a[i], 2);
+        std::memcpy(&y, &b[i], 2);
+        if (x != y) {
+            ADD_FAILURE() << "output " << i / 2 << " (h = 0x" << std::hex << lows[std::min(i / 4, lows.size() - 1)]
+                          << "): got 0x" << x << ", the reference 0x" << y;
+            break;
+        }
     }
 }
 
