@@ -93,12 +93,10 @@ public:
                 for (uint32_t k = 0; k < 4; ++k) values[k] = words.component(k);
                 break;
             case DataType::kFloat16: {
-                // half_to_float works on one component (its temps are scalars).
-                Operand lo = b_.temp(), hi = b_.temp(), shifted = b_.temp();
-                b_.ushr(shifted.xyzw(), words.xyzw(), imm(16));
+                Operand lo = b_.temp(), hi = b_.temp();
+                from_half(lo.xyzw(), words.xyzw(), false);
+                from_half(hi.xyzw(), words.xyzw(), true);
                 for (uint32_t k = 0; k < 4; ++k) {
-                    shaders::half_to_float(b_, lo.component(k), words.component(k));  // reads the low 16 bits
-                    shaders::half_to_float(b_, hi.component(k), shifted.component(k));
                     values[2 * k] = lo.component(k);
                     values[2 * k + 1] = hi.component(k);
                 }
@@ -123,13 +121,8 @@ public:
             case DataType::kFloat32: return word;
             case DataType::kFloat16: {
                 Operand t = b_.temp();
-                Operand bits = word;
-                if (lane == 1) {
-                    b_.ushr(t.x(), word, imm(16));
-                    bits = t.x();
-                }
-                shaders::half_to_float(b_, t.y(), bits);
-                return t.y();
+                from_half(t.x(), word, lane == 1);
+                return t.x();
             }
             default: {
                 Operand t = b_.temp();
@@ -210,6 +203,35 @@ private:
         b_.movc(u.x(), u.y(), imm(0x7e00u), u.x());                  // NaN
         b_.ushr(u.z(), f, imm(31));
         b_.bfi(dst, imm(1), imm(15), u.z(), u.x());                  // the sign
+    }
+
+    // float16 -> float32, exact for every half (what shaders::half_to_float computes, without its int-to-float
+    // conversion): the low (upper = false) or high half of each component of `words` into the same components of
+    // dst. Normal halves: the magnitude bits m shifted into place with the exponent rebiased, (m << 13) + (112 << 23);
+    // subnormal ones (m < 0x400): (m << 13) + (113 << 23) is 2^-14 + m * 2^-24, so subtracting 2^-14 leaves
+    // m * 2^-24 exactly (every value involved is a normal float32, so denormal flushing cannot touch it);
+    // inf/NaN (m >= 0x7c00): the exponent field set to all ones, the payload kept. Then the sign.
+    void from_half(Operand dst, Operand words, bool upper) {
+        const uint32_t n = words.component_count();
+        auto sel = [n](Operand r) { return n == 4 ? r.xyzw() : r.x(); };
+        Operand m = sel(b_.temp()), x = sel(b_.temp()), t = sel(b_.temp()), c = sel(b_.temp());
+        if (upper) b_.ubfe(m, imm(15), imm(16), words);
+        else b_.and_(m, words, imm(0x7fffu));
+        b_.imad(x, m, imm(1u << 13), imm(112u << 23));
+        b_.iadd(t, x, imm(1u << 23));
+        b_.add(t, t, imm_f(-0x1p-14f));
+        b_.ult(c, m, imm(0x400u));
+        b_.movc(x, c, t, x);
+        b_.uge(c, m, imm(0x7c00u));
+        b_.or_(t, x, imm(0x7f800000u));
+        b_.movc(x, c, t, x);
+        if (upper) {
+            b_.and_(t, words, imm(0x80000000u));
+        } else {
+            b_.ishl(t, words, imm(16));
+            b_.and_(t, t, imm(0x80000000u));
+        }
+        b_.or_(dst, x, t);
     }
 
     // 8-bit words with every byte as unsigned (INT8: + 128, flipping each sign bit).
