@@ -59,7 +59,6 @@ Value Emitter::window_value(Operand window, Operand k) {
         case DataType::kFloat16:
             shaders::half_to_float(b_, v.x(), bits);
             value.hi = v.x();
-            value.narrow = true;
             break;
         case DataType::kInt8: b_.itof(v.x(), bits); value.hi = v.x(); break;
         default: b_.utof(v.x(), bits); value.hi = v.x(); break;
@@ -110,64 +109,6 @@ Operand Emitter::short_field(Operand entry_lo, Operand entry_hi, uint32_t lane, 
     return k.x();
 }
 
-// Products of the outer blended dimensions' weights, one per outer corner in row_bases() order (empty
-// optional: weight 1, no outer blend). Exact: each weight has at most 4 significant bits.
-void Emitter::outer_weights(const std::vector<const Term*>& blends, size_t k, std::optional<Operand> w,
-                            std::vector<std::optional<Operand>>& out) {
-    if (k == blends.size()) {
-        out.push_back(w);
-        return;
-    }
-    for (uint32_t upper = 0; upper < 2; ++upper) {
-        const Operand f = upper ? blends[k]->tap.w() : blends[k]->tap.z();
-        if (!w) {
-            outer_weights(blends, k + 1, f, out);
-            continue;
-        }
-        Operand t = b_.temp();
-        b_.mul(t.x(), *w, f);
-        outer_weights(blends, k + 1, t.x(), out);
-    }
-}
-
-Emitter::HalfWindow Emitter::convert_window(Operand window) {
-    HalfWindow h{b_.temp(), b_.temp()};
-    for (uint32_t w = 0; w < config_.window_words; ++w) {
-        Operand t = b_.temp();
-        b_.and_(t.x(), window.component(w), imm(0xffffu));
-        b_.ushr(t.y(), window.component(w), imm(16));
-        shaders::half_to_float(b_, h.lo.component(w), t.x());
-        shaders::half_to_float(b_, h.hi.component(w), t.y());
-    }
-    return h;
-}
-
-// x: k & 2 (odd half), y: k & 4, z: k & 8 (word bits) of a byte selector.
-Operand Emitter::half_bits(Operand k) {
-    Operand t = b_.temp();
-    b_.and_(t.x(), k, imm(2));
-    if (config_.window_words >= 2) b_.and_(t.y(), k, imm(4));
-    if (config_.window_words >= 4) b_.and_(t.z(), k, imm(8));
-    return t;
-}
-
-Value Emitter::short_half(const HalfWindow& h, Operand bits) {
-    Operand m = b_.temp();
-    const uint32_t words = config_.window_words;
-    for (uint32_t w = 0; w < words; ++w) b_.movc(m.component(w), bits.x(), h.hi.component(w), h.lo.component(w));
-    if (words >= 2) {
-        b_.movc(m.x(), bits.y(), m.y(), m.x());
-        if (words == 4) {
-            b_.movc(m.y(), bits.y(), m.w(), m.z());
-            b_.movc(m.x(), bits.z(), m.y(), m.x());
-        }
-    }
-    Value v;
-    v.hi = m.x();
-    v.narrow = true;
-    return v;
-}
-
 // The thread's chunk-table entry: words 0-3 into entry_lo, and words 4.. into entry_hi when it is not null
 // (as many as its selection has components).
 void Emitter::load_chunk_entry(const RowStart& row, Operand entry_lo, Operand entry_hi) {
@@ -207,11 +148,6 @@ void Emitter::emit_rows_window_short(Operand thread) {
     Operand entry_hi = b_.temp();
     load_chunk_entry(row, entry_lo, group > 8 ? entry_hi.xyz() : Operand());
     const std::vector<Operand> windows = load_row_windows(row, entry_lo);
-    std::vector<std::optional<Operand>> outer;
-    if (is_compensated(config_.type)) outer_weights(row.outer_blends, 0, std::nullopt, outer);
-    std::vector<HalfWindow> halves;
-    if (config_.type == DataType::kFloat16)
-        for (Operand window : windows) halves.push_back(convert_window(window));
 
     Operand col = b_.temp();
     b_.ishl(col.x(), row.row_group.y(), imm(log2_of(group)));
@@ -228,12 +164,8 @@ void Emitter::emit_rows_window_short(Operand thread) {
         b_.utof(last.tap.w(), code);
         b_.mul(last.tap.w(), last.tap.w(), imm_f(0.0625f));  // w1 = n / 16, exact
         b_.sub(last.tap.z(), imm_f(1.0f), last.tap.w());     // w0 = 1 - w1, exact
-        if (is_compensated(config_.type)) {
-            pack(words, lane, finish(short_sum(windows, halves, outer, k0, k1, last.tap.z(), last.tap.w())));
-        } else {  // exact in float32 (see blend.cpp): no clamp
-            const Value v = window_corners(row.outer_blends, 0, 0, windows, k0, k1, &last);
-            pack(words, lane, finish(v, /*clamp=*/false));
-        }
+        const Value v = window_corners(row.outer_blends, 0, 0, windows, k0, k1, &last);
+        pack(words, lane, finish(v, /*clamp=*/false));  // 8-bit: exact in float32 (see blend.cpp), no clamp
     }
     Operand address = b_.temp();
     b_.iadd(address.x(), row.out_row, col.x());

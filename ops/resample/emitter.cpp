@@ -62,11 +62,6 @@ Term Emitter::dim_term(uint32_t d, Operand coord) {
             b_.ishl(t.x(), t.x(), imm(2));
             term.tap = b_.temp();
             b_.ld_raw(term.tap.xyzw(), t.x(), table_);
-            if (is_compensated(config_.type)) {
-                term.split = b_.temp();
-                b_.and_(term.split.xy(), term.tap.zw(), imm(kSplitMask));
-                b_.sub(term.split.zw(), term.tap.zw(), term.split.xy());
-            }
             break;
         }
     }
@@ -100,7 +95,6 @@ Value Emitter::load_corner(Operand source) {
             shaders::load_element(b_, input_, 2, source, v.x());
             shaders::half_to_float(b_, v.y(), v.x());
             value.hi = v.y();
-            value.narrow = true;
             break;
         case DataType::kInt8:
             shaders::load_element(b_, input_, 1, source, v.x(), Extend::kSign);

@@ -26,8 +26,6 @@ using shaders::Resource;
 using shaders::TensorViews;
 using shaders::UintArray;
 
-inline bool is_compensated(DataType type) { return type == DataType::kFloat32 || type == DataType::kFloat16; }
-
 inline uint32_t log2_of(uint32_t power_of_two) { return uint32_t(std::countr_zero(power_of_two)); }
 
 // One dimension's contribution to the source address of one output coordinate.
@@ -35,15 +33,11 @@ struct Term {
     DimKind kind = DimKind::kIdentity;
     Operand offset;  // identity / gather: element offset (scalar)
     Operand tap;     // blend: x = x0 * stride, y = x1 * stride, z = w0, w = w1
-    Operand split;   // blend, float types: x = hi(w0), y = hi(w1), z = lo(w0), w = lo(w1) (12 bits each)
 };
 
-// A blended value: hi (+ lo, the accumulated rounding errors, for float types).
+// A blended (or loaded) value as a float32 scalar.
 struct Value {
     Operand hi;
-    Operand lo;
-    bool has_lo = false;
-    bool narrow = false;  // hi has at most 12 significant bits (a widened half): a * w_half is exact
 };
 
 class Emitter {
@@ -89,28 +83,14 @@ private:
     Value window_corners(const std::vector<const Term*>& blends, size_t k, uint32_t index,
                          const std::vector<Operand>& windows, Operand k0, Operand k1, const Term* last);
     Operand short_field(Operand entry_lo, Operand entry_hi, uint32_t lane, uint32_t which);
-    void outer_weights(const std::vector<const Term*>& blends, size_t k, std::optional<Operand> w,
-                       std::vector<std::optional<Operand>>& out);
-    // FLOAT16: every half of a window converted once per thread (lo: even halves of words 0-3, hi: odd ones)
-    // instead of once per lane and corner; short_half picks one by its byte selector. Same values.
-    struct HalfWindow {
-        Operand lo, hi;
-    };
-    HalfWindow convert_window(Operand window);
-    Operand half_bits(Operand k);
-    Value short_half(const HalfWindow& h, Operand bits);
     void load_chunk_entry(const RowStart& row, Operand entry_lo, Operand entry_hi);
     std::vector<Operand> load_row_windows(const RowStart& row, Operand entry_lo);
     void emit_rows_window_short(Operand thread);
     void emit_rows_window(Operand thread);
 
-    // blend.cpp: the blend arithmetic (generic separable blend, Sum2 of the short-weight path, rounding).
-    void opaque(Operand d);
-    void two_product(const Value& a, Operand w, Operand w_hi, Operand w_lo, Operand p, Operand e);
+    // blend.cpp: the blend arithmetic (the separable float32 blend, rounding and conversion).
     Value blend(const Value& a, const Value& c, const Term& term);
     Operand finish(const Value& v, bool clamp = true);
-    Value short_sum(const std::vector<Operand>& windows, const std::vector<HalfWindow>& halves,
-                    const std::vector<std::optional<Operand>>& outer, Operand k0, Operand k1, Operand w0, Operand w1);
 
     // emitter.cpp: the flat-word and element paths.
     Operand element_source(Operand element, std::vector<Term>& terms, std::vector<const Term*>& blends,

@@ -25,10 +25,10 @@
 //
 // Files: plan.cpp (host planning: canonical dimensions, tables, path and window choice, the DevicePlan);
 // emitter.h (the generator, Emitter) with emitter.cpp (setup, addressing, the row, flat-word and element
-// paths), emit_window.cpp (the row path with a window and its short-weight variant) and blend.cpp (the linear
-// arithmetic and the short-weight arithmetic, each described there); kernel_internal.h (the root-constant layout
-// and table formats both sides share). This file: the configuration check, the generator's entry point and the
-// covering set of configurations.
+// paths), emit_window.cpp (the row path with a window and its short-weight variant) and blend.cpp (the float32
+// blend and the output conversions); kernel_internal.h (the root-constant layout and table formats both sides
+// share); linear_fast.cpp (the dedicated linear x2 / x0.5 kernels plan_resample tries first). This file: the
+// configuration check, the generator's entry point and the covering set of configurations.
 #include "ops/resample/kernel.h"
 
 #include <vector>

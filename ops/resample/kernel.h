@@ -44,9 +44,8 @@ struct KernelConfig {
     // kRows with a window, blended last dimension, at most 3 blended dimensions in all: every blend weight is
     // a multiple of 1/16 (power-of-two scales: 2x gives {1/4, 3/4}, 4x multiples of 1/8, 1/2x gives 1/2),
     // which the host checks from the tables. The chunk table then also carries each lane's last-dimension
-    // weight as a 4-bit code (no per-lane tap load), and the blend uses that every corner weight (a product of
-    // at most 3 such weights) has at most 12 significant bits: FLOAT16 corner products are exact, FLOAT32
-    // products split into two exact halves, 8-bit blends are exact in float32 (see kernel.cpp).
+    // weight as a 4-bit code (no per-lane tap load), and 8-bit blends are exact in float32, so they need no
+    // clamp (see blend.cpp).
     bool short_weights = false;
     uint32_t input_views = 1;                   // 512 MiB windows
     uint32_t output_views = 1;

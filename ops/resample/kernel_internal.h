@@ -17,7 +17,7 @@ namespace dmltool::ops::resample {
 constexpr uint32_t kThreadCount = 0;
 constexpr uint32_t kThreadsPerRow = 1;
 constexpr uint32_t kInputBase = 2;     // element offset of the folded size-1 dimensions
-constexpr uint32_t kRuntimeZero = 3;   // always 0; keeps unfused_mul's products out of FMAs
+                                       // 3: unused
 constexpr uint32_t kGroupsPerRow = 4;  // kRows: threads per output row
 constexpr uint32_t kLastSize = 5;      // kRows: size of the last dimension
 constexpr uint32_t kElementCount = 6;  // kFlatWords: output elements
@@ -30,7 +30,6 @@ constexpr uint32_t kRootConstantCount = 24;
 
 constexpr uint32_t kMaxRank = 4;
 constexpr uint32_t kThreadsPerGroup = shaders::kDefaultThreadsPerGroup;
-constexpr uint32_t kSplitMask = 0xfffff000u;  // keeps the top 12 significant bits of a float32
 constexpr uint64_t kWindowBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
 constexpr uint32_t kChunkEntryWords = 8;  // {start, sel0[0..7], sel0[8..15], 0, sel1[0..7], sel1[8..15], 0, 0}
 
@@ -39,12 +38,8 @@ Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc
 // Nearest downsampling by integer factors (affine tables) as a strided copy (upsample.cpp), or nullopt.
 Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics);
 
-// s + err == a + b exactly (Knuth's TwoSum). Every intermediate is OR-ed with `runtime_zero` (a root constant
-// that is 0 at run time) so no compiler can see through it and re-associate (vkd3d 1.2 ignores `precise`).
-void emit_two_sum(shaders::ProgramBuilder& b, shaders::Operand runtime_zero, shaders::Operand a, shaders::Operand c,
-                  shaders::Operand s, shaders::Operand err);
-
-// Linear half-pixel x2 upsampling of H and W on packed FLOAT32 NCHW (linear_x2.cpp), or nullopt.
-Result<std::optional<DevicePlan>> plan_linear_x2(const ResampleDesc& desc);
+// Linear x2 upsampling or x0.5 downsampling of the last two dimensions of packed tensors whose rows are whole
+// 16-byte vectors, every data type (linear_fast.cpp), or nullopt.
+Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc);
 
 }  // namespace dmltool::ops::resample

@@ -351,9 +351,9 @@ Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOption
     if (upsample) return std::move(*upsample);
     DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> strided, plan_nearest_strided(desc, semantics));
     if (strided) return std::move(*strided);
-    // Dedicated x2 linear path (linear_x2.cpp): same bits as the short-weight row kernel, 2x4 outputs per thread.
-    DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> linear_x2, plan_linear_x2(desc));
-    if (linear_x2) return std::move(*linear_x2);
+    // Dedicated linear x2 and x0.5 paths (linear_fast.cpp): 16-byte vectors in and out, several outputs per thread.
+    DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> linear_fast, plan_linear_fast(desc));
+    if (linear_fast) return std::move(*linear_fast);
     DMLTOOL_ASSIGN_OR_RETURN(Choice choice, choose(desc, semantics));
     const KernelConfig& config = choice.config;
     const std::vector<CanonicalDim>& dims = choice.canonical.dims;
@@ -383,7 +383,6 @@ Result<DevicePlan> plan_resample(const ResampleDesc& desc, const SemanticsOption
     constants[kThreadCount] = uint32_t(choice.threads);
     constants[kThreadsPerRow] = grid.threads_per_row;
     constants[kInputBase] = uint32_t(choice.canonical.input_base);
-    constants[kRuntimeZero] = 0;
     constants[kGroupsPerRow] = choice.groups_per_row;
     constants[kLastSize] = dims.back().size;
     constants[kElementCount] = uint32_t(desc.output.element_count());

@@ -516,8 +516,23 @@ TEST(ResampleGpu, WindowRandomCases) {
     EXPECT_GT(by_size[4], 0u);
 }
 
-// The linear blend's worst error over many random outputs must stay inside the op's tolerance (float32 4 ulp,
-// float16 2 ulp, 8-bit ±1): inputs of both signs make results much smaller than their corner terms.
+// The device output judged against the reference's exact values under the op's error bound.
+CompareResult judge_with_bound(const Op& op, const OpDesc& desc, const HostTensor& input, const HostTensor& got) {
+    ThreadPool pool(2);
+    SemanticsOptions semantics;
+    HostTensor reference(static_cast<const ResampleDesc&>(desc).output);
+    std::vector<ExactOutput> exact(1);
+    const HostTensor* inputs[] = {&input};
+    HostTensor* outputs[] = {&reference};
+    const Status ran = op.run_reference(desc, inputs, outputs, ReferenceContext{pool, semantics, &exact});
+    EXPECT_TRUE(ran.is_ok()) << ran.message();
+    return compare_to_exact(exact[0], got, op.default_tolerance(desc, 0));
+}
+
+// The linear blend's worst error over many random outputs, printed per data type (ulps of the rounded
+// reference, and the largest error / bound): inputs of both signs make results much smaller than their corner
+// terms, which the error bound allows (README: Semantics and tolerances); every output must be within it, and
+// 8-bit outputs within ±1 of the reference's.
 TEST(ResampleGpu, LinearAccuracyOverManyOutputs) {
     SKIP_WITHOUT_GPU();
     gpu::GpuBackend* backend = dmltool::testing::test_gpu_backend(nullptr);
@@ -534,7 +549,7 @@ TEST(ResampleGpu, LinearAccuracyOverManyOutputs) {
     uint64_t seed = 9000;
     for (DataType type : kTypes) {
         uint64_t worst_ulp = 0;
-        double worst_abs = 0;
+        double worst_abs = 0, worst_ratio = 0;
         uint64_t outputs = 0;
         for (size_t s = 0; s < std::size(shapes); ++s)
             for (int repeat = 0; repeat < 2; ++repeat) {
@@ -561,17 +576,19 @@ TEST(ResampleGpu, LinearAccuracyOverManyOutputs) {
                 worst_ulp = std::max(worst_ulp, measured.max_ulp_error);
                 worst_abs = std::max(worst_abs, measured.max_abs_error);
                 outputs += measured.element_count;
-                const CompareResult judged = compare_tensors((*reference)[0], (*got)[0], tolerance);
+                const CompareResult judged = judge_with_bound(op, **desc, d.inputs[0], (*got)[0]);
+                worst_ratio = std::max(worst_ratio, judged.max_bound_ratio);
                 if (judged.verdict != Verdict::kPassed) {
                     const auto repro = run_differential(op, d);  // writes the case to ./failures
                     ADD_FAILURE() << judged.reason << "\n" << repro.message;
                 }
             }
-        std::printf("[ resample ] LINEAR %-7s max error over %llu outputs: %llu ulp (|diff| %g)\n",
+        std::printf("[ resample ] LINEAR %-7s max error over %llu outputs: %llu ulp (|diff| %g), error/bound %.3g\n",
                     std::string(data_type_name(type)).c_str(), (unsigned long long)outputs,
-                    (unsigned long long)worst_ulp, worst_abs);
-        const uint64_t limit = type == DataType::kFloat32 ? 4 : type == DataType::kFloat16 ? 2 : 1;
-        EXPECT_LE(worst_ulp, limit) << data_type_name(type);
+                    (unsigned long long)worst_ulp, worst_abs, worst_ratio);
+        if (type == DataType::kInt8 || type == DataType::kUint8) {
+            EXPECT_LE(worst_ulp, 1u) << data_type_name(type);
+        }
     }
 }
 
@@ -598,7 +615,7 @@ TEST(ResampleGpu, ShortWeightPathSelection) {
         EXPECT_TRUE(config_of(type, {1, 1, 4, 16}, {1, 1, 32, 128}, {1, 1, 8, 8}).short_weights) << name;  // 16ths
         EXPECT_TRUE(config_of(type, {2, 3, 4, 16}, {2, 6, 8, 32}, {1, 2, 2, 2}).short_weights) << name;  // 3 blends
         EXPECT_TRUE(config_of(type, {2, 4, 16, 32}, {2, 4, 16, 64}, {1, 1, 1, 2}).short_weights) << name;  // W only
-        // Weights that are not multiples of 1/16: the generic compensated blend.
+        // Weights that are not multiples of 1/16: the generic (per-lane tap) blend.
         EXPECT_FALSE(config_of(type, {2, 4, 16, 32}, {2, 4, 40, 80}, {1, 1, 2.5f, 2.5f}).short_weights) << name;
         EXPECT_FALSE(config_of(type, {2, 4, 16, 32}, {2, 4, 48, 64}, {1, 1, 3, 2}).short_weights) << name;
         EXPECT_FALSE(config_of(type, {1, 1, 4, 16}, {1, 1, 64, 256}, {1, 1, 16, 16}).short_weights) << name;  // 32nds
@@ -655,7 +672,7 @@ TEST(ResampleGpu, ShortWeightRandomCases) {
 }
 
 // The short-weight variant's worst error over many random mixed-sign outputs (printed per data type), judged
-// with the contract: FLOAT32 4 ulp, FLOAT16 2 ulp, 8-bit ±1 (the 8-bit blend is exact: 0 expected).
+// with the error bound; the 8-bit blend is exact: 0 expected. (The 2x shape takes linear_fast.cpp's kernel.)
 TEST(ResampleGpu, ShortWeightAccuracyOverManyOutputs) {
     SKIP_WITHOUT_GPU();
     gpu::GpuBackend* backend = dmltool::testing::test_gpu_backend(nullptr);
@@ -675,7 +692,7 @@ TEST(ResampleGpu, ShortWeightAccuracyOverManyOutputs) {
     uint64_t seed = 15000;
     for (DataType type : kTypes) {
         uint64_t worst_ulp = 0;
-        double worst_abs = 0;
+        double worst_abs = 0, worst_ratio = 0;
         uint64_t outputs = 0;
         for (const Shape& shape : shapes)
             for (int repeat = 0; repeat < 3; ++repeat) {
@@ -705,17 +722,17 @@ TEST(ResampleGpu, ShortWeightAccuracyOverManyOutputs) {
                 worst_ulp = std::max(worst_ulp, measured.max_ulp_error);
                 worst_abs = std::max(worst_abs, measured.max_abs_error);
                 outputs += measured.element_count;
-                const CompareResult judged = compare_tensors((*reference)[0], (*got)[0], tolerance);
+                const CompareResult judged = judge_with_bound(op, **desc, d.inputs[0], (*got)[0]);
+                worst_ratio = std::max(worst_ratio, judged.max_bound_ratio);
                 if (judged.verdict != Verdict::kPassed) {
                     const auto repro = run_differential(op, d);
                     ADD_FAILURE() << judged.reason << "\n" << repro.message;
                 }
             }
-        std::printf("[ resample ] LINEAR short weights %-7s max error over %llu outputs: %llu ulp (|diff| %g)\n",
+        std::printf("[ resample ] LINEAR short weights %-7s max error over %llu outputs: %llu ulp (|diff| %g), "
+                    "error/bound %.3g\n",
                     std::string(data_type_name(type)).c_str(), (unsigned long long)outputs,
-                    (unsigned long long)worst_ulp, worst_abs);
-        const uint64_t limit = type == DataType::kFloat32 ? 4 : type == DataType::kFloat16 ? 2 : 0;
-        EXPECT_LE(worst_ulp, limit) << data_type_name(type);
+                    (unsigned long long)worst_ulp, worst_abs, worst_ratio);
         if (type == DataType::kInt8 || type == DataType::kUint8) {
             EXPECT_EQ(worst_abs, 0.0) << data_type_name(type);
         }
