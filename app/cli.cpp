@@ -156,8 +156,20 @@ int run_cli(int argc, char** argv) {
                          "Largest host memory (MiB) one case may use (default 8192, as run)");
 
     DeviceOptions list_device;
+    ListCasesOptions list_cases;
     CLI::App* list = app.add_subcommand("list", "List operators, data types, feature levels, GPU adapters and the "
-                                                "DirectML device's maximum feature level");
+                                                "DirectML device's maximum feature level; with case files, the cases "
+                                                "they hold, sweeps expanded");
+    list->add_option("files", list_cases.files,
+                     "Case files: list their cases instead, one line each (name, operator, minimum feature level, "
+                     "data type, input and output shapes), with every sweep expanded and derived outputs filled in");
+    list->add_flag("--json", list_cases.json,
+                   "With case files: print the expanded cases as one {\"cases\": [...]} document (derived outputs and "
+                   "omitted random seeds and ranges filled in) that `dmltool validate` and `run` accept; HDF5 paths "
+                   "stay as written, relative to each case file");
+    list->add_option("--max-json-values", list_cases.limits.max_json_values,
+                     "Most JSON values one case file may hold, and its sweeps expand into (default 4194304)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
     list->add_option("--adapter", list_device.adapter, "GPU adapter for the DirectML device: index or name substring");
     add_directml_flags(list, list_device);
 
@@ -291,7 +303,11 @@ int run_cli(int argc, char** argv) {
         if (auto e = apply_flags(validate_flags, validate_run, &validate_selection); !e.empty()) return usage_error(e);
         return validate_command(validate_selection, validate_run, registry);
     }
-    if (list->parsed()) return list_command(registry, list_device);
+    if (list->parsed()) {
+        if (!list_cases.files.empty()) return list_cases_command(list_cases, registry);
+        if (list_cases.json) return usage_error("list --json: expected case files to list");
+        return list_command(registry, list_device);
+    }
     if (compare->parsed()) return compare_command(compare_base, compare_new, compare_options);
     if (history->parsed()) return history_command(history_case, history_db, history_format);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);

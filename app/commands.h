@@ -66,6 +66,13 @@ struct BenchCommandOptions {
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);
 int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry);
 int list_command(const OpRegistry& registry, const DeviceOptions& device);
+// `dmltool list FILES... [--json]`: the cases the files hold, sweeps expanded (app/list_cases.cpp).
+struct ListCasesOptions {
+    std::vector<std::string> files;
+    bool json = false;      // print {"cases": [...]} (derived outputs and random parameters filled in)
+    CaseLoadLimits limits;  // --max-case-file-size, --max-json-values
+};
+int list_cases_command(const ListCasesOptions& options, const OpRegistry& registry);
 int bench_command(const BenchCommandOptions& options, const OpRegistry& registry);
 
 // Loads, filters and shards the selected cases. Files that fail to load appear as a CaseFile with a status.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/case_sweep.h"
 #include "core/json_document.h"
 #include "core/tensor_source.h"
 
@@ -47,7 +48,8 @@ void flatten_values(const json& v, std::vector<const json*>& out) {
         out.push_back(&v);
 }
 
-Result<TensorSource> parse_source(const json& v, const std::string& path) {
+// `defaults`: what a {"random": ...} source that omits seed, min or max takes.
+Result<TensorSource> parse_source(const json& v, const std::string& path, const RandomSource& defaults) {
     TensorSource source;
     source.json_path = path;
     if (!v.is_object())
@@ -93,18 +95,21 @@ Result<TensorSource> parse_source(const json& v, const std::string& path) {
         const std::string rpath = path + "/random";
         if (!r.is_object()) return expected_found(rpath, "an object {\"seed\": N, \"min\": a, \"max\": b}", r);
         JsonObjectReader random_reader(r, rpath);
-        RandomSource parsed;
         random_reader.accept("seed");
         random_reader.accept("min");
         random_reader.accept("max");
-        if (!r.contains("seed") || !r["seed"].is_number_unsigned())
-            return expected_found(rpath + "/seed", "an unsigned integer seed",
-                                  r.contains("seed") ? r["seed"] : json());
-        parsed.seed = r["seed"].get<uint64_t>();
-        for (const char* key : {"min", "max"})
-            if (!r.contains(key)) return invalid_input(rpath + "/" + key + ": missing required member (a number)");
-        DMLTOOL_ASSIGN_OR_RETURN(parsed.min, parse_scalar(r["min"], rpath + "/min", false));
-        DMLTOOL_ASSIGN_OR_RETURN(parsed.max, parse_scalar(r["max"], rpath + "/max", false));
+        // Each member may be omitted: the seed derives from the case and tensor names, the range from the type.
+        RandomSource parsed = defaults;
+        if (r.contains("seed")) {
+            if (!r["seed"].is_number_unsigned()) return expected_found(rpath + "/seed", "an unsigned integer seed", r["seed"]);
+            parsed.seed = r["seed"].get<uint64_t>();
+        }
+        if (r.contains("min")) {
+            DMLTOOL_ASSIGN_OR_RETURN(parsed.min, parse_scalar(r["min"], rpath + "/min", false));
+        }
+        if (r.contains("max")) {
+            DMLTOOL_ASSIGN_OR_RETURN(parsed.max, parse_scalar(r["max"], rpath + "/max", false));
+        }
         DMLTOOL_RETURN_IF_ERROR(random_reader.finish());
         source.kind = parsed;
     } else if (reader.has("sequence")) {
@@ -135,8 +140,9 @@ Result<TensorSource> parse_source(const json& v, const std::string& path) {
 }
 
 // Binds a sources object ("inputs"/"expected") to the op's tensor slots of `role`.
+// `case_name` seeds the random sources that omit "seed".
 Status parse_sources(const json& v, const std::string& path, const std::vector<TensorSlot>& slots, TensorRole role,
-                     bool all_required, std::map<std::string, TensorSource>& out) {
+                     bool all_required, const std::string& case_name, std::map<std::string, TensorSource>& out) {
     if (!v.is_object()) return expected_found(path, "an object mapping tensor members to sources", v);
     std::set<std::string> fields;
     for (const TensorSlot& slot : slots)
@@ -165,6 +171,9 @@ Status parse_sources(const json& v, const std::string& path, const std::vector<T
         if (!slot.desc)
             return invalid_input(path + "/" + field + ": the desc omits the optional " + field + ", so it takes no source");
         const json& value = v[field];
+        RandomSource defaults;
+        defaults.seed = derived_random_seed(case_name, slot.name);
+        std::tie(defaults.min, defaults.max) = default_random_range(slot.desc->data_type);
         if (array_lengths.count(field)) {
             const size_t expected_length = array_lengths[field];
             if (!value.is_array() || value.size() != expected_length)
@@ -172,9 +181,9 @@ Status parse_sources(const json& v, const std::string& path, const std::vector<T
                                                               " sources (one per " + field + " element)", value);
             const size_t index = std::stoul(slot.name.substr(field.size() + 1));
             DMLTOOL_ASSIGN_OR_RETURN(out[slot.name],
-                                     parse_source(value[index], path + "/" + field + "/" + std::to_string(index)));
+                                     parse_source(value[index], path + "/" + field + "/" + std::to_string(index), defaults));
         } else {
-            DMLTOOL_ASSIGN_OR_RETURN(out[slot.name], parse_source(value, path + "/" + field));
+            DMLTOOL_ASSIGN_OR_RETURN(out[slot.name], parse_source(value, path + "/" + field, defaults));
         }
         DMLTOOL_RETURN_IF_ERROR(check_inline_source(out[slot.name], *slot.desc));
     }
@@ -236,7 +245,17 @@ Status desc_member_status(const Status& status, std::string_view op_name) {
     return Status(status.code(), "/operator/desc/" + member + text.substr(member.empty() ? 0 : colon));
 }
 
-Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec) {
+json scalar_json(const ScalarValue& v) {
+    switch (v.kind) {
+        case ScalarValue::Kind::kSigned: return v.i;
+        case ScalarValue::Kind::kUnsigned: return v.u;
+        case ScalarValue::Kind::kFloat: return v.f;
+    }
+    return v.f;
+}
+
+// `expanded`, when not null, receives the case as loaded: derived outputs and random parameters filled in.
+Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec, json* expanded) {
     if (!v.is_object()) return expected_found("", "a case object", v);
     static const std::set<std::string> kKnown = {"name", "description", "featureLevel", "operator", "inputs",
                                                  "expected", "tolerance", "tags", "$schema", "comment"};
@@ -278,8 +297,11 @@ Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec) {
     spec.op = registry.find(spec.operator_type);
     if (!spec.op) return invalid_input("/operator/type: " + registry.unknown_operator_message(spec.operator_type));
     if (!op.contains("desc")) return invalid_input("/operator/desc: missing required member");
-    JsonObjectReader desc_reader(op["desc"], "/operator/desc");
     if (!op["desc"].is_object()) return expected_found("/operator/desc", "an object", op["desc"]);
+    // The operator fills in the outputs whose sizes it determines and the case leaves out, before the desc is read.
+    json desc = op["desc"];
+    DMLTOOL_RETURN_IF_ERROR(spec.op->derive_outputs(desc, "/operator/desc"));
+    JsonObjectReader desc_reader(desc, "/operator/desc");
     DMLTOOL_ASSIGN_OR_RETURN(spec.desc, spec.op->parse(desc_reader));
     DMLTOOL_RETURN_IF_ERROR(desc_reader.finish());
     auto derived = min_feature_level(*spec.op, *spec.desc);
@@ -291,10 +313,19 @@ Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec) {
                              " tables allow for these tensors), found " + spec.claimed_feature_level->to_string());
     const std::vector<TensorSlot> slots = spec.op->tensors(*spec.desc);
     if (!v.contains("inputs")) return invalid_input("/inputs: missing required member (one source per input tensor)");
-    DMLTOOL_RETURN_IF_ERROR(parse_sources(v["inputs"], "/inputs", slots, TensorRole::kInput, true, spec.inputs));
+    DMLTOOL_RETURN_IF_ERROR(parse_sources(v["inputs"], "/inputs", slots, TensorRole::kInput, true, spec.name, spec.inputs));
     if (v.contains("expected"))
-        DMLTOOL_RETURN_IF_ERROR(parse_sources(v["expected"], "/expected", slots, TensorRole::kOutput, true, spec.expected));
+        DMLTOOL_RETURN_IF_ERROR(parse_sources(v["expected"], "/expected", slots, TensorRole::kOutput, true, spec.name, spec.expected));
     if (v.contains("tolerance")) DMLTOOL_RETURN_IF_ERROR(parse_tolerance(v["tolerance"], slots, spec));
+    if (expanded) {
+        *expanded = v;
+        (*expanded)["operator"]["desc"] = std::move(desc);
+        for (const auto* sources : {&spec.inputs, &spec.expected})
+            for (const auto& [slot, source] : *sources)
+                if (const auto* r = std::get_if<RandomSource>(&source.kind))
+                    (*expanded)[json::json_pointer(source.json_path + "/random")] =
+                        json{{"seed", r->seed}, {"min", scalar_json(r->min)}, {"max", scalar_json(r->max)}};
+    }
     return Status::ok();
 }
 
@@ -313,7 +344,8 @@ std::string case_context(const CaseSpec& spec) {
     return spec.file + ": case '" + (spec.name.empty() ? "#" + std::to_string(spec.index_in_file) : spec.name) + "'";
 }
 
-CaseFile load_case_file(const std::string& path, const OpRegistry& registry, const CaseLoadLimits& limits) {
+CaseFile load_case_file(const std::string& path, const OpRegistry& registry, const CaseLoadLimits& limits,
+                        bool keep_expanded_json) {
     auto text = read_text_file(path, limits);
     if (!text.is_ok()) {
         CaseFile file;
@@ -321,11 +353,11 @@ CaseFile load_case_file(const std::string& path, const OpRegistry& registry, con
         file.status = text.status();
         return file;
     }
-    return load_case_text(*text, path, registry, limits);
+    return load_case_text(*text, path, registry, limits, keep_expanded_json);
 }
 
 CaseFile load_case_text(const std::string& text, const std::string& path, const OpRegistry& registry,
-                        const CaseLoadLimits& limits) {
+                        const CaseLoadLimits& limits, bool keep_expanded_json) {
     CaseFile file;
     file.path = path;
     auto document = parse_json_document(text, path, limits);
@@ -368,6 +400,24 @@ CaseFile load_case_text(const std::string& text, const std::string& path, const 
         return file;
     }
     std::set<std::string> names;
+    // Checks and loads one case object (written, or one point of a sweep) into file.cases.
+    const auto load_case = [&](const json& value, const std::string& prefix, LoadedCase loaded) {
+        CaseSpec& spec = loaded.spec;
+        if (loaded.status.is_ok() && !spec.name.empty() && !names.insert(spec.name).second)
+            loaded.status = invalid_input(prefix + "/name: expected a name unique within the file, found \"" +
+                                          spec.name + "\" again");
+        if (loaded.status.is_ok()) {
+            Status parsed = parse_case(value, registry, spec, keep_expanded_json ? &loaded.expanded : nullptr);
+            if (!parsed.is_ok()) loaded.status = Status(parsed.code(), prefix + parsed.message());
+            // Sources report their own errors when a run reads them: with the same path as parse errors.
+            for (auto* sources : {&spec.inputs, &spec.expected})
+                for (auto& [slot, source] : *sources) source.json_path = prefix + source.json_path;
+        }
+        if (!loaded.status.is_ok()) loaded.status = loaded.status.with_context(case_context(spec));
+        file.cases.push_back(std::move(loaded));
+    };
+    // JSON values the file's sweeps may expand into: as many as one written file may hold.
+    uint64_t sweep_budget = limits.max_json_values;
     for (size_t i = 0; i < case_values.size(); ++i) {
         LoadedCase loaded;
         CaseSpec& spec = loaded.spec;
@@ -381,9 +431,6 @@ CaseFile load_case_text(const std::string& text, const std::string& path, const 
         } else if (value.contains("name") && value["name"].is_string() &&
             !value["name"].get_ref<const std::string&>().empty()) {
             spec.name = value["name"].get<std::string>();
-            if (!names.insert(spec.name).second)
-                loaded.status = invalid_input(prefix + "/name: expected a name unique within the file, found \"" +
-                                              spec.name + "\" again");
         } else {
             loaded.status = value.contains("name")
                                 ? expected_found(prefix + "/name", "a non-empty string", value["name"])
@@ -393,15 +440,29 @@ CaseFile load_case_text(const std::string& text, const std::string& path, const 
         if (loaded.status.is_ok() && duplicate && duplicate->rfind(prefix + "/", 0) == 0)
             loaded.status = invalid_input(*duplicate + ": expected each member once per object, found '" +
                                           duplicate->substr(duplicate->rfind('/') + 1) + "' again");
-        if (loaded.status.is_ok()) {
-            Status parsed = parse_case(value, registry, spec);
-            if (!parsed.is_ok()) loaded.status = Status(parsed.code(), prefix + parsed.message());
-            // Sources report their own errors when a run reads them: with the same path as parse errors.
-            for (auto* sources : {&spec.inputs, &spec.expected})
-                for (auto& [slot, source] : *sources) source.json_path = prefix + source.json_path;
+        if (!loaded.status.is_ok() || !has_sweep(value)) {
+            load_case(value, prefix, std::move(loaded));
+            continue;
         }
-        if (!loaded.status.is_ok()) loaded.status = loaded.status.with_context(case_context(spec));
-        file.cases.push_back(std::move(loaded));
+        // A sweep: one case per point, each loaded as if written (a broken sweep is one INVALID case).
+        const auto order = document->sweep_member_order.find(prefix + "/sweep");
+        auto points = expand_sweep(value, prefix,
+                                   order == document->sweep_member_order.end() ? std::vector<std::string>{} : order->second,
+                                   sweep_budget);
+        if (!points.is_ok()) {
+            loaded.status = points.status();
+            load_case(value, prefix, std::move(loaded));
+            continue;
+        }
+        for (SweepPoint& point : *points) {
+            LoadedCase expanded;
+            expanded.spec.file = spec.file;
+            expanded.spec.base_dir = spec.base_dir;
+            expanded.spec.index_in_file = i;
+            expanded.spec.name = point.value["name"].get<std::string>();
+            load_case(point.value, prefix, std::move(expanded));
+            point.value = json();  // loaded: free it before the next point
+        }
     }
     return file;
 }

@@ -78,6 +78,9 @@ struct CaseSpec {
 struct LoadedCase {
     CaseSpec spec;   // name/file are filled even when the case is invalid (for reports)
     Status status;   // not ok: the case is INVALID with this message
+    // Only when loaded with keep_expanded_json and valid: the case object as loaded (a sweep point expanded,
+    // derived outputs and omitted random parameters filled in), for `dmltool list --json`.
+    nlohmann::json expanded;
 };
 
 struct CaseFile {
@@ -86,12 +89,14 @@ struct CaseFile {
     std::vector<LoadedCase> cases;
 };
 
-// `limits` bound what an untrusted file may cost before any case is judged (core/json_document.h).
-CaseFile load_case_file(const std::string& path, const OpRegistry& registry, const CaseLoadLimits& limits = {});
+// `limits` bound what an untrusted file may cost before any case is judged (core/json_document.h). A case with a
+// "sweep" becomes one case per point (core/case_sweep.h), in file order.
+CaseFile load_case_file(const std::string& path, const OpRegistry& registry, const CaseLoadLimits& limits = {},
+                        bool keep_expanded_json = false);
 // The same for text already in memory (the fuzzer's input); `path` names it in messages and is where relative
 // HDF5 paths resolve from, as if the text had been read from there.
 CaseFile load_case_text(const std::string& text, const std::string& path, const OpRegistry& registry,
-                        const CaseLoadLimits& limits = {});
+                        const CaseLoadLimits& limits = {}, bool keep_expanded_json = false);
 
 // "file.json: case 'name'" prefix used by every message about a case.
 std::string case_context(const CaseSpec& spec);

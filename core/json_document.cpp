@@ -1,5 +1,7 @@
 #include "core/json_document.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -43,6 +45,9 @@ public:
         Frame& object = frames_.back();
         object.key = k;
         if (!object.keys.insert(k).second && !first_duplicate_) first_duplicate_ = pointer(0);
+        // This object is the value of a member "sweep": remember the order of its members (the sweep's axes).
+        if (frames_.size() >= 2 && !frames_[frames_.size() - 2].is_array && frames_[frames_.size() - 2].key == "sweep")
+            sweep_member_order_[pointer(0, frames_.size() - 1)].push_back(k);
         return dom_.key(k);
     }
     template <class Exception>
@@ -52,6 +57,7 @@ public:
 
     const std::string& refusal() const { return refusal_; }
     const std::optional<std::string>& first_duplicate() const { return first_duplicate_; }
+    std::map<std::string, std::vector<std::string>>& sweep_member_order() { return sweep_member_order_; }
 
 private:
     struct Frame {
@@ -88,10 +94,11 @@ private:
         return false;
     }
 
-    // JSON pointer of the value being parsed; with max_components > 0, long pointers end in "/...".
-    std::string pointer(size_t max_components) const {
+    // JSON pointer of the value being parsed (of the first `frame_count` frames' position: their container);
+    // with max_components > 0, long pointers end in "/...".
+    std::string pointer(size_t max_components, size_t frame_count = SIZE_MAX) const {
         std::string out;
-        for (size_t i = 0; i < frames_.size(); ++i) {
+        for (size_t i = 0; i < std::min(frames_.size(), frame_count); ++i) {
             if (max_components && i == max_components) return out + "/...";
             const Frame& f = frames_[i];
             if (f.is_array) {
@@ -110,6 +117,7 @@ private:
     uint64_t values_ = 0;
     std::string refusal_;
     std::optional<std::string> first_duplicate_;
+    std::map<std::string, std::vector<std::string>> sweep_member_order_;
 };
 
 // Line and column of a byte offset, for JSON syntax errors.
@@ -173,6 +181,7 @@ Result<JsonDocument> parse_json_document(const std::string& text, const std::str
         return invalid_input(path + ": malformed JSON: " + (bracket != std::string::npos ? what.substr(bracket + 2) : what));
     }
     document.first_duplicate_member = builder.first_duplicate();
+    document.sweep_member_order = std::move(builder.sweep_member_order());
     return document;
 }
 

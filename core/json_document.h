@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 
@@ -25,6 +27,9 @@ struct JsonDocument {
     // JSON pointer of the first member whose name repeats an earlier one in the same object (nlohmann keeps
     // the last silently; a case that states BlockSize twice is ambiguous, not "the later one wins").
     std::optional<std::string> first_duplicate_member;
+    // The member names of every "sweep" object in the order written, by the object's JSON pointer
+    // ("/cases/3/sweep"): a sweep's axes expand in that order, and nlohmann's objects keep only sorted keys.
+    std::map<std::string, std::vector<std::string>> sweep_member_order;
 };
 
 // Errors start with `path` ("x.json: malformed JSON at line 3, column 5: ...").

@@ -81,6 +81,16 @@ public:
     // Reads the desc object (JSON member names = C struct members) and checks every operator rule of spec §10
     // that does not depend on the feature level. Errors are kInvalidInput with the member's JSON path.
     virtual Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const = 0;
+    // Fills in the output tensor descs a case leaves to the operator (README "Derived output sizes"): an output
+    // member that is omitted, or given without "Sizes", gets the sizes the operator determines from the inputs and
+    // parameters (and the default DataType when it has none). Works on the desc's JSON before parse(), so that
+    // `dmltool list --json` shows the result. Given sizes are never changed (parse() validates them). Errors as
+    // parse()'s, `path` being the desc's JSON path.
+    virtual Status derive_outputs(nlohmann::json& desc, const std::string& path) const {
+        (void)desc;
+        (void)path;
+        return Status::ok();
+    }
     // All tensor members in a fixed order: inputs first, then outputs.
     virtual std::vector<TensorSlot> tensors(const OpDesc& desc) const = 0;
     virtual const FeatureLevelTable& feature_levels() const = 0;
@@ -106,6 +116,14 @@ public:
         return unsupported(std::string(name()) + ": no GPU kernel for this desc");
     }
 };
+
+// For derive_outputs: whether desc[key] is absent (or null) or a tensor desc object without "Sizes".
+bool output_sizes_omitted(const nlohmann::json& desc, std::string_view key);
+// For derive_outputs: sets desc[key]'s Sizes, and its DataType to `default_type` unless given, creating the member
+// when absent; other members given stay.
+void set_derived_output(nlohmann::json& desc, std::string_view key, DataType default_type,
+                        const std::vector<uint64_t>& sizes);
+nlohmann::json derived_tensor_desc(DataType type, const std::vector<uint64_t>& sizes);
 
 // Derives the minimum feature level of a parsed desc from the op's table.
 Result<FeatureLevel> min_feature_level(const Op& op, const OpDesc& desc);

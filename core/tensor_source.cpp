@@ -235,6 +235,26 @@ uint64_t random_bits(uint64_t seed, uint64_t index) {
     return z ^ (z >> 31);
 }
 
+uint64_t derived_random_seed(std::string_view case_name, std::string_view slot) {
+    uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, 64-bit
+    const auto add = [&hash](std::string_view text) {
+        for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ull;
+    };
+    add(case_name);
+    add("/");
+    add(slot);
+    return hash;
+}
+
+std::pair<ScalarValue, ScalarValue> default_random_range(DataType type) {
+    const auto signed_value = [](int64_t v) { return ScalarValue{ScalarValue::Kind::kSigned, v, 0, 0}; };
+    if (is_float(type)) return {signed_value(-1), signed_value(1)};
+    if (element_size_in_bits(type) > 16)
+        return is_signed_integer(type) ? std::pair{signed_value(-32768), signed_value(32767)}
+                                       : std::pair{signed_value(0), signed_value(65535)};
+    return {signed_value(integer_min(type)), signed_value(int64_t(integer_max(type)))};
+}
+
 double random_float_element(uint64_t seed, uint64_t index, double min, double max) {
     const double unit = double(random_bits(seed, index) >> 11) * 0x1.0p-53;  // [0, 1)
     return min + unit * (max - min);

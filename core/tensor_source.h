@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <string_view>
+#include <utility>
 
 #include "core/case_spec.h"
 #include "core/tensor.h"
@@ -32,5 +34,14 @@ Status check_source(const TensorSource& source, const TensorDesc& desc, const st
 // in [min, max] for integer types, a double in [min, max) for float types.
 double random_float_element(uint64_t seed, uint64_t index, double min, double max);
 uint64_t random_bits(uint64_t seed, uint64_t index);  // SplitMix64 of seed + (index + 1) * golden gamma
+
+// The seed of a {"random": ...} source that omits "seed": the 64-bit FNV-1a hash of the UTF-8 text
+// "<case name>/<tensor slot>" (e.g. "perf/d2s/x/InputTensor", "s/OutputTensors[1]"): deterministic on every
+// platform, distinct per case and per tensor, and unchanged when other cases are added or removed.
+uint64_t derived_random_seed(std::string_view case_name, std::string_view slot);
+// The [min, max] of a {"random": ...} source that omits them: [-1, 1] for float types; the full range for 8- and
+// 16-bit integers; [-32768, 32767] for INT32/INT64 and [0, 65535] for UINT32/UINT64 (sums of many products stay
+// far from overflow, and every value is exact in FLOAT32).
+std::pair<ScalarValue, ScalarValue> default_random_range(DataType type);
 
 }  // namespace dmltool

@@ -4,6 +4,7 @@
 // sequence, constant) through the physical layout, the CPU reference, the comparison with "expected" and the
 // operator's GPU kernel plan (DXBC emission). A crash, a sanitizer report or a hang in any of them is a bug:
 // bad input must end as an INVALID or UNSUPPORTED status, never as anything else.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -66,7 +67,12 @@ void exercise_case(FuzzHarness& harness, const LoadedCase& loaded) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static FuzzHarness harness;  // libFuzzer's interface leaves no other place for per-process state
     const std::string text(reinterpret_cast<const char*>(data), size);
-    const CaseFile file = dmltool::load_case_text(text, kVirtualPath, harness.registry);
+    // A few bytes of sweep axes multiply into up to --max-json-values worth of cases, each then run on the CPU
+    // reference: bound the expansion so that one input stays well inside the fuzzer's time limit (an input
+    // of this size could never hold that many values written out).
+    dmltool::CaseLoadLimits limits;
+    limits.max_json_values = std::max<uint64_t>(uint64_t(1) << 14, size);
+    const CaseFile file = dmltool::load_case_text(text, kVirtualPath, harness.registry, limits);
     for (const dmltool::LoadedCase& loaded : file.cases) exercise_case(harness, loaded);
     return 0;
 }

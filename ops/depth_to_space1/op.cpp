@@ -4,6 +4,7 @@
 //   2_1: FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8
 //   5_0: + FLOAT64, INT64, UINT64
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/op.h"
@@ -36,21 +37,17 @@ std::string format_wide_dims(std::initializer_list<uint64_t> dims) {
     return out + "}";
 }
 
-Status validate(const DepthToSpace1Desc& desc, const std::string& path) {
-    const TensorDesc& in = desc.input;
-    const TensorDesc& out = desc.output;
-    if (out.data_type != in.data_type)
-        return invalid_input(path + "/OutputTensor/DataType: expected " + std::string(data_type_name(in.data_type)) +
-                             " (the InputTensor's data type), found " + std::string(data_type_name(out.data_type)));
-    // The shape formula needs {N,C,H,W}; the feature-level table would also refuse other ranks, but only
-    // after this function, and without saying why.
+// The shape formula needs {N,C,H,W}; the feature-level table would also refuse other ranks, but only after
+// validate(), and without saying why.
+Status check_input_rank(const TensorDesc& in, const std::string& path) {
     if (in.rank() != 4)
         return invalid_input(path + "/InputTensor/Sizes: expected 4 dimensions {N,C,H,W}, found " +
                              std::to_string(in.rank()) + " in " + format_dims(in.sizes));
-    if (out.rank() != 4)
-        return invalid_input(path + "/OutputTensor/Sizes: expected 4 dimensions {N,C,H,W}, found " +
-                             std::to_string(out.rank()) + " in " + format_dims(out.sizes));
-    const uint64_t block = desc.block_size;
+    return Status::ok();
+}
+
+Status check_block_size(const TensorDesc& in, uint32_t block_size, const std::string& path) {
+    const uint64_t block = block_size;
     if (block < 1) return invalid_input(path + "/BlockSize: expected at least 1, found 0");
     // 64-bit: B*B overflows 32 bits from B = 65536 (and would wrap to 0 or 1).
     const uint64_t block_area = block * block;
@@ -58,6 +55,22 @@ Status validate(const DepthToSpace1Desc& desc, const std::string& path) {
         return invalid_input(path + "/InputTensor/Sizes: expected a channel count (Sizes[1]) divisible by BlockSize^2 = " +
                              std::to_string(block_area) + " (BlockSize " + std::to_string(block) + "), found " +
                              std::to_string(in.sizes[1]));
+    return Status::ok();
+}
+
+Status validate(const DepthToSpace1Desc& desc, const std::string& path) {
+    const TensorDesc& in = desc.input;
+    const TensorDesc& out = desc.output;
+    if (out.data_type != in.data_type)
+        return invalid_input(path + "/OutputTensor/DataType: expected " + std::string(data_type_name(in.data_type)) +
+                             " (the InputTensor's data type), found " + std::string(data_type_name(out.data_type)));
+    DMLTOOL_RETURN_IF_ERROR(check_input_rank(in, path));
+    if (out.rank() != 4)
+        return invalid_input(path + "/OutputTensor/Sizes: expected 4 dimensions {N,C,H,W}, found " +
+                             std::to_string(out.rank()) + " in " + format_dims(out.sizes));
+    DMLTOOL_RETURN_IF_ERROR(check_block_size(in, desc.block_size, path));
+    const uint64_t block = desc.block_size;
+    const uint64_t block_area = block * block;
     const uint64_t expected[4] = {in.sizes[0], in.sizes[1] / block_area, in.sizes[2] * block, in.sizes[3] * block};
     bool matches = true;
     for (int d = 0; d < 4; ++d) matches = matches && out.sizes[d] == expected[d];
@@ -82,6 +95,20 @@ public:
         desc->order = DepthSpaceOrder(order);
         DMLTOOL_RETURN_IF_ERROR(validate(*desc, reader.path()));
         return std::unique_ptr<OpDesc>(std::move(desc));
+    }
+
+    // OutputTensor = {N, C / BlockSize^2, H * BlockSize, W * BlockSize}, the InputTensor's DataType.
+    Status derive_outputs(nlohmann::json& desc, const std::string& path) const override {
+        if (!output_sizes_omitted(desc, "OutputTensor")) return Status::ok();
+        JsonObjectReader reader(desc, path);
+        DMLTOOL_ASSIGN_OR_RETURN(TensorDesc in, reader.required_tensor("InputTensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(uint32_t block, reader.required_uint("BlockSize"));
+        DMLTOOL_RETURN_IF_ERROR(check_input_rank(in, path));
+        DMLTOOL_RETURN_IF_ERROR(check_block_size(in, block, path));
+        const uint64_t b = block;
+        set_derived_output(desc, "OutputTensor", in.data_type,
+                           {in.sizes[0], in.sizes[1] / (b * b), in.sizes[2] * b, in.sizes[3] * b});
+        return Status::ok();
     }
 
     std::vector<TensorSlot> tensors(const OpDesc& desc) const override {

@@ -12,6 +12,7 @@
 // zero points hold exactly one element of any shape; filter scale/zero point hold one element or M elements
 // laid out as {M} (1-D) or with M on dim 1 and 1 elsewhere ({1,M}, {1,M,1}, {1,M,1,1}).
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,10 @@ std::string format_dims64(const std::vector<uint64_t>& dims) {
     return out + "}";
 }
 
-// Every check of spec §7.3, §7.4 and §10 that does not depend on the feature level. `path` is the desc's
-// JSON path; `dimension_count` the optional DimensionCount member.
-Status validate(const QuantizedLinearConvolutionDesc& d, const std::string& path,
-                std::optional<uint32_t> dimension_count) {
+// The checks the output's sizes depend on: data types of the quantized tensors, ranks, the per-spatial-dimension
+// arrays, groups and channels. `path` is the desc's JSON path; `dimension_count` the optional DimensionCount.
+Status check_geometry(const QuantizedLinearConvolutionDesc& d, const std::string& path,
+                      std::optional<uint32_t> dimension_count) {
     // The quantized tensors' types come first: every later type check (the zero points must match them) would
     // otherwise blame a member that is fine for a type that is not (e.g. a FLOAT32 input with a UINT8 zero point).
     const struct {
@@ -95,7 +96,13 @@ Status validate(const QuantizedLinearConvolutionDesc& d, const std::string& path
         return invalid_input(path + "/FilterTensor/Sizes: expected Sizes[0] (output channels M) to be a multiple of "
                              "GroupCount " + std::to_string(d.group_count) + ", found " + format_dims(d.filter.sizes));
 
-    std::vector<uint64_t> expected_output{d.input.sizes[0], out_channels};
+    return Status::ok();
+}
+
+// {N, M, spatial...} of the output (spec §7.3), for a desc that passed check_geometry.
+Result<std::vector<uint64_t>> expected_output_sizes(const QuantizedLinearConvolutionDesc& d, const std::string& path) {
+    const uint32_t spatial = d.input.rank() - 2;
+    std::vector<uint64_t> expected_output{d.input.sizes[0], d.filter.sizes[0]};
     for (uint32_t i = 0; i < spatial; ++i) {
         const uint64_t in = d.input.sizes[2 + i], k = d.filter.sizes[2 + i];
         const auto out = conv_output_size(in, k, d.strides[i], d.dilations[i], d.start_padding[i], d.end_padding[i]);
@@ -109,6 +116,16 @@ Status validate(const QuantizedLinearConvolutionDesc& d, const std::string& path
                 format_dims(d.filter.sizes));
         expected_output.push_back(*out);
     }
+    return expected_output;
+}
+
+// Every check of spec §7.3, §7.4 and §10 that does not depend on the feature level. `path` is the desc's
+// JSON path; `dimension_count` the optional DimensionCount member.
+Status validate(const QuantizedLinearConvolutionDesc& d, const std::string& path,
+                std::optional<uint32_t> dimension_count) {
+    DMLTOOL_RETURN_IF_ERROR(check_geometry(d, path, dimension_count));
+    const uint64_t out_channels = d.filter.sizes[0];
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint64_t> expected_output, expected_output_sizes(d, path));
     if (std::vector<uint64_t>(d.output.sizes.begin(), d.output.sizes.end()) != expected_output)
         return invalid_input(path + "/OutputTensor/Sizes: expected " + format_dims64(expected_output) +
                              " (N of InputTensor, M of FilterTensor, spatial floor((in + start + end - ((k - 1) * "
@@ -146,7 +163,7 @@ Status validate(const QuantizedLinearConvolutionDesc& d, const std::string& path
     DMLTOOL_RETURN_IF_ERROR(per_channel(d.filter_zero_point ? &*d.filter_zero_point : nullptr, "FilterZeroPointTensor"));
 
     if (d.bias) {
-        Dims expected_bias(rank, 1);
+        Dims expected_bias(d.input.rank(), 1);
         expected_bias[1] = uint32_t(out_channels);
         if (d.bias->sizes != expected_bias)
             return invalid_input(path + "/BiasTensor/Sizes: expected " + format_dims(expected_bias) +
@@ -195,6 +212,33 @@ public:
         DMLTOOL_ASSIGN_OR_RETURN(d->group_count, reader.required_uint("GroupCount"));
         DMLTOOL_RETURN_IF_ERROR(validate(*d, reader.path(), dimension_count));
         return std::unique_ptr<OpDesc>(std::move(d));
+    }
+
+    // OutputTensor = {N, M, spatial floor((in + start + end - ((k - 1) * dilation + 1)) / stride) + 1}, of the
+    // OutputZeroPointTensor's DataType when there is one, else the InputTensor's. Strides, Dilations and the
+    // paddings stay required, as DML requires them.
+    Status derive_outputs(nlohmann::json& desc, const std::string& path) const override {
+        if (!output_sizes_omitted(desc, "OutputTensor")) return Status::ok();
+        QuantizedLinearConvolutionDesc d;
+        JsonObjectReader reader(desc, path);
+        const TensorRole in = TensorRole::kInput;
+        DMLTOOL_ASSIGN_OR_RETURN(d.input, reader.required_tensor("InputTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d.filter, reader.required_tensor("FilterTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(d.output_zero_point, reader.optional_tensor("OutputZeroPointTensor", in));
+        DMLTOOL_ASSIGN_OR_RETURN(auto dimension_count, reader.optional_uint("DimensionCount"));
+        DMLTOOL_ASSIGN_OR_RETURN(d.strides, reader.required_uint_array("Strides"));
+        DMLTOOL_ASSIGN_OR_RETURN(d.dilations, reader.required_uint_array("Dilations"));
+        DMLTOOL_ASSIGN_OR_RETURN(d.start_padding, reader.required_uint_array("StartPadding"));
+        DMLTOOL_ASSIGN_OR_RETURN(d.end_padding, reader.required_uint_array("EndPadding"));
+        DMLTOOL_ASSIGN_OR_RETURN(d.group_count, reader.required_uint("GroupCount"));
+        const DataType default_type = d.output_zero_point ? d.output_zero_point->data_type : d.input.data_type;
+        // The output's own checks (type, rank) are parse()'s: here it only needs to pass the geometry's.
+        d.output.data_type = kQuantizedTypes.contains(default_type) ? default_type : d.input.data_type;
+        d.output.sizes = d.input.sizes;
+        DMLTOOL_RETURN_IF_ERROR(check_geometry(d, path, dimension_count));
+        DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint64_t> sizes, expected_output_sizes(d, path));
+        set_derived_output(desc, "OutputTensor", default_type, sizes);
+        return Status::ok();
     }
 
     std::vector<TensorSlot> tensors(const OpDesc& base) const override {

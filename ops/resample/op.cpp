@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/op.h"
@@ -27,6 +28,21 @@ std::string format_float(float value) {
     return text;
 }
 
+Status check_scales(const TensorDesc& input, const std::vector<float>& scales, const std::string& path) {
+    if (scales.size() != input.rank())
+        return invalid_input(path + "/Scales: expected " + std::to_string(input.rank()) +
+                             " scales (one per dimension of InputTensor " + format_dims(input.sizes) +
+                             "), found " + std::to_string(scales.size()));
+    for (size_t i = 0; i < scales.size(); ++i) {
+        const float s = scales[i];
+        // The mapping divides by the scale; a zero, negative or non-finite scale has no meaning.
+        if (!std::isfinite(s) || !(s > 0.0f))
+            return invalid_input(path + "/Scales/" + std::to_string(i) + ": expected a finite scale > 0, found " +
+                                 format_float(s));
+    }
+    return Status::ok();
+}
+
 // Spec §10 RESAMPLE rules that do not depend on the feature level.
 Status validate(const ResampleDesc& desc, const std::string& path) {
     if (desc.output.data_type != desc.input.data_type)
@@ -37,18 +53,7 @@ Status validate(const ResampleDesc& desc, const std::string& path) {
         return invalid_input(path + "/OutputTensor/Sizes: expected " + std::to_string(desc.input.rank()) +
                              " dimensions (InputTensor " + format_dims(desc.input.sizes) + "), found " +
                              std::to_string(desc.output.rank()) + " (" + format_dims(desc.output.sizes) + ")");
-    if (desc.scales.size() != desc.input.rank())
-        return invalid_input(path + "/Scales: expected " + std::to_string(desc.input.rank()) +
-                             " scales (one per dimension of InputTensor " + format_dims(desc.input.sizes) +
-                             "), found " + std::to_string(desc.scales.size()));
-    for (size_t i = 0; i < desc.scales.size(); ++i) {
-        const float s = desc.scales[i];
-        // The mapping divides by the scale; a zero, negative or non-finite scale has no meaning.
-        if (!std::isfinite(s) || !(s > 0.0f))
-            return invalid_input(path + "/Scales/" + std::to_string(i) + ": expected a finite scale > 0, found " +
-                                 format_float(s));
-    }
-    return Status::ok();
+    return check_scales(desc.input, desc.scales, path);
 }
 
 class ResampleOp final : public Op {
@@ -66,6 +71,24 @@ public:
         DMLTOOL_RETURN_IF_ERROR(reader.check_optional_count("ScaleCount", desc->scales.size(), "Scales"));
         DMLTOOL_RETURN_IF_ERROR(validate(*desc, reader.path()));
         return std::unique_ptr<OpDesc>(std::move(desc));
+    }
+
+    // OutputTensor = floor(InputTensor.Sizes[d] * Scales[d]) per dimension (the scale as the float32 DML reads,
+    // the product in double), the InputTensor's DataType. DML itself takes any output size; this is the usual one.
+    Status derive_outputs(nlohmann::json& desc, const std::string& path) const override {
+        if (!output_sizes_omitted(desc, "OutputTensor")) return Status::ok();
+        JsonObjectReader reader(desc, path);
+        DMLTOOL_ASSIGN_OR_RETURN(TensorDesc in, reader.required_tensor("InputTensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(std::vector<float> scales, reader.required_float_array("Scales"));
+        DMLTOOL_RETURN_IF_ERROR(check_scales(in, scales, path));
+        std::vector<uint64_t> sizes;
+        for (size_t d = 0; d < scales.size(); ++d) {
+            // Clamped where it cannot fit: parse() then says the size is not an unsigned 32-bit integer.
+            const double size = std::floor(double(in.sizes[d]) * double(scales[d]));
+            sizes.push_back(size < 0x1p63 ? uint64_t(size) : uint64_t(1) << 63);
+        }
+        set_derived_output(desc, "OutputTensor", in.data_type, sizes);
+        return Status::ok();
     }
 
     std::vector<TensorSlot> tensors(const OpDesc& base) const override {

@@ -6,6 +6,7 @@
 //   3_0: 1 to 8 dims; the same 8 types
 //   4_1: 1 to 8 dims; + FLOAT64, INT64, UINT64
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/op.h"
@@ -25,13 +26,48 @@ constexpr DataTypeSet kTypes41 = {DataType::kFloat64, DataType::kFloat32, DataTy
 constexpr RankRange kRank4{4, 4};
 constexpr RankRange kRank1To8{1, 8};
 
-Status validate(const SplitDesc& desc, const std::string& path) {
-    const TensorDesc& in = desc.input;
-    const uint32_t axis = desc.axis;
+Status check_axis(const TensorDesc& in, uint32_t axis, const std::string& path) {
     if (axis >= in.rank())
         return invalid_input(path + "/Axis: expected less than " + std::to_string(in.rank()) +
                              " (the InputTensor's dimension count, " + format_dims(in.sizes) + "), found " +
                              std::to_string(axis));
+    return Status::ok();
+}
+
+// The outputs' sizes along Axis when OutputTensors is omitted: OutputSizesAlongAxis (a dmltool extension, one
+// output per entry) or OutputCount equal parts.
+Result<std::vector<uint64_t>> derived_part_sizes(JsonObjectReader& reader, const TensorDesc& in, uint32_t axis,
+                                                 const std::string& path) {
+    const uint64_t total = in.sizes[axis];
+    const std::string in_axis = "InputTensor Sizes[" + std::to_string(axis) + "] = " + std::to_string(total);
+    if (reader.has("OutputSizesAlongAxis")) {
+        DMLTOOL_ASSIGN_OR_RETURN(Dims parts, reader.required_uint_array("OutputSizesAlongAxis"));
+        const std::string member = path + "/OutputSizesAlongAxis";
+        if (parts.empty()) return invalid_input(member + ": expected a non-empty array of sizes, found array of 0");
+        uint64_t sum = 0;
+        for (size_t i = 0; i < parts.size(); ++i) {
+            if (parts[i] == 0) return invalid_input(member + "/" + std::to_string(i) + ": expected a size >= 1, found 0");
+            sum += parts[i];
+        }
+        if (sum != total)
+            return invalid_input(member + ": expected sizes summing to " + in_axis + ", found " +
+                                 std::to_string(sum) + " (" + format_dims(parts) + ")");
+        return std::vector<uint64_t>(parts.begin(), parts.end());
+    }
+    if (!reader.has("OutputCount"))
+        return invalid_input(path + "/OutputTensors: missing required member (an array of tensor descs; or OutputCount "
+                             "for equal parts, or OutputSizesAlongAxis, along Axis)");
+    DMLTOOL_ASSIGN_OR_RETURN(uint32_t count, reader.required_uint("OutputCount"));
+    if (count == 0 || total % count != 0)
+        return invalid_input(path + "/OutputCount: expected a count that divides " + in_axis +
+                             " into equal parts, found " + std::to_string(count));
+    return std::vector<uint64_t>(count, total / count);
+}
+
+Status validate(const SplitDesc& desc, const std::string& path) {
+    const TensorDesc& in = desc.input;
+    const uint32_t axis = desc.axis;
+    DMLTOOL_RETURN_IF_ERROR(check_axis(in, axis, path));
     const std::string in_axis = "InputTensor Sizes[" + std::to_string(axis) + "] = " + std::to_string(in.sizes[axis]);
     uint64_t taken = 0;  // axis sizes of the outputs so far; 64-bit so a sum of 32-bit sizes cannot wrap
     for (size_t i = 0; i < desc.outputs.size(); ++i) {
@@ -84,6 +120,33 @@ public:
         DMLTOOL_ASSIGN_OR_RETURN(desc->axis, reader.required_uint("Axis"));
         DMLTOOL_RETURN_IF_ERROR(validate(*desc, reader.path()));
         return std::unique_ptr<OpDesc>(std::move(desc));
+    }
+
+    // OutputTensors omitted: with "OutputSizesAlongAxis": [a, b, ...] (a dmltool extension, removed from the desc
+    // once used) one output per entry, with "OutputCount": N N equal parts; each the InputTensor's DataType and
+    // sizes except along Axis.
+    Status derive_outputs(nlohmann::json& desc, const std::string& path) const override {
+        const bool outputs_given = desc.contains("OutputTensors") && !desc["OutputTensors"].is_null();
+        if (outputs_given) {
+            if (desc.contains("OutputSizesAlongAxis"))
+                return invalid_input(path + "/OutputSizesAlongAxis: expected it only without OutputTensors (it derives "
+                                     "them), found both");
+            return Status::ok();
+        }
+        JsonObjectReader reader(desc, path);
+        DMLTOOL_ASSIGN_OR_RETURN(TensorDesc in, reader.required_tensor("InputTensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(uint32_t axis, reader.required_uint("Axis"));
+        DMLTOOL_RETURN_IF_ERROR(check_axis(in, axis, path));
+        DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint64_t> parts, derived_part_sizes(reader, in, axis, path));
+        nlohmann::json outputs = nlohmann::json::array();
+        for (uint64_t part : parts) {
+            std::vector<uint64_t> sizes(in.sizes.begin(), in.sizes.end());
+            sizes[axis] = part;
+            outputs.push_back(derived_tensor_desc(in.data_type, sizes));
+        }
+        desc["OutputTensors"] = std::move(outputs);
+        desc.erase("OutputSizesAlongAxis");
+        return Status::ok();
     }
 
     std::vector<TensorSlot> tensors(const OpDesc& desc) const override {

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """PyTorch (CUDA) timings of exactly the workloads of the perf suite, under the same names, for compare.py.
 
-    pytorch_baseline.py [--cases cases/perf/perf.json] [--filter REGEX] [--out pytorch.json]
+    pytorch_baseline.py [--cases cases/perf/perf.json] [--dmltool bin/dmltool] [--filter REGEX] [--out pytorch.json]
 
 Runs on the GPU machine (its python3 has PyTorch with CUDA), in the same session as `dmltool bench`. The shapes,
-data types and parameters come from the case file itself, so both sides always time the same thing:
+data types and parameters come from the case file itself, so both sides always time the same thing: the case
+file's sweeps are expanded by `dmltool list --json` (the packaged binary beside this script, as run.sh calls it;
+--dmltool names another), so the names and descs are exactly the ones dmltool benchmarks.
 
 - DEPTH_TO_SPACE1: F.pixel_shuffle. Its order is CRD (DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH) exactly; DCR cases
   are timed with pixel_shuffle too (the same bytes moved with another permutation; PyTorch has no DCR op).
@@ -27,6 +29,7 @@ import json
 import math
 import os
 import re
+import subprocess
 import sys
 
 import torch
@@ -35,8 +38,19 @@ import torch.nn.functional as F
 TORCH_DTYPES = {"FLOAT32": torch.float32, "FLOAT16": torch.float16, "INT8": torch.int8, "UINT8": torch.uint8,
                 "INT32": torch.int32}
 ELEMENT_BYTES = {"FLOAT32": 4, "FLOAT16": 2, "INT8": 1, "UINT8": 1, "INT32": 4}
-DEFAULT_CASES = [os.path.join(os.path.dirname(os.path.abspath(__file__)), *p)
-                 for p in (("cases", "perf", "perf.json"), ("..", "..", "cases", "perf", "perf.json"))]
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_CASES = [os.path.join(HERE, *p) for p in (("cases", "perf", "perf.json"), ("..", "..", "cases", "perf", "perf.json"))]
+# The packaged layout (dist/dmltool-gpu: bin/dmltool beside this script), then a build of the repository.
+DEFAULT_DMLTOOL = [os.path.join(HERE, *p) for p in (("bin", "dmltool"), ("..", "..", "build", "app", "dmltool"))]
+
+
+def expanded_cases(dmltool, cases_path):
+    """The case file's cases with every sweep expanded and derived outputs filled in: `dmltool list --json`."""
+    listed = subprocess.run([dmltool, "list", "--json", cases_path], capture_output=True, text=True)
+    if listed.returncode != 0:
+        sys.exit(f"pytorch_baseline: {dmltool} list --json {cases_path} failed (exit {listed.returncode}):\n"
+                 f"{listed.stderr}")
+    return json.loads(listed.stdout)["cases"]
 
 
 def time_ms(fn, samples, batch, warmup=3):
@@ -171,6 +185,8 @@ def copy_workload(nbytes):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", default=next((p for p in DEFAULT_CASES if os.path.exists(p)), DEFAULT_CASES[0]))
+    ap.add_argument("--dmltool", default=next((p for p in DEFAULT_DMLTOOL if os.path.exists(p)), DEFAULT_DMLTOOL[0]),
+                    help="the dmltool binary that expands the case file (default: bin/dmltool beside this script)")
     ap.add_argument("--filter", default="", help="only cases whose name matches this regular expression (searched)")
     ap.add_argument("--out", default=os.path.join(os.environ["OUT"], "pytorch.json") if os.environ.get("OUT") else "")
     ap.add_argument("--samples", type=int, default=15)
@@ -184,7 +200,7 @@ def main():
     device = torch.cuda.get_device_name()
     print(f"# torch {torch.__version__}, CUDA {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}, {device}",
           file=sys.stderr)
-    cases = json.load(open(args.cases))["cases"]
+    cases = expanded_cases(args.dmltool, args.cases)
     pattern = re.compile(args.filter) if args.filter else None
     results = [measure("copy/1GiB", lambda: copy_workload(1 << 30), args.samples, args.batch)]
     print(json.dumps(results[-1]), flush=True)

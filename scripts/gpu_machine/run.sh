@@ -43,7 +43,7 @@ if [ "${1:-}" = "bench" ]; then
     --benchmark_out="$out/bench.json" --benchmark_out_format=json \
     --report-json "$out/report.json" --report-csv "$out/report.csv" "$@" 2>&1 | tee "$out/bench.txt" || status=$?
   if command -v python3 >/dev/null; then
-    python3 "$here/pytorch_baseline.py" --cases "$cases" "${filter[@]}" --out "$out/pytorch.json" 2>&1 \
+    python3 "$here/pytorch_baseline.py" --cases "$cases" --dmltool "$dmltool" "${filter[@]}" --out "$out/pytorch.json" 2>&1 \
       | tee -a "$out/bench.txt" || status=$?
     if [ -f "$out/bench.json" ] && [ -f "$out/pytorch.json" ]; then
       python3 "$here/compare.py" "$out/bench.json" "$out/pytorch.json" --report "$out/report.json" \

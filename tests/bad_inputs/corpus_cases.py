@@ -56,7 +56,9 @@ def tensor_desc_cases(c):
     p = "/operator/desc/InputTensor"
     c.add("d2s", "in_not_object", [(t, [1, 4, 1, 2])], p + ": expected a tensor desc object")
     c.add("d2s", "in_missing", [(t, DELETE)], p + ": missing required member (a tensor desc)")
-    c.add("d2s", "out_missing", [(DESC + ("OutputTensor",), DELETE)], "/operator/desc/OutputTensor: missing required member")
+    # An omitted OutputTensor is derived (README: Derived output sizes), unless the input cannot make one.
+    c.add("d2s", "out_derived_channels_uneven", [(DESC + ("OutputTensor",), DELETE), (DESC + ("BlockSize",), 3)],
+          "/operator/desc/InputTensor/Sizes: expected a channel count (Sizes[1]) divisible by BlockSize^2 = 9 (BlockSize 3), found 4")
     c.add("d2s", "datatype_number", [(t + ("DataType",), 3)], p + "/DataType: expected a data type name")
     c.add("d2s", "datatype_unknown", [(t + ("DataType",), "UNKNOWN")], p + "/DataType: expected one of FLOAT32")
     c.add("d2s", "datatype_lowercase", [(t + ("DataType",), "uint32")], p + "/DataType: expected one of FLOAT32")
@@ -134,7 +136,9 @@ def split_cases(c):
     c.add("split", "axis_string", [(DESC + ("Axis",), "1")], d + "/Axis: expected an unsigned 32-bit integer, found string")
     c.add("split", "axis_negative", [(DESC + ("Axis",), -1)], d + "/Axis: expected an unsigned 32-bit integer, found number -1")
     c.add("split", "axis_huge", [(DESC + ("Axis",), 4294967295)], d + "/Axis: expected less than 4 (the InputTensor's dimension count, {1,4,1,2}), found 4294967295")
-    c.add("split", "outputs_missing", [(outs, DELETE)], d + "/OutputTensors: missing required member (an array of tensor descs)")
+    c.add("split", "outputs_missing", [(outs, DELETE)], d + "/OutputTensors: missing required member (an array of tensor descs; or OutputCount for equal parts, or OutputSizesAlongAxis, along Axis)")
+    c.add("split", "derived_count_uneven", [(outs, DELETE), (DESC + ("OutputCount",), 3)], d + "/OutputCount: expected a count that divides InputTensor Sizes[1] = 4 into equal parts, found 3")
+    c.add("split", "derived_sizes_sum", [(outs, DELETE), (DESC + ("OutputSizesAlongAxis",), [1, 2])], d + "/OutputSizesAlongAxis: expected sizes summing to InputTensor Sizes[1] = 4, found 3 ({1,2})")
     c.add("split", "outputs_object", [(outs, {"DataType": "FLOAT32", "Sizes": [1, 4, 1, 2]})], d + "/OutputTensors: expected a non-empty array of tensor descs, found object")
     c.add("split", "outputs_element_string", [(outs + (1,), "FLOAT32")], d + "/OutputTensors/1: expected a tensor desc object")
     c.add("split", "output_count_string", [(DESC + ("OutputCount",), "2")], d + "/OutputCount: expected an unsigned 32-bit integer, found string")
@@ -176,7 +180,7 @@ def resample_cases(c):
 
 def qlconv_cases(c):
     d = "/operator/desc"
-    for member in ("InputTensor", "InputScaleTensor", "FilterTensor", "FilterScaleTensor", "OutputTensor"):
+    for member in ("InputTensor", "InputScaleTensor", "FilterTensor", "FilterScaleTensor"):  # OutputTensor: derived
         c.add("qlconv", "missing_" + member, [(DESC + (member,), DELETE)], d + "/" + member + ": missing required member (a tensor desc)")
     c.add("qlconv", "filter_float", [(DESC + ("FilterTensor", "DataType"), "FLOAT32")], d + "/FilterTensor: data type FLOAT32 not allowed (expected one of UINT8, INT8)")
     c.add("qlconv", "output_int32", [(DESC + ("OutputTensor", "DataType"), "INT32")], d + "/OutputTensor: data type INT32 not allowed (expected one of UINT8, INT8)")
@@ -266,10 +270,11 @@ def source_cases(c):
     c.add("d2s", "values_bad_special", [(DESC + ("InputTensor", "DataType"), "FLOAT32"), (DESC + ("OutputTensor", "DataType"), "FLOAT32"), (s, {"values": [0, 1, 2, 3, 4, 5, 6, "NAN"]})],
           p + "/values[7]: expected a number (or \"nan\", \"inf\", \"-inf\"), found string \"NAN\"")
     c.add("d2s", "random_not_object", [(s, {"random": [1, 0, 9]})], p + "/random: expected an object {\"seed\": N, \"min\": a, \"max\": b}, found array of 3")
-    c.add("d2s", "random_seed_missing", [(s, {"random": {"min": 0, "max": 9}})], p + "/random/seed: expected an unsigned integer seed, found null")
+    c.add("d2s", "random_seed_null", [(s, {"random": {"seed": None, "min": 0, "max": 9}})], p + "/random/seed: expected an unsigned integer seed, found null")
     c.add("d2s", "random_seed_negative", [(s, {"random": {"seed": -1, "min": 0, "max": 9}})], p + "/random/seed: expected an unsigned integer seed, found number -1")
     c.add("d2s", "random_seed_string", [(s, {"random": {"seed": "7", "min": 0, "max": 9}})], p + "/random/seed: expected an unsigned integer seed, found string")
-    c.add("d2s", "random_min_missing", [(s, {"random": {"seed": 1, "max": 9}})], p + "/random/min: missing required member (a number)")
+    # An omitted max is the type's default (UINT32: 65535), and still at least min.
+    c.add("d2s", "random_min_above_default_max", [(s, {"random": {"min": 70000}})], p + "/random: expected min <= max, found min 70000 and max 65535")
     c.add("d2s", "random_max_string", [(s, {"random": {"seed": 1, "min": 0, "max": "9"}})], p + "/random/max: expected a number, found string \"9\"")
     c.add("d2s", "random_unknown_member", [(s, {"random": {"seed": 1, "min": 0, "max": 9, "step": 1}})], p + "/random/step: unknown member")
     c.add("d2s", "random_min_fraction", [(s, {"random": {"seed": 1, "min": 0.5, "max": 9}})], p + "/random/min: expected an integer for UINT32, found 0.5")

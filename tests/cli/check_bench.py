@@ -56,9 +56,12 @@ def first_quiet_count(samples, min_samples, max_noise):
     return None
 
 
-def expected_benchmarks(cases_path, backends):
-    """(operator, case name, backend) for every case x backend of the case file."""
-    cases = json.load(open(cases_path))["cases"]
+def expected_benchmarks(dmltool, cases_path, backends):
+    """(operator, case name, backend) for every case x backend of the case file, its sweeps expanded by
+    `dmltool list --json` (the names dmltool bench reports)."""
+    listed = subprocess.run([dmltool, "list", "--json", cases_path], capture_output=True, text=True, timeout=60)
+    check(listed.returncode == 0, "dmltool list --json failed", listed.stderr)
+    cases = json.loads(listed.stdout)["cases"]
     return [(c["operator"]["type"].removeprefix("DML_OPERATOR_"), c["name"], b) for c in cases for b in backends]
 
 
@@ -92,7 +95,7 @@ def main(dmltool, cases_path, out_dir, backend):
     by_name = {b["name"]: b for b in gbench["benchmarks"] if b.get("run_type") == "iteration"}
     report = json.load(open(paths["report.json"]))
     levels = {}
-    for op, name, b in expected_benchmarks(cases_path, backends):
+    for op, name, b in expected_benchmarks(dmltool, cases_path, backends):
         suffix = "manual_time"  # both report the median sample as manual time
         # One Google Benchmark iteration per benchmark, in which dmltool samples: "/iterations:1".
         matches = [n for n in by_name if n.startswith(f"{op}/FL") and n.endswith(f"/{name}/{b}/iterations:1/{suffix}")]
