@@ -14,9 +14,7 @@ constexpr uint32_t kPieceVectorsPerThread = 2;
 
 // Root constants; every offset and stride is in 16-byte vectors.
 enum Constant : uint32_t {
-    kThreads, kThreadsPerRow,
-    kRowVectors /* interleave: W / V / vectors per thread (its threads per row) */,
-    kOutputRows /* H * B */, kOutputChannels,
+    kThreads, kThreadsPerRow, kRowVectors /* W / V */, kOutputRows /* H * B */, kOutputChannels,
     kInputN, kInputChannel, kInputBlockRow, kInputBlockColumn, kInputH, kInputBase,
     kOutputN, kOutputChannel, kOutputRow,
     kOutputRowVectors /* piece gather: W * B / V / 2 (its threads per row) */, kConstantCount
@@ -154,8 +152,6 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
         return invalid_input("vector interleave kernel: a tensor needs a view");
     if (spec.gather_pieces && ((block != 2 && block != 4) || bytes > 16 / block))
         return invalid_input("vector interleave kernel: the piece gather needs B = 2 or 4 and elements of at most 16 / B bytes");
-    if (spec.vectors_per_thread != 1 && (spec.vectors_per_thread != 2 || spec.gather_pieces))
-        return invalid_input("vector interleave kernel: 1 or 2 vectors per thread (the piece gather: its own 2)");
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     TensorViews input{{}, spec.window_log2}, output{{}, spec.window_log2};
     // Pieces are 4/8-byte words: raw loads (a typed uint4 view only reads whole 16-byte vectors).
@@ -195,39 +191,28 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
         b.ret();
         return b.build_dxbc();
     }
-    // A thread owns input vectors wv and, with 2 per thread, wv + stride (stride = kRowVectors, its threads
-    // per row): every load is issued before the first shuffle, so 2 * B loads are in flight per thread.
-    std::vector<uint32_t> source_ids;  // which load feeds in[p][j]: all 0 for a shared source
+    std::vector<Operand> in;
+    std::vector<uint32_t> source_ids;  // which load feeds in[j]: all 0 for a shared source
     for (uint32_t j = 0; j < block; ++j) source_ids.push_back(spec.shared_source ? 0 : j);
-    std::vector<std::vector<Operand>> in(spec.vectors_per_thread);
-    Operand address = b.temp().x(), cursor = b.temp().x(), first_target = b.temp().x();
+    Operand address = b.temp().x();
     b.iadd(source, source, t.z());
-    b.imad(first_target, t.z(), imm(block), target);
-    for (uint32_t p = 0; p < spec.vectors_per_thread; ++p) {
-        if (p > 0) b.iadd(source, source, rc(kRowVectors));
-        b.mov(cursor, source);
-        for (uint32_t j = 0; j < block; ++j) {
-            if (spec.shared_source && j > 0) {
-                in[p].push_back(in[p][0]);
-                continue;
-            }
-            in[p].push_back(b.temp());
-            if (j > 0) b.iadd(cursor, cursor, rc(kInputBlockColumn));
-            b.ishl(address, cursor, imm(4));
-            load_words(b, input, address, in[p][j].xyzw());
+    b.imad(target, t.z(), imm(block), target);
+    for (uint32_t j = 0; j < block; ++j) {
+        if (spec.shared_source && j > 0) {
+            in.push_back(in[0]);
+            continue;
         }
+        in.push_back(b.temp());
+        if (j > 0) b.iadd(source, source, rc(kInputBlockColumn));
+        b.ishl(address, source, imm(4));
+        load_words(b, input, address, in[j].xyzw());
     }
     Operand out = b.temp();
-    for (uint32_t p = 0; p < spec.vectors_per_thread; ++p) {
-        // Output vectors B * (wv + p * stride) + m.
-        if (p == 0) b.mov(target, first_target);
-        else b.imad(target, rc(kRowVectors), imm(block), first_target);
-        for (uint32_t m = 0; m < block; ++m) {
-            assemble(b, bytes, block, in[p], source_ids, out, m);
-            if (m > 0) b.iadd(target, target, imm(1));
-            b.ishl(address, target, imm(4));
-            store_words(b, output, address, out.xyzw());
-        }
+    for (uint32_t m = 0; m < block; ++m) {
+        assemble(b, bytes, block, in, source_ids, out, m);
+        if (m > 0) b.iadd(target, target, imm(1));
+        b.ishl(address, target, imm(4));
+        store_words(b, output, address, out.xyzw());
     }
     b.endif();
     b.ret();
@@ -254,16 +239,12 @@ Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterle
                                        (p.shape == InterleaveShape::kAuto && block == 4 && bytes <= 2));
     // A piece-gather thread writes two vectors, half an output row apart (W * B / V is even: B is).
     const uint64_t output_row_vectors = p.width * block / per_vector;
-    // The interleave: two input vectors per thread (half a row apart) where the row has an even count and
-    // B <= 4 (2 * B vectors of registers).
-    const uint64_t row_vectors = p.width / per_vector;
-    const uint32_t vectors_per_thread = !pieces && row_vectors % 2 == 0 && block <= 4 ? 2 : 1;
-    const uint64_t row_threads = pieces ? output_row_vectors / kPieceVectorsPerThread : row_vectors / vectors_per_thread;
+    const uint64_t row_threads = pieces ? output_row_vectors / kPieceVectorsPerThread : p.width / per_vector;
     const uint64_t threads = p.batch * p.channels * p.height * block * row_threads;
     const DispatchGrid grid = plan_dispatch(threads, kThreadsPerGroup);
     wide[kThreads] = threads;
     wide[kThreadsPerRow] = grid.threads_per_row;
-    wide[kRowVectors] = row_vectors / vectors_per_thread;
+    wide[kRowVectors] = p.width / per_vector;
     wide[kOutputRows] = p.height * block;
     wide[kOutputChannels] = p.channels;
     wide[kOutputRowVectors] = output_row_vectors / kPieceVectorsPerThread;
@@ -276,7 +257,7 @@ Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterle
     const VectorInterleaveSpec spec{bytes, uint32_t(block), p.in_block_column == 0,
                                     uint32_t((in_bytes + (uint64_t{1} << window) - 1) >> window),
                                     uint32_t((out_bytes + (uint64_t{1} << window) - 1) >> window), window,
-                                    pieces, vectors_per_thread};
+                                    pieces};
     DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, interleave_kernel(spec));
     dispatch.label = label + (pieces ? "/piece_gather b" : "/vector_interleave b") + std::to_string(block);
     auto bind = [&](BufferBinding::Source source, uint32_t slot, uint32_t views, bool typed,

@@ -46,8 +46,6 @@ struct VectorInterleaveSpec {
     // Two output vectors per thread (half a row apart), each from B pieces of 16 / B bytes (raw word loads);
     // needs B = 2 or 4 and element_bytes <= 16 / B.
     bool gather_pieces = false;
-    // The interleave (not the piece gather): input vectors per thread, 1 or 2 (the second half a row on).
-    uint32_t vectors_per_thread = 1;
     auto operator<=>(const VectorInterleaveSpec&) const = default;
 };
 Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterleaveSpec& spec);

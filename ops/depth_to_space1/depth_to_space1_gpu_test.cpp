@@ -249,12 +249,10 @@ TEST(VectorInterleaveBlobs, EveryVariantValidates) {
     for (uint32_t bytes : {1u, 2u, 4u, 8u}) {
         for (uint32_t block = 2; block <= shaders::kMaxInterleaveBlock; block += block < 5 ? 1 : 11) {
             for (bool shared : {false, true}) {
-                // Two vectors per thread where the planner may choose them (B <= 4), alternating with sharing.
-                const uint32_t per_thread = block <= 4 && shared == (bytes % 2 == 0) ? 2 : 1;
                 const shaders::VectorInterleaveSpec spec{bytes, block, shared, shared ? 3u : 1u, shared ? 1u : 2u,
-                                                         shared ? 29u : 12u, false, per_thread};
+                                                         shared ? 29u : 12u};
                 const std::string name = "interleave_e" + std::to_string(bytes) + "_b" + std::to_string(block) +
-                                         (shared ? "_shared" : "") + "_x" + std::to_string(per_thread);
+                                         (shared ? "_shared" : "");
                 auto blob = shaders::build_vector_interleave_kernel(spec);
                 ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
                 const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);
@@ -280,8 +278,6 @@ TEST(VectorInterleaveBlobs, EveryVariantValidates) {
         }
     }
     EXPECT_FALSE(shaders::build_vector_interleave_kernel({8, 4, false, 1, 1, 29, true}).is_ok());
-    EXPECT_FALSE(shaders::build_vector_interleave_kernel({1, 4, false, 1, 1, 29, true, 2}).is_ok());
-    EXPECT_FALSE(shaders::build_vector_interleave_kernel({1, 2, false, 1, 1, 29, false, 3}).is_ok());
     EXPECT_FALSE(shaders::build_vector_interleave_kernel({1, 3, false, 1, 1, 29, true}).is_ok());
     EXPECT_FALSE(shaders::build_vector_interleave_kernel({4, 1}).is_ok());
     EXPECT_FALSE(shaders::build_vector_interleave_kernel({4, 17}).is_ok());
@@ -303,26 +299,6 @@ TEST(DepthToSpace1Gpu, MultiViewKernels) {
             EXPECT_TRUE(result.passed) << result.message;
         }
     }
-}
-
-// Threads of the interleave (root constant 0): two input vectors per thread where a row has an even count of
-// them and B <= 4; the piece gather always writes two output vectors per thread.
-TEST(DepthToSpace1Plan, VectorsPerThread) {
-    std::mt19937 rng(2);
-    auto threads = [&](DataType type, uint32_t block, uint32_t width) -> uint64_t {
-        const D2sCase c = make_case(type, 1, 2, 3, width, block, DepthSpaceOrder::kDepthColumnRow, Layout::kPacked,
-                                    Layout::kPacked, rng);
-        auto plan = plan_depth_to_space1_device(to_desc(c));
-        EXPECT_TRUE(plan.is_ok()) << plan.status().message();
-        return plan.is_ok() ? plan->dispatches[0].root_constants[0] : 0;
-    };
-    const uint64_t rows = 2 * 3;  // C' * H input rows per block row
-    EXPECT_EQ(threads(DataType::kFloat16, 2, 8), rows * 2 * 1);   // one vector per row: one per thread
-    EXPECT_EQ(threads(DataType::kFloat16, 2, 16), rows * 2 * 1);  // two: one thread
-    EXPECT_EQ(threads(DataType::kFloat16, 2, 48), rows * 2 * 3);  // six: three threads
-    EXPECT_EQ(threads(DataType::kInt8, 3, 32), rows * 3 * 1);     // B = 3 as well
-    EXPECT_EQ(threads(DataType::kInt8, 5, 32), rows * 5 * 2);     // B > 4: one per thread
-    EXPECT_EQ(threads(DataType::kInt8, 4, 16), rows * 4 * 2);     // piece gather: 4 output vectors, 2 threads
 }
 
 TEST(DepthToSpace1Plan, PathSelection) {
