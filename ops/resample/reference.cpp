@@ -198,18 +198,22 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
         uint32_t coord[kMaxDimensionCount];
         for (uint64_t i = begin; i < end; ++i) {
             unravel_index(i, desc.output.sizes, coord);
-            // Every corner, including those of identity dimensions (weights 1 and 0, exact), in a fixed order —
-            // dimension 0 is the most significant bit — so the double sum is reproducible.
+            // The corners of the interpolated dimensions in a fixed order — dimension 0 is the most significant
+            // bit — so the double sum is reproducible. A dimension with Scale 1 is a copy (spec §6.5): only its
+            // lower tap (weight 1), so an infinity in the neighbouring plane cannot leak in as 0 * inf = NaN.
             double sum = 0.0, magnitude = 0.0;
             for (uint32_t corner = 0; corner < corners; ++corner) {
                 double weight = 1.0;
                 uint64_t source = 0;
+                bool copied_dimension_upper = false;
                 for (uint32_t d = 0; d < rank; ++d) {
                     const LinearTap& tap = taps[d][coord[d]];
                     const bool upper = (corner >> (rank - 1 - d)) & 1u;
+                    copied_dimension_upper |= upper && desc.scales[d] == 1.0f;
                     source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
                     weight *= double(upper ? tap.w1 : tap.w0);
                 }
+                if (copied_dimension_upper) continue;
                 const double term = input.get_as_double(source) * weight;
                 sum += term;
                 magnitude += std::fabs(term);
@@ -224,8 +228,9 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
     return Status::ok();
 }
 
-// Every corner of output element i, including those of identity dimensions (weights 1 and 0, exact), in a fixed
-// order — dimension 0 is the most significant bit — so the double sum is reproducible:
+// Every corner of output element i over the interpolated dimensions (a Scale-1 dimension is a copy: its lower tap
+// only, as in run_linear_with_error_scale), in a fixed order — dimension 0 is the most significant bit — so the
+// double sum is reproducible:
 //   sum = 0; for corner: sum += x[corner] * (((1.0 * w_0) * w_1) * ... * w_last)
 // Computed row by row: the leading dimensions' corners (offset and weight product) once per output row, then for
 // each of them, in corner order, both last-dimension taps of every output of the row. A corner whose weight is
@@ -257,6 +262,7 @@ Status run_linear(const ResampleDesc& desc, const HostTensor& input, HostTensor&
     const uint64_t rows = output.element_count() / out_width;
     const uint32_t prefixes = 1u << last;
     const std::vector<LinearTap>& columns = taps[last];
+    const bool last_is_copy = desc.scales[last] == 1.0f;
     const DataType type = output.data_type();
     context.pool.parallel_for(rows, [&](uint64_t begin, uint64_t end) {
         uint32_t coord[kMaxDimensionCount];
@@ -267,18 +273,20 @@ Status run_linear(const ResampleDesc& desc, const HostTensor& input, HostTensor&
             for (uint32_t prefix = 0; prefix < prefixes; ++prefix) {
                 double weight = 1.0;
                 uint64_t source = 0;
+                bool copied_dimension_upper = false;
                 for (uint32_t d = 0; d < last; ++d) {
                     const LinearTap& tap = taps[d][coord[d]];
                     const bool upper = (prefix >> (last - 1 - d)) & 1u;
+                    copied_dimension_upper |= upper && desc.scales[d] == 1.0f;
                     source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
                     weight *= double(upper ? tap.w1 : tap.w0);
                 }
-                if (weight == 0.0 && all_finite) continue;
+                if (copied_dimension_upper || (weight == 0.0 && all_finite)) continue;
                 const float* in_row = values.data() + source;
                 for (uint64_t o = 0; o < out_width; ++o) {
                     const LinearTap& tap = columns[o];
                     sums[o] += double(in_row[tap.x0]) * (weight * double(tap.w0));
-                    sums[o] += double(in_row[tap.x1]) * (weight * double(tap.w1));
+                    if (!last_is_copy) sums[o] += double(in_row[tap.x1]) * (weight * double(tap.w1));
                 }
             }
             store(type, output.bytes().data(), row * out_width, sums.data(), out_width);

@@ -768,6 +768,28 @@ TEST(ResampleGpu, LinearNonFiniteInputs) {
         ds.inputs[0].set_from_double(47, NAN);
         const auto short_result = run_differential(resample_op(), ds);
         EXPECT_TRUE(short_result.passed) << short_result.message;
+        // Scale-1 dimensions are copies (spec §6.5): an infinity in one batch/channel plane, or in one column of a
+        // Scale-1 last dimension, stays out of its neighbours' blends. General kernel, x2 fast path, last dim 1.
+        struct Shape {
+            Dims in, out;
+            std::vector<float> scales;
+        };
+        for (const Shape& shape : {Shape{{2, 3, 4, 5}, {2, 3, 10, 7}, {1, 1, 2.5f, 1.5f}},
+                                   Shape{{1, 2, 4, 8}, {1, 2, 8, 16}, {1, 1, 2, 2}},
+                                   Shape{{1, 2, 8, 16}, {1, 2, 4, 8}, {1, 1, 0.5f, 0.5f}},
+                                   Shape{{4, 5}, {10, 5}, {2.5f, 1}}}) {
+            Case k;
+            k.scales = shape.scales;
+            k.input = make_desc(type, shape.in, Layout::kPacked, TensorRole::kInput, rng);
+            k.output = make_desc(type, shape.out, Layout::kPacked, TensorRole::kOutput, rng);
+            DifferentialCase dk = to_differential(k, "resample_inf_copies_" + std::string(data_type_name(type)) + "_" +
+                                                         format_dims(shape.in), 5);
+            const uint64_t plane = shape.in.size() == 4 ? shape.in[2] * shape.in[3] : 0;
+            dk.inputs[0].set_from_double(plane ? plane + 3 : 1, INFINITY);       // second plane / second column
+            dk.inputs[0].set_from_double(plane ? 2 * plane - 1 : 11, -INFINITY);
+            const auto copies = run_differential(resample_op(), dk);
+            EXPECT_TRUE(copies.passed) << format_dims(shape.in) << ": " << copies.message;
+        }
     }
 }
 

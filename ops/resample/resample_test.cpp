@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -308,13 +309,15 @@ HostTensor per_element_form(const HostTensor& input, const Dims& out_sizes, cons
         for (uint32_t corner = 0; corner < (1u << rank); ++corner) {
             double weight = 1.0;
             uint64_t source = 0;
+            bool copied_upper = false;  // a Scale-1 dimension is a copy: its lower tap only (spec §6.5)
             for (uint32_t d = 0; d < rank; ++d) {
                 const LinearTap tap = linear_tap(coord[d], in_sizes[d], inverse_scale(scales[d]));
                 const bool upper = (corner >> (rank - 1 - d)) & 1u;
+                copied_upper |= upper && scales[d] == 1.0f;
                 source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
                 weight *= double(upper ? tap.w1 : tap.w0);
             }
-            sum += input.get_as_double(source) * weight;
+            if (!copied_upper) sum += input.get_as_double(source) * weight;
         }
         switch (out_desc.data_type) {
             case DataType::kFloat32: output.set<float>(i, float(sum)); break;
@@ -359,6 +362,28 @@ TEST_F(ResampleTest, PropertyRowFormEqualsPerElementForm) {
                 << format_dims(s.out) << " element " << i << ": " << direct.get_as_double(i) << " vs "
                 << expected.get_as_double(i);
         }
+    }
+}
+
+// Spec §6.5: dimensions with Scale 1 are copies. An infinity in the next channel (or batch, or in the next column of
+// a Scale-1 last dimension) is no corner of this element's blend, so it must not turn it into 0 * inf = NaN.
+TEST_F(ResampleTest, LinearScaleOneDimensionsAreCopies) {
+    const float inf = std::numeric_limits<float>::infinity();
+    HostTensor in = make_tensor_with(DataType::kFloat32, {2, 2, 2, 2}, [](uint64_t i) { return double(i % 4); });
+    for (uint64_t i = 4; i < 16; ++i) in.set<float>(i, inf);  // every plane but (batch 0, channel 0)
+    const HostTensor out = run(desc_json(DataType::kFloat32, {2, 2, 2, 2}, {2, 2, 4, 4}, "LINEAR", {1, 1, 2, 2}), in);
+    const HostTensor plane = make_tensor_with(DataType::kFloat32, {2, 2}, [](uint64_t i) { return double(i); });
+    const std::vector<double> expected = values_of(run(desc_json(DataType::kFloat32, {2, 2}, {4, 4}, "LINEAR", {2, 2}), plane));
+    const std::vector<double> got = values_of(out);
+    for (uint64_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], expected[i]) << "element " << i;
+    // A Scale-1 last dimension: columns are copies too.
+    HostTensor rows = make_tensor_with(DataType::kFloat32, {2, 2}, [](uint64_t i) { return double(i); });
+    rows.set<float>(1, inf);
+    rows.set<float>(3, inf);
+    const std::vector<double> column = values_of(run(desc_json(DataType::kFloat32, {2, 2}, {4, 2}, "LINEAR", {2, 1}), rows));
+    for (uint64_t r = 0; r < 4; ++r) {
+        EXPECT_TRUE(std::isfinite(column[r * 2])) << "row " << r << " column 0 took the infinite column 1";
+        EXPECT_FALSE(std::isfinite(column[r * 2 + 1])) << "row " << r << " column 1";  // inf (NaN at clamped edges)
     }
 }
 
