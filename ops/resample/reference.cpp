@@ -83,11 +83,18 @@ void gather_rows(const ResampleDesc& desc, const std::vector<std::vector<uint32_
     const uint32_t* columns = index[last].data();
     pool.parallel_for(rows, [&](uint64_t begin, uint64_t end) {
         uint32_t coord[kMaxDimensionCount];
+        uint64_t previous_source = ~uint64_t{0};
         for (uint64_t row = begin; row < end; ++row) {
             leading_coordinates(row, desc.output.sizes, coord);
             uint64_t source = 0;
             for (uint32_t d = 0; d < last; ++d) source += uint64_t(index[d][coord[d]]) * in_strides[d];
-            gather_row(out + row * out_width, in + source, columns, out_width);
+            // An output row is a function of its source row alone (the column table is shared): upsampling repeats
+            // the previous row, which is copied instead of gathered again.
+            if (source == previous_source)
+                std::memcpy(out + row * out_width, out + (row - 1) * out_width, out_width * sizeof(Element));
+            else
+                gather_row(out + row * out_width, in + source, columns, out_width);
+            previous_source = source;
         }
     }, std::max<uint64_t>(1, 4096 / out_width));
 }
