@@ -246,6 +246,17 @@ TEST(DepthToSpace1Gpu, PieceGather) {
 // Every element size and block with and without a shared source, one and several views: vkd3d 1.2 must
 // translate each blob and spirv-val accept it.
 TEST(VectorInterleaveBlobs, EveryVariantValidates) {
+    // Builds the blob and has vkd3d translate it. Returns why it could not (the validators are missing: the test
+    // skips), empty otherwise; a blob that fails to build or validate fails the test.
+    const auto validate = [](const shaders::VectorInterleaveSpec& spec, const std::string& name) -> std::string {
+        auto blob = shaders::build_vector_interleave_kernel(spec);
+        EXPECT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
+        if (!blob.is_ok()) return {};
+        const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);
+        if (!validation.tools_found) return validation.log;
+        EXPECT_TRUE(validation.ok) << name << ": " << validation.log;
+        return {};
+    };
     for (uint32_t bytes : {1u, 2u, 4u, 8u}) {
         for (uint32_t block = 2; block <= shaders::kMaxInterleaveBlock; block += block < 5 ? 1 : 11) {
             for (bool shared : {false, true}) {
@@ -253,11 +264,7 @@ TEST(VectorInterleaveBlobs, EveryVariantValidates) {
                                                          shared ? 29u : 12u};
                 const std::string name = "interleave_e" + std::to_string(bytes) + "_b" + std::to_string(block) +
                                          (shared ? "_shared" : "");
-                auto blob = shaders::build_vector_interleave_kernel(spec);
-                ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
-                const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);
-                if (!validation.tools_found) GTEST_SKIP() << validation.log;
-                EXPECT_TRUE(validation.ok) << name << ": " << validation.log;
+                if (const std::string missing = validate(spec, name); !missing.empty()) GTEST_SKIP() << missing;
             }
         }
     }
@@ -269,11 +276,7 @@ TEST(VectorInterleaveBlobs, EveryVariantValidates) {
                                                          shared ? 12u : 29u, true};
                 const std::string name = "pieces_e" + std::to_string(bytes) + "_b" + std::to_string(block) +
                                          (shared ? "_shared" : "");
-                auto blob = shaders::build_vector_interleave_kernel(spec);
-                ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
-                const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);
-                if (!validation.tools_found) GTEST_SKIP() << validation.log;
-                EXPECT_TRUE(validation.ok) << name << ": " << validation.log;
+                if (const std::string missing = validate(spec, name); !missing.empty()) GTEST_SKIP() << missing;
             }
         }
     }

@@ -18,6 +18,7 @@
 #include "core/op_registry.h"
 #include "core/thread_pool.h"
 #include "ops/resample/desc.h"
+#include "ops/resample/gpu_test_values.h"
 #include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 #include "tests/testing/op_testing.h"
@@ -121,15 +122,6 @@ bool judge(DataType type, const Shape& s, const HostTensor& input, const std::st
         ok = ok && same;
     }
     return ok;
-}
-
-void value_range(DataType type, double& lo, double& hi) {
-    switch (type) {
-        case DataType::kFloat32: lo = -100, hi = 100; break;
-        case DataType::kFloat16: lo = -8, hi = 8; break;
-        case DataType::kInt8: lo = -128, hi = 127; break;
-        default: lo = 0, hi = 255; break;
-    }
 }
 
 std::vector<Shape> test_shapes(DataType type) {

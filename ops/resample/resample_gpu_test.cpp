@@ -19,6 +19,7 @@
 #include "core/op_registry.h"
 #include "core/thread_pool.h"
 #include "ops/resample/desc.h"
+#include "ops/resample/gpu_test_values.h"
 #include "ops/resample/kernel.h"
 #include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
@@ -96,15 +97,6 @@ TensorDesc make_desc(DataType type, const Dims& sizes, Layout layout, TensorRole
     const Status valid = validate_tensor_desc(desc, role, explicit_total);
     EXPECT_TRUE(valid.is_ok()) << valid.message();
     return desc;
-}
-
-void value_range(DataType type, double& lo, double& hi) {
-    switch (type) {
-        case DataType::kFloat32: lo = -100, hi = 100; break;
-        case DataType::kFloat16: lo = -8, hi = 8; break;
-        case DataType::kInt8: lo = -128, hi = 127; break;
-        default: lo = 0, hi = 255; break;
-    }
 }
 
 // Random logical input in `desc`'s layout; aliased (broadcast) elements are made equal, as the device sees them.
