@@ -44,6 +44,9 @@ GpuContext::~GpuContext() {
 
 Status GpuContext::initialize(const GpuContextOptions& options) {
     const auto start = Clock::now();
+    // Asked before any device exists: outside developer mode Windows answers SetStablePowerState by removing the
+    // device, and vkd3d lacks it.
+    if (options.stable_power_state) DMLTOOL_RETURN_IF_ERROR(DeviceFactory::stable_power_state_allowed());
     DMLTOOL_ASSIGN_OR_RETURN(factory_, DeviceFactory::open());
     DMLTOOL_ASSIGN_OR_RETURN(fence_event_, FenceEvent::create());
     DMLTOOL_ASSIGN_OR_RETURN(const uint32_t chosen, choose_adapter(factory_->adapters(), options));
@@ -59,11 +62,7 @@ Status GpuContext::initialize(const GpuContextOptions& options) {
         return injected ? device_error(failed.message() + kInjectedMark) : failed;
     }
     device_creation_seconds_ = std::chrono::duration<double>(Clock::now() - start).count();
-    if (options.stable_power_state) {
-        // Asked before the call: outside developer mode Windows answers SetStablePowerState by removing the device.
-        DMLTOOL_RETURN_IF_ERROR(DeviceFactory::stable_power_state_allowed());
-        DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->SetStablePowerState(TRUE));
-    }
+    if (options.stable_power_state) DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->SetStablePowerState(TRUE));
 
     D3D12_COMMAND_QUEUE_DESC queue_desc{};
     queue_desc.Type = D3D12_COMMAND_LIST_TYPE_DIRECT;
