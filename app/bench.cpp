@@ -70,6 +70,7 @@ std::vector<std::pair<std::string, std::string>> describe_options(const BenchCom
             {"max_time_seconds", number_text(o.stop.max_seconds)},
             {"cache", o.cache_cold ? "cold" : "hot"},
             {"stable_power_state", o.device.stable_power_state ? "on" : "off"},
+            {"autotune", std::string(tuning_mode_name(o.device.autotune))},
             {"flush_mib", std::to_string(o.flush_mib)},
             {"throttle", o.throttle},
             {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)}};
@@ -266,6 +267,22 @@ void print_conditions(std::FILE* out, const Conditions& c, const std::vector<Ben
     }
 }
 
+// Which plan variant each device case ran (autotuning, README "Autotuning"), after the tables.
+void print_plan_choices(std::FILE* out, const std::vector<BenchCase>& cases) {
+    bool header = false;
+    for (const BenchCase& c : cases) {
+        if (c.plan_source.empty()) continue;
+        if (!header) std::fprintf(out, "\nPlans (autotuning):\n");
+        header = true;
+        if (c.plan_source == "heuristic")
+            std::fprintf(out, "  %s on %s: heuristic (%s)\n", c.name.c_str(), c.backend.c_str(), c.plan_note.c_str());
+        else
+            std::fprintf(out, "  %s on %s: %s (%s; %.2fx the heuristic plan's speed, %zu variants measured)\n",
+                         c.name.c_str(), c.backend.c_str(), c.plan_variant.c_str(), c.plan_source.c_str(),
+                         c.plan_speedup, c.plan_candidates);
+    }
+}
+
 // The device backend's adapter as the report names it.
 std::string adapter_of_report(const BenchReport& report) {
     for (const auto& [backend, r] : report.rooflines)
@@ -357,6 +374,14 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
         c.probe_before = run.probe_before;
         c.probe_after = run.probe_after;
         c.remeasured = run.remeasured;
+        if (device && r.backend == device->label())
+            if (const std::optional<PlanChoice> plan = device->plan_choice(*spec.op, *spec.desc)) {
+                c.plan_variant = plan->variant.empty() ? "heuristic" : plan->variant;
+                c.plan_source = plan->source;
+                c.plan_note = plan->note;
+                c.plan_speedup = plan->speedup();
+                c.plan_candidates = plan->candidates.size();
+            }
         // Judged against the whole run's best probe, known only now.
         const double slowest = std::min(run.probe_before, run.probe_after);
         c.throttled = conditions.flag_backends.count(r.backend) && slowest > 0 &&
@@ -367,6 +392,7 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     const BenchReport report = build_report(std::move(cases), std::move(rooflines));
     print_report(human, report);
     print_conditions(human, conditions, report.cases, options.cache_cold);
+    print_plan_choices(human, report.cases);
     if (!context.not_benchmarked.empty())
         std::fprintf(human, "%zu selected cases or files were not benchmarked (they did not pass)\n",
                      context.not_benchmarked.size());

@@ -68,6 +68,13 @@ json statistics_json(const BenchCase& c) {
             {"stddev", s.stddev}, {"noise", finite(s.noise)}};
 }
 
+// How the device plan was chosen (autotuning); null for cases without plan variants.
+json plan_json(const BenchCase& c) {
+    if (c.plan_source.empty()) return json();
+    return {{"variant", c.plan_variant}, {"source", c.plan_source}, {"speedup_over_heuristic", c.plan_speedup},
+            {"candidates", c.plan_candidates}, {"note", c.plan_note}};
+}
+
 }  // namespace
 
 Status write_report_json(const std::string& path, const BenchReport& report, const ReportContext& context) {
@@ -120,7 +127,8 @@ Status write_report_json(const std::string& path, const BenchReport& report, con
                          {"bytes_per_second", f.bytes_per_second},
                          {"ops_per_second", f.ops_per_second},
                          {"roofline_percent", optional_number(f.roofline_percent)},
-                         {"float_fma_percent", optional_number(f.float_fma_percent)}});
+                         {"float_fma_percent", optional_number(f.float_fma_percent)},
+                         {"plan", plan_json(c)}});
     }
     root["cases"] = cases;
     root["feature_level_table"] = table_json(report.by_feature_level);
@@ -186,7 +194,7 @@ Status write_report_csv(const std::string& path, const BenchReport& report, cons
     for (const NotBenchmarked& n : context.not_benchmarked)
         out += csv_comment("not benchmarked", n.file + " :: " + n.name + " [" + n.status + "] " + n.reason);
     out += "row,backend,feature_level,operator,dtype,name,cases,seconds,bytes_per_second,ops_per_second,"
-           "roofline_percent,float_fma_percent,noise,samples,converged\n";
+           "roofline_percent,float_fma_percent,noise,samples,converged,plan\n";
     for (size_t i = 0; i < report.cases.size(); ++i) {
         const BenchCase& c = report.cases[i];
         const CaseFigures& f = report.figures[i];
@@ -194,14 +202,14 @@ Status write_report_csv(const std::string& path, const BenchReport& report, cons
                ",1," + csv_number(c.seconds) + "," + csv_number(f.bytes_per_second) + "," +
                csv_number(f.ops_per_second) + "," + csv_number(f.roofline_percent) + "," +
                csv_number(f.float_fma_percent) + "," + csv_noise(c.samples) + "," + std::to_string(c.samples.size()) +
-               "," + (c.converged ? "1" : "0") + "\n";
+               "," + (c.converged ? "1" : "0") + "," + csv_field(c.plan_variant) + "\n";
     }
     for (const auto* rows : {&report.by_feature_level, &report.by_operator_dtype})
         for (const TableRow& r : *rows)
             out += std::string(r.feature_level.empty() ? "operator_dtype," : "feature_level,") + r.backend + "," +
                    r.feature_level + "," + r.op + "," + r.dtype + ",," + std::to_string(r.cases) + ",," +
                    csv_number(r.geomean_bytes_per_second) + "," + csv_number(r.geomean_ops_per_second) + "," +
-                   csv_number(r.geomean_roofline_percent) + ",,,,\n";
+                   csv_number(r.geomean_roofline_percent) + ",,,,,\n";
     return write_text(path, out);
 }
 

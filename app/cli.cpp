@@ -83,6 +83,16 @@ void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     cmd->add_option("--adapter", device.adapter, "GPU adapter: index or name substring (see `dmltool list`)");
     cmd->add_option("--threads", threads, "CPU reference threads (default: all hardware threads)");
+    cmd->add_option_function<std::string>(
+           "--autotune", [&device](const std::string& mode) { device.autotune = *parse_tuning_mode(mode); },
+           std::string("GPU plan variants (README: Autotuning): off (the planner's heuristic plan), cached (the "
+                       "tuning cache's winner for this device where it has one) or tune (as cached, and cases "
+                       "without a winner time every variant first and store the fastest); default ") +
+               (with_backend_default_both ? "cached" : "tune"))
+        ->check(CLI::IsMember({"off", "cached", "tune"}));
+    cmd->add_option("--tuning-cache", device.tuning_cache,
+                    "The tuning cache file (default $XDG_CACHE_HOME/dmltool/tuning.json or ~/.cache/dmltool/tuning.json; "
+                    "Windows: %LOCALAPPDATA%\\dmltool\\tuning.json)");
     add_directml_flags(cmd, device);
 }
 
@@ -174,6 +184,7 @@ int run_cli(int argc, char** argv) {
     add_directml_flags(list, list_device);
 
     BenchCommandOptions bench_options;
+    bench_options.device.autotune = TuningMode::kTune;  // a benchmark measures the device's best plan
     CommonFlags bench_flags;
     CLI::App* bench = app.add_subcommand(
         "bench", "Benchmark passing cases with Google Benchmark; --benchmark_* flags pass through");

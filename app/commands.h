@@ -7,6 +7,7 @@
 
 #include "app/bench_stats.h"
 #include "core/op_registry.h"
+#include "core/plan_tuning.h"
 #include "core/runner.h"
 
 namespace dmltool::app {
@@ -33,6 +34,10 @@ struct DeviceOptions {
     // bench --stable-power-state: ID3D12Device::SetStablePowerState on every device bench creates (Windows in
     // developer mode only; elsewhere device creation fails with the reason, exit 3).
     bool stable_power_state = false;
+    // Autotuning of plan variants (README "Autotuning"): --autotune (run: cached, bench: tune) and --tuning-cache
+    // (empty: core/plan_tuning.h's default_tuning_cache_path()).
+    TuningMode autotune = TuningMode::kCached;
+    std::string tuning_cache;
 };
 
 struct RunCommandOptions {

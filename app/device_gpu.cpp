@@ -48,6 +48,9 @@ Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, 
     gpu::GpuContextOptions context_options = context_options_for(options);
     gpu::GpuBackendOptions backend_options;
     backend_options.max_device_bytes = options.max_device_mib << 20;
+    backend_options.tuning.mode = options.autotune;
+    backend_options.tuning.cache_path =
+        options.tuning_cache.empty() ? default_tuning_cache_path() : std::filesystem::path(options.tuning_cache);
     DMLTOOL_ASSIGN_OR_RETURN(backend_options.faults, gpu::parse_fault_plan(options.inject_fault));
     if (!backend_options.faults.empty())
         std::fprintf(stderr, "dmltool: note: DMLTOOL_INJECT_FAULT=%s: simulating device faults (a test hook)\n",

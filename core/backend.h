@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/op.h"
+#include "core/plan_tuning.h"
 #include "core/status.h"
 #include "core/tensor.h"
 
@@ -78,6 +79,13 @@ public:
         (void)op;
         (void)desc;
         return Status::ok();
+    }
+    // How the plan of this desc was chosen (autotuning, core/plan_tuning.h); nullopt: the backend has no plans to
+    // choose between (the reference, DirectML) or has not planned this desc yet.
+    virtual std::optional<PlanChoice> plan_choice(const Op& op, const OpDesc& desc) {
+        (void)op;
+        (void)desc;
+        return std::nullopt;
     }
     // Device faults: lost() is true once the device is unusable (removed, hung, timed out) so every later
     // execute would fail the same way; recover() replaces it with a new device on the same adapter.

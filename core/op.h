@@ -115,6 +115,23 @@ public:
         (void)semantics;
         return unsupported(std::string(name()) + ": no GPU kernel for this desc");
     }
+    // Autotuning (README "Autotuning"): named alternatives to plan_device's heuristic choice of kernel geometry for
+    // this desc, which a device may time to pick the fastest. Every variant must compute exactly what plan_device's
+    // plan computes (the GPU tests run each against the reference, and the tuner checks each variant's outputs
+    // against the heuristic plan's bit for bit before timing it). Empty: nothing to tune. Names are stable
+    // (they are the tuning cache's values) and never empty.
+    virtual std::vector<std::string> device_plan_variants(const OpDesc& desc, const SemanticsOptions& semantics) const {
+        (void)desc;
+        (void)semantics;
+        return {};
+    }
+    // The plan of one of device_plan_variants' names; kUnsupported for a name this desc does not offer.
+    virtual Result<DevicePlan> plan_device_variant(const OpDesc& desc, const SemanticsOptions& semantics,
+                                                   std::string_view variant) const {
+        (void)desc;
+        (void)semantics;
+        return unsupported(std::string(name()) + ": no plan variant '" + std::string(variant) + "'");
+    }
 };
 
 // For derive_outputs: whether desc[key] is absent (or null) or a tensor desc object without "Sizes".

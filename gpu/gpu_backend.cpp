@@ -34,6 +34,7 @@ Result<std::unique_ptr<GpuBackend>> GpuBackend::create(const GpuContextOptions& 
         backend->context_options_.faults = backend->faults_.get();
     }
     backend->semantics_ = semantics;
+    backend->tuning_ = backend_options.tuning;
     DMLTOOL_ASSIGN_OR_RETURN(backend->context_, GpuContext::create(backend->context_options_));
     backend->max_device_bytes_ = backend_options.max_device_bytes ? backend_options.max_device_bytes
                                                                   : backend->context_->adapter().device_local_bytes;
@@ -82,17 +83,28 @@ Result<const ComputeKernel*> GpuBackend::kernel_for(const KernelDispatch& dispat
 
 Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare(const Op& op, const OpDesc& desc,
                                                                   const std::vector<const HostTensor*>& inputs) {
+    DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, choose_plan(op, desc, inputs));
+    return prepare_plan(op, desc, inputs, std::move(plan));
+}
+
+Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare_plan(const Op& op, const OpDesc& desc,
+                                                                       const std::vector<const HostTensor*>& inputs,
+                                                                       DevicePlan plan, const Prepared* same_io) {
     auto prepared = std::make_unique<Prepared>();
     prepared->desc = &desc;
     prepared->inputs = inputs;
-    DMLTOOL_ASSIGN_OR_RETURN(prepared->plan, op.plan_device(desc, semantics_));
+    prepared->plan = std::move(plan);
     DMLTOOL_RETURN_IF_ERROR(check_footprint(op, desc, prepared->plan));
     for (const KernelDispatch& dispatch : prepared->plan.dispatches) {
         DMLTOOL_ASSIGN_OR_RETURN(const ComputeKernel* kernel, kernel_for(dispatch));
         prepared->kernels.push_back(kernel);
     }
+    if (same_io) {
+        prepared->input_buffers = same_io->input_buffers;
+        prepared->output_buffers = same_io->output_buffers;
+    }
     const auto input_descs = slot_descs(op, desc, TensorRole::kInput);
-    for (size_t i = 0; i < input_descs.size(); ++i) {
+    for (size_t i = 0; i < input_descs.size() && !same_io; ++i) {
         if (!input_descs[i] || !inputs[i]) {
             prepared->input_buffers.emplace_back();
             continue;
@@ -102,12 +114,13 @@ Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare(const Op& op, 
         DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice, image.size(),
                                                                      "input " + std::to_string(i)));
         DMLTOOL_RETURN_IF_ERROR(upload(*context_, buffer, 0, image));
-        prepared->input_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
+        prepared->input_buffers.push_back(std::make_shared<GpuBuffer>(std::move(buffer)));
     }
-    for (const TensorDesc* output : slot_descs(op, desc, TensorRole::kOutput)) {
+    const auto output_descs = same_io ? std::vector<const TensorDesc*>{} : slot_descs(op, desc, TensorRole::kOutput);
+    for (const TensorDesc* output : output_descs) {
         DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice,
                                                                      padded_size(output->total_size_in_bytes), "output"));
-        prepared->output_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
+        prepared->output_buffers.push_back(std::make_shared<GpuBuffer>(std::move(buffer)));
     }
     for (size_t i = 0; i < prepared->plan.auxiliary_buffers.size(); ++i) {
         std::vector<std::byte> data = prepared->plan.auxiliary_buffers[i];
@@ -115,7 +128,8 @@ Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare(const Op& op, 
         DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice, data.size(),
                                                                      "auxiliary " + std::to_string(i)));
         DMLTOOL_RETURN_IF_ERROR(upload(*context_, buffer, 0, data));
-        prepared->auxiliary_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
+        prepared->auxiliary_bytes += data.size();
+        prepared->auxiliary_buffers.push_back(std::make_shared<GpuBuffer>(std::move(buffer)));
     }
     return prepared;
 }
@@ -132,7 +146,7 @@ Status GpuBackend::record_plan(Prepared& prepared) {
     for (size_t d = 0; d < prepared.plan.dispatches.size(); ++d) {
         const KernelDispatch& dispatch = prepared.plan.dispatches[d];
         auto resolve = [&](const BufferBinding& binding) -> Result<BufferView> {
-            const std::vector<std::unique_ptr<GpuBuffer>>* pool = nullptr;
+            const std::vector<std::shared_ptr<GpuBuffer>>* pool = nullptr;
             switch (binding.source) {
                 case BufferBinding::Source::kInput: pool = &prepared.input_buffers; break;
                 case BufferBinding::Source::kOutput: pool = &prepared.output_buffers; break;
@@ -177,17 +191,22 @@ Result<std::vector<HostTensor>> GpuBackend::execute_once(const Op& op, const OpD
                                                          const std::vector<const HostTensor*>& inputs,
                                                          BackendTiming* timing, std::byte output_poison) {
     DMLTOOL_ASSIGN_OR_RETURN(auto prepared, prepare(op, desc, inputs));
-    DMLTOOL_RETURN_IF_ERROR(reset_outputs(op, *prepared, output_poison));
+    return run_and_read(op, *prepared, output_poison, timing);
+}
+
+Result<std::vector<HostTensor>> GpuBackend::run_and_read(const Op& op, Prepared& prepared, std::byte output_poison,
+                                                         BackendTiming* timing) {
+    DMLTOOL_RETURN_IF_ERROR(reset_outputs(op, prepared, output_poison));
     const auto start = std::chrono::steady_clock::now();
-    DMLTOOL_RETURN_IF_ERROR(record_plan(*prepared));
+    DMLTOOL_RETURN_IF_ERROR(record_plan(prepared));
     DMLTOOL_RETURN_IF_ERROR(context_->submit_and_wait());
     if (timing)
         timing->first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::vector<HostTensor> outputs;
-    const auto output_descs = slot_descs(op, desc, TensorRole::kOutput);
+    const auto output_descs = slot_descs(op, *prepared.desc, TensorRole::kOutput);
     for (size_t i = 0; i < output_descs.size(); ++i) {
         DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> bytes,
-                                 download(*context_, *prepared->output_buffers[i], 0, output_descs[i]->total_size_in_bytes));
+                                 download(*context_, *prepared.output_buffers[i], 0, output_descs[i]->total_size_in_bytes));
         outputs.push_back(from_physical(*output_descs[i], bytes));
     }
     return outputs;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/backend.h"
+#include "core/plan_tuning.h"
 #include "core/semantics.h"
 #include "gpu/compute_kernel.h"
 #include "gpu/fault_injector.h"
@@ -25,6 +26,8 @@ struct GpuBackendOptions {
     // upload/readback heaps); 0: the adapter's largest device-local heap, or no budget when it reports none.
     uint64_t max_device_bytes = 0;
     FaultPlan faults;  // test hook (DMLTOOL_INJECT_FAULT); GpuContextOptions::faults is ignored here
+    // Autotuning (README "Autotuning"): whether ops' plan variants are timed and which cache file keeps winners.
+    TuningOptions tuning{};
 };
 
 class GpuBackend final : public Backend {
@@ -43,6 +46,7 @@ public:
                                                 unsigned iterations) override;
     Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) override;
     Status check_capacity(const Op& op, const OpDesc& desc) override;
+    std::optional<PlanChoice> plan_choice(const Op& op, const OpDesc& desc) override;
     bool lost() const override { return context_->is_lost(); }
     Status recover() override;
 
@@ -59,9 +63,11 @@ private:
         const OpDesc* desc = nullptr;
         std::vector<const HostTensor*> inputs;
         DevicePlan plan;
-        std::vector<std::unique_ptr<GpuBuffer>> input_buffers;   // null for absent optional inputs
-        std::vector<std::unique_ptr<GpuBuffer>> output_buffers;
-        std::vector<std::unique_ptr<GpuBuffer>> auxiliary_buffers;
+        // Shared: autotuning runs every plan variant of a desc on the same input and output buffers.
+        std::vector<std::shared_ptr<GpuBuffer>> input_buffers;  // null for absent optional inputs
+        std::vector<std::shared_ptr<GpuBuffer>> output_buffers;
+        std::vector<std::shared_ptr<GpuBuffer>> auxiliary_buffers;
+        uint64_t auxiliary_bytes = 0;
         std::vector<const ComputeKernel*> kernels;  // one per dispatch, owned by kernel_cache_
     };
 
@@ -69,6 +75,29 @@ private:
 
     Result<std::unique_ptr<Prepared>> prepare(const Op& op, const OpDesc& desc,
                                               const std::vector<const HostTensor*>& inputs);
+    // Buffers and kernels for a given plan (prepare: the chosen one; tuning: each variant in turn). With
+    // `same_io`, the input and output buffers are that preparation's (same desc and inputs), not new ones.
+    Result<std::unique_ptr<Prepared>> prepare_plan(const Op& op, const OpDesc& desc,
+                                                   const std::vector<const HostTensor*>& inputs, DevicePlan plan,
+                                                   const Prepared* same_io = nullptr);
+
+    // Autotuning (gpu_backend_tuning.cpp). The plan to run for this desc: the heuristic one, the cached winner,
+    // or (tuning mode, no winner yet) the winner of timing every variant. Records the choice for plan_choice().
+    Result<DevicePlan> choose_plan(const Op& op, const OpDesc& desc, const std::vector<const HostTensor*>& inputs);
+    // Times every variant (after checking its outputs equal the heuristic plan's bit for bit) and returns the
+    // choice; the winner's plan in `winner`.
+    Result<PlanChoice> tune(const Op& op, const OpDesc& desc, const std::vector<const HostTensor*>& inputs,
+                            const DevicePlan& heuristic, const std::vector<std::string>& variants, DevicePlan& winner);
+    // Median device time of one execution of a prepared plan over one batch of about kBatchSeconds (executions
+    // from `estimate` of one execution's time; 0: a short batch measures it first).
+    Result<double> time_candidate(Prepared& prepared, double estimate);
+    // Batches of `prepared` back to back until two medians agree (the GPU's clocks have settled); the last median.
+    Result<double> settle_clocks(Prepared& prepared);
+    // Poisons the outputs, runs the plan once and reads the outputs back (timing: the run alone).
+    Result<std::vector<HostTensor>> run_and_read(const Op& op, Prepared& prepared, std::byte output_poison,
+                                                 BackendTiming* timing = nullptr);
+    // "name | vendor:device | driver": the cache's device key.
+    std::string tuning_device_key() const;
     // kUnsupported, with the numbers, when the plan's buffers exceed the device's limits or the budget.
     Status check_footprint(const Op& op, const OpDesc& desc, const DevicePlan& plan) const;
     Result<std::vector<HostTensor>> execute_once(const Op& op, const OpDesc& desc,
@@ -86,6 +115,9 @@ private:
     SemanticsOptions semantics_;
     std::map<std::string, std::unique_ptr<ComputeKernel>> kernel_cache_;  // key: layout + blob bytes
     std::unique_ptr<Prepared> last_timed_;  // reused by repeated time_executions calls on the same case
+    TuningOptions tuning_;
+    std::unique_ptr<TuningCache> tuning_cache_;  // loaded on the first case with variants
+    std::map<std::string, PlanChoice> plan_choices_;  // by plan fingerprint: each desc is tuned once per process
 };
 
 }  // namespace dmltool::gpu

@@ -38,6 +38,9 @@ struct AdapterInfo {
     uint32_t device_id = 0;
     uint32_t vulkan_api_version = 0;  // Linux only (0 on Windows)
     uint64_t luid = 0;                // Windows only: the DXGI adapter LUID (HighPart << 32 | LowPart)
+    // The driver's version as its platform reports it ("vulkan driver 0x...", "umd a.b.c.d"), empty when it does
+    // not say: part of the autotuning cache key (a new driver may change which variant is fastest).
+    std::string driver_version;
     uint64_t device_local_bytes = 0;  // largest device-local memory heap (Windows: dedicated video memory)
     // Largest single buffer the Vulkan device allows (min of maxMemoryAllocationSize and maxBufferSize; vkd3d
     // makes each committed buffer one VkBuffer with its own allocation). 0 when the driver does not say.

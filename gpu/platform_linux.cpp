@@ -3,6 +3,7 @@
 // chosen one to vkd3d_create_device (vkd3d honours the VKD3D_VULKAN_DEVICE environment variable over our
 // choice when it is set).
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -141,6 +142,9 @@ Result<std::unique_ptr<DeviceFactory>> DeviceFactory::open() {
         adapter.vendor_id = properties.vendorID;
         adapter.device_id = properties.deviceID;
         adapter.vulkan_api_version = properties.apiVersion;
+        char driver[48];
+        std::snprintf(driver, sizeof driver, "vulkan driver 0x%08x", properties.driverVersion);
+        adapter.driver_version = driver;
         for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
             if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
                 adapter.device_local_bytes = std::max<uint64_t>(adapter.device_local_bytes, memory.memoryHeaps[h].size);

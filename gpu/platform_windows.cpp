@@ -2,6 +2,7 @@
 // D3D12CreateDevice, and fences signal Win32 events. Under Wine the same calls reach Wine's d3d12/dxgi, which
 // run on the host's Vulkan driver (gpu/README.md: "Windows and Wine").
 #include <algorithm>
+#include <cstdio>
 
 #include "gpu/hresult.h"
 #include "gpu/platform.h"
@@ -52,6 +53,17 @@ AdapterInfo describe(const DXGI_ADAPTER_DESC1& desc, uint32_t index) {
     // DXGI has no per-buffer limit; GpuContext bounds buffers by MaxGPUVirtualAddressBitsPerResource instead.
     adapter.max_buffer_bytes = 0;
     return adapter;
+}
+
+// The user-mode driver's version (DXGI reports it through CheckInterfaceSupport); empty when it does not.
+std::string user_mode_driver_version(IDXGIAdapter1& adapter) {
+    LARGE_INTEGER version{};
+    if (FAILED(adapter.CheckInterfaceSupport(__uuidof(IDXGIDevice), &version))) return {};
+    const uint64_t v = uint64_t(version.QuadPart);
+    char text[64];
+    std::snprintf(text, sizeof text, "umd %u.%u.%u.%u", unsigned(v >> 48), unsigned((v >> 32) & 0xffff),
+                  unsigned((v >> 16) & 0xffff), unsigned(v & 0xffff));
+    return text;
 }
 
 }  // namespace
@@ -111,6 +123,7 @@ Result<std::unique_ptr<DeviceFactory>> DeviceFactory::open() {
         DMLTOOL_TRY_HR(adapter->GetDesc1(&desc));
         has_software = has_software || (desc.Flags & DXGI_ADAPTER_FLAG_SOFTWARE);
         adapters.push_back(describe(desc, uint32_t(adapters.size())));
+        adapters.back().driver_version = user_mode_driver_version(*adapter.Get());
         state->adapters.push_back(std::move(adapter));
     }
     // A machine without a GPU driver still has WARP; list it when enumeration did not (the default choice

@@ -48,7 +48,9 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     // single float run (no int32 accumulators: 256x56x56 1x1 12.4 -> 15.2 TOPS from 224 to 448 threads): 8
     // channel groups and as many rows as fit (evened out over the row blocks), then more channel groups (up to
     // 32) where the rows are few and short.
-    const uint64_t target = g.in_channels_per_group * g.kernel[0] * g.kernel[1] <= kMaxExactTaps ? 512 : 256;
+    const uint64_t target = options.float_target_threads ? options.float_target_threads
+                            : g.in_channels_per_group * g.kernel[0] * g.kernel[1] <= kMaxExactTaps ? 512
+                                                                                                     : 256;
     const uint64_t tiles = mpg / k.channels_per_thread;
     const auto largest_dividing = [&](uint64_t limit) {
         uint64_t c = 1;

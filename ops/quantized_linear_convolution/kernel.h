@@ -33,6 +33,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/device_plan.h"
@@ -142,7 +144,21 @@ struct PlanOptions {
     // Float kernel geometry for tests: 0 lets the planner choose; otherwise these replace its choice (MT, CW,
     // rows per group, channel groups per group, input-channel slices).
     uint32_t float_channels = 0, float_columns = 0, float_rows = 0, float_channel_groups = 0, float_splits = 0;
+    // Threads per group the float kernel's rows and channel groups aim at; 0: the planner's (256, or 512 for a
+    // single float run). Autotuning varies it.
+    uint32_t float_target_threads = 0;
+    // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
+    // is kUnsupported instead of silently taking another). kAny: the planner's choice.
+    enum class Kernel { kAny, kFloat, kTiled, kDirect };
+    Kernel kernel = Kernel::kAny;
 };
+
+// Autotuning (README "Autotuning"; Op::device_plan_variants): the named alternatives to the planner's choice for
+// this desc, and the plan of one name. Names spell the geometry they run: "float/mt8/cw8/tr4/cg8/s2" (the float
+// kernel with MT channels, CW columns per thread, TR rows and CG channel groups per thread group, S input-channel
+// slices), "int-tiled/cw8", "int-direct". Every variant computes the same outputs (exact integer accumulation).
+std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& desc);
+Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& desc, std::string_view name);
 
 // The dispatches for a parsed desc, or kUnsupported with the reason (accumulator range, input/output over
 // 4 GiB, filter or scratch buffer over one 512 MiB view).

@@ -285,6 +285,15 @@ public:
         return plan_quantized_linear_convolution(static_cast<const QuantizedLinearConvolutionDesc&>(desc));
     }
 
+    std::vector<std::string> device_plan_variants(const OpDesc& desc, const SemanticsOptions&) const override {
+        return plan_variants(static_cast<const QuantizedLinearConvolutionDesc&>(desc));
+    }
+
+    Result<DevicePlan> plan_device_variant(const OpDesc& desc, const SemanticsOptions&,
+                                           std::string_view variant) const override {
+        return plan_variant(static_cast<const QuantizedLinearConvolutionDesc&>(desc), variant);
+    }
+
     WorkEstimate work(const OpDesc& base) const override {
         const auto& d = static_cast<const QuantizedLinearConvolutionDesc&>(base);
         const auto bytes = [](const TensorDesc& t) { return t.element_count() * element_size(t.data_type); };

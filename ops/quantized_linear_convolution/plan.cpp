@@ -32,8 +32,12 @@ uint32_t channel_stride(const TensorDesc& t) {
 }  // namespace
 
 Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvolutionDesc& d,
-                                                     const PlanOptions& options) {
+                                                     const PlanOptions& requested) {
     const std::string op = "QUANTIZED_LINEAR_CONVOLUTION";
+    PlanOptions options = requested;
+    if (options.kernel == PlanOptions::Kernel::kTiled || options.kernel == PlanOptions::Kernel::kDirect)
+        options.allow_float = false;
+    if (options.kernel == PlanOptions::Kernel::kDirect) options.allow_tiled = false;
     const ConvGeometry g = conv_geometry(d);
     const uint64_t taps = g.in_channels_per_group * g.kernel[0] * g.kernel[1];
     // |x - xz| <= 255 and |w - wz| <= 255: the int32 accumulator is exact while taps * 255^2 fits (the bias is
@@ -131,6 +135,11 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                                             .window_log2 = kernel_window};
     const std::optional<FloatPlan> float_plan =
         choose_float_plan(d, g, input_views == 1 && output_views == 1, options);
+    if ((options.kernel == PlanOptions::Kernel::kFloat && !float_plan) ||
+        (options.kernel == PlanOptions::Kernel::kTiled && !tiled))
+        return unsupported(op + ": the " +
+                           std::string(options.kernel == PlanOptions::Kernel::kFloat ? "float" : "tiled") +
+                           " conv kernel does not apply to this shape");
     std::shared_ptr<const std::vector<uint8_t>> conv_blob, finalize_blob;
     if (float_plan) {
         const FloatConvKernelOptions& f = float_plan->kernel;

@@ -65,13 +65,39 @@ def expected_benchmarks(dmltool, cases_path, backends):
     return [(c["operator"]["type"].removeprefix("DML_OPERATOR_"), c["name"], b) for c in cases for b in backends]
 
 
+def check_plans(report, tuning_path, backend, source, console):
+    """Autotuning: on the GPU the QLinearConv case ran a plan chosen by `source` ("tuned": measured now and stored
+    in the cache file; "cache": read from it), says so in the report and on the console; other cases and the CPU
+    reference have no plan variants (plan null)."""
+    for c in report["cases"]:
+        tuned = c["backend"] == "gpu" and c["operator"] == "QUANTIZED_LINEAR_CONVOLUTION"
+        if not tuned:
+            check(c["plan"] is None, f"{c['name']} on {c['backend']}: no plan variants, plan should be null", json.dumps(c))
+            continue
+        plan = c["plan"]
+        check(plan is not None and plan["source"] == source and plan["candidates"] > 1 and plan["variant"]
+              and plan["speedup_over_heuristic"] >= 1, f"{c['name']}: expected a plan chosen by '{source}'",
+              json.dumps(c.get("plan")))
+        check(f"{c['name']} on gpu: {plan['variant']} ({source};" in console,
+              f"{c['name']}: the console's 'Plans (autotuning)' lines do not name the plan", console)
+        entries = json.load(open(tuning_path))["devices"]
+        stored = [e for plans in entries.values() for e in plans.values() if e["label"].startswith("QUANTIZED_LINEAR")]
+        check(len(stored) == 1 and len(stored[0]["candidates"]) == plan["candidates"] and
+              (stored[0]["variant"] or "heuristic") == plan["variant"],
+              "the tuning cache should hold the case's winner and its candidates", json.dumps(entries)[:2000])
+    if backend != "both":
+        check(not os.path.exists(tuning_path), "--backend cpu must not write a tuning cache")
+
+
 def main(dmltool, cases_path, out_dir, backend):
     os.makedirs(out_dir, exist_ok=True)
-    paths = {k: os.path.join(out_dir, f"bench_{k}") for k in ("out.json", "report.json", "report.csv")}
+    paths = {k: os.path.join(out_dir, f"bench_{k}") for k in ("out.json", "report.json", "report.csv", "tuning.json")}
     for p in paths.values():
         if os.path.exists(p):
             os.remove(p)
-    command = [dmltool, "bench", "--backend", backend, cases_path, "--roofline-mib", "4",
+    # Autotuning (bench's default --autotune tune) with a cache of this test's own: the first run tunes.
+    tuning = ["--tuning-cache", paths["tuning.json"]]
+    command = [dmltool, "bench", "--backend", backend, cases_path, "--roofline-mib", "4", *tuning,
                "--report-json", paths["report.json"], "--report-csv", paths["report.csv"],
                "--benchmark_format=json", "--benchmark_min_time=0.001", "--max-noise", "100", "--min-samples", "7",
                "--max-time", "120",
@@ -162,13 +188,17 @@ def main(dmltool, cases_path, out_dir, backend):
     check(report.get("sample_format") == "dmltool-samples-1" and "noise" in report.get("statistics", {}),
           "report lacks the sample format and the estimator's description")
 
+    check_plans(report, paths["tuning.json"], backend, "tuned", run.stderr)
+
     # An unreachable noise target: every case samples until --max-time, stays unconverged and is warned about.
+    # Same tuning cache: the winners of the first run are used, not tuned again.
     unconverged = os.path.join(out_dir, "bench_unconverged.json")
     command = [dmltool, "bench", "--backend", backend, cases_path, "--roofline-mib", "0", "--report-json", unconverged,
-               "--max-noise", "0", "--max-time", "0.05", "--benchmark_min_time=0.001"]
+               "--max-noise", "0", "--max-time", "0.05", "--benchmark_min_time=0.001", *tuning]
     run2 = subprocess.run(command, capture_output=True, text=True, timeout=300)
     check(run2.returncode == 0, "bench with an unreachable --max-noise must still exit 0", run2.stderr)
     report2 = json.load(open(unconverged))
+    check_plans(report2, paths["tuning.json"], backend, "cache", run2.stdout)
     for c in report2["cases"]:
         check(c["converged"] is False and len(c["samples"]) >= 2, f"{c['name']}: expected not converged, >= 2 samples")
         check(f"{c['name']} on {c['backend']}: not converged (noise " in run2.stdout,

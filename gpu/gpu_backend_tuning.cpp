@@ -1,0 +1,226 @@
+// Autotuning on the D3D12 backend (README "Autotuning"; the cache and the winner rule are core/plan_tuning.h).
+// An op that offers plan variants for a desc (Op::device_plan_variants) gets them timed on this device the first
+// time the desc is planned in tune mode: each variant is prepared on the heuristic plan's input and output
+// buffers, run once and its outputs compared bit for bit with the heuristic plan's (a variant that differs is a
+// kernel bug, reported as the case's error rather than silently timed); then all are timed with GPU timestamps,
+// back to back, in two rounds (each keeps its faster one), and the winner is stored per device (adapter, ids,
+// driver) and plan fingerprint. Later plans of the same desc, in this process or later ones, use that winner.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "gpu/gpu_backend.h"
+
+namespace dmltool::gpu {
+namespace {
+
+// Device time of one timed batch of a variant: enough executions for a stable median of kernels that take tens
+// of microseconds to milliseconds, bounded so a software adapter's slow executions stay few.
+constexpr double kBatchSeconds = 0.02;
+constexpr unsigned kMinExecutions = 3, kMaxExecutions = 200;
+// Tuning leaves the GPU idle between variants (pipeline compilation, uploads, the output check on the host), and
+// a GPU clocks down when idle: on the H100 the variants timed right after such a gap ran 5x slower than the same
+// kernels in a busy benchmark (results/h100_2026-11-26_tune). So all variants are checked first and timed after,
+// back to back, once the heuristic plan's batch medians agree within this tolerance (the clocks have settled).
+constexpr double kSettledTolerance = 0.02;
+constexpr unsigned kMaxSettleBatches = 12;
+// Rounds over all candidates; a candidate keeps its fastest, so one slow batch (a clock dip) cannot lose it.
+constexpr unsigned kRounds = 2;
+// Auxiliary buffers (bytes) the checked variants of one desc may hold while they wait to be timed; a variant
+// beyond it is released after its check and prepared again when its turn to be timed comes.
+constexpr uint64_t kHeldAuxiliaryBytes = uint64_t{2} << 30;
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+std::string shape_text(const TensorDesc& desc) {
+    std::string text;
+    for (uint64_t size : desc.sizes) text += (text.empty() ? "" : "x") + std::to_string(size);
+    return text;
+}
+
+// For people reading the cache file: "QUANTIZED_LINEAR_CONVOLUTION InputTensor 32x64x56x56 ...".
+std::string plan_label(const Op& op, const OpDesc& desc) {
+    std::string label(op.name());
+    for (const TensorSlot& slot : op.tensors(desc))
+        if (slot.desc) label += " " + slot.name + " " + shape_text(*slot.desc);
+    return label;
+}
+
+// Empty when equal; otherwise where the first difference is.
+std::string first_difference(const std::vector<HostTensor>& expected, const std::vector<HostTensor>& got) {
+    if (expected.size() != got.size()) return "a different number of outputs";
+    for (size_t o = 0; o < expected.size(); ++o) {
+        const auto a = expected[o].bytes(), b = got[o].bytes();
+        if (a.size() != b.size()) return "output " + std::to_string(o) + " has a different size";
+        const auto mismatch = std::mismatch(a.begin(), a.end(), b.begin());
+        if (mismatch.first != a.end()) {
+            const uint64_t element = uint64_t(mismatch.first - a.begin()) / expected[o].element_bytes();
+            return "output " + std::to_string(o) + " element " + std::to_string(element);
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string GpuBackend::tuning_device_key() const {
+    const AdapterInfo& a = context_->adapter();
+    char ids[32];
+    std::snprintf(ids, sizeof ids, "%04x:%04x", a.vendor_id, a.device_id);
+    return a.name + " | " + ids + " | " + (a.driver_version.empty() ? "driver version unknown" : a.driver_version);
+}
+
+Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate) {
+    const auto record = [&] { return record_plan(prepared); };
+    if (!(estimate > 0)) {
+        DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> first, context_->time_gpu(kMinExecutions, record));
+        estimate = median(std::move(first));
+    }
+    const unsigned executions =
+        estimate > 0 ? unsigned(std::clamp(std::ceil(kBatchSeconds / estimate), double(kMinExecutions),
+                                           double(kMaxExecutions)))
+                     : kMinExecutions;
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> times, context_->time_gpu(executions, record));
+    return median(std::move(times));
+}
+
+Result<double> GpuBackend::settle_clocks(Prepared& prepared) {
+    DMLTOOL_ASSIGN_OR_RETURN(double previous, time_candidate(prepared, 0));
+    for (unsigned batch = 0; batch < kMaxSettleBatches; ++batch) {
+        DMLTOOL_ASSIGN_OR_RETURN(const double current, time_candidate(prepared, previous));
+        if (std::abs(current - previous) <= kSettledTolerance * previous) return std::min(current, previous);
+        previous = current;
+    }
+    return previous;  // never settled (a noisy device): the last batch, as warm as it gets
+}
+
+Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std::vector<const HostTensor*>& inputs,
+                                    const DevicePlan& heuristic, const std::vector<std::string>& variants,
+                                    DevicePlan& winner) {
+    std::vector<std::string> names = {""};
+    names.insert(names.end(), variants.begin(), variants.end());
+    const auto plan_of = [&](size_t i) -> Result<DevicePlan> {
+        return i == 0 ? Result<DevicePlan>(heuristic) : op.plan_device_variant(desc, semantics_, names[i]);
+    };
+    const auto fails = [&](size_t i, const Status& s) {
+        return s.with_context(std::string(op.name()) + ": autotuning plan variant '" +
+                              (i == 0 ? std::string("heuristic") : names[i]) + "'");
+    };
+    struct Candidate {
+        size_t name = 0;
+        std::unique_ptr<Prepared> prepared;  // null once released (re-prepared to be timed)
+        double seconds = 0;                  // fastest batch median so far
+    };
+    std::vector<Candidate> candidates;
+    std::vector<HostTensor> expected;
+    uint64_t held_bytes = 0;
+    // 1. Check: every variant runs once on the heuristic plan's input and output buffers and must reproduce its
+    // outputs bit for bit.
+    for (size_t i = 0; i < names.size(); ++i) {
+        auto plan = plan_of(i);
+        // A variant the op cannot build for this desc, or that does not fit this device, is not a candidate; the
+        // heuristic plan must work (it is what runs without tuning).
+        if (!plan.is_ok() && i > 0 && plan.status().code() == ErrorCode::kUnsupported) continue;
+        if (!plan.is_ok()) return fails(i, plan.status());
+        const Prepared* io = candidates.empty() ? nullptr : candidates.front().prepared.get();
+        auto prepared = prepare_plan(op, desc, inputs, std::move(plan).value(), io);
+        if (!prepared.is_ok() && i > 0 && prepared.status().code() == ErrorCode::kUnsupported) continue;
+        if (!prepared.is_ok()) return fails(i, prepared.status());
+        auto outputs = run_and_read(op, **prepared, kOutputPoison);
+        if (!outputs.is_ok()) return fails(i, outputs.status());
+        if (i == 0) {
+            expected = std::move(outputs).value();
+        } else if (const std::string where = first_difference(expected, *outputs); !where.empty()) {
+            return internal_error(std::string(op.name()) + ": autotuning: plan variant '" + names[i] +
+                                  "' computes other outputs than the heuristic plan (first at " + where +
+                                  "): a kernel bug; --autotune off runs the heuristic plan only");
+        }
+        held_bytes += (*prepared)->auxiliary_bytes;
+        if (i > 0 && held_bytes > kHeldAuxiliaryBytes) {
+            held_bytes -= (*prepared)->auxiliary_bytes;
+            prepared->reset();
+        }
+        candidates.push_back({i, std::move(prepared).value(), 0});
+    }
+    // 2. Time: the heuristic until the clocks settle, then every candidate one batch per round, back to back (no
+    // host work in between but re-preparing a released variant); each keeps its fastest round.
+    Prepared& base = *candidates.front().prepared;
+    DMLTOOL_ASSIGN_OR_RETURN(candidates.front().seconds, settle_clocks(base));
+    for (unsigned round = 0; round < kRounds; ++round)
+        for (Candidate& c : candidates) {
+            std::unique_ptr<Prepared> again;
+            if (!c.prepared) {
+                DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, plan_of(c.name));
+                DMLTOOL_ASSIGN_OR_RETURN(again, prepare_plan(op, desc, inputs, std::move(plan), &base));
+            }
+            auto seconds = time_candidate(c.prepared ? *c.prepared : *again, c.seconds);
+            if (!seconds.is_ok()) return fails(c.name, seconds.status());
+            c.seconds = c.seconds > 0 ? std::min(c.seconds, *seconds) : *seconds;
+        }
+    PlanChoice choice;
+    choice.source = "tuned";
+    for (const Candidate& c : candidates) choice.candidates.push_back({names[c.name], c.seconds});
+    const size_t chosen = choose_variant(choice.candidates);
+    choice.variant = choice.candidates[chosen].variant;
+    DMLTOOL_ASSIGN_OR_RETURN(winner, plan_of(candidates[chosen].name));
+    return choice;
+}
+
+Result<DevicePlan> GpuBackend::choose_plan(const Op& op, const OpDesc& desc,
+                                           const std::vector<const HostTensor*>& inputs) {
+    DMLTOOL_ASSIGN_OR_RETURN(DevicePlan heuristic, op.plan_device(desc, semantics_));
+    if (tuning_.mode == TuningMode::kOff) return heuristic;
+    const std::vector<std::string> variants = op.device_plan_variants(desc, semantics_);
+    if (variants.empty()) return heuristic;
+    const std::string key = plan_fingerprint(op.name(), heuristic, variants);
+    auto known = plan_choices_.find(key);
+    if (known == plan_choices_.end()) {
+        if (!tuning_cache_) {
+            std::string warning;
+            tuning_cache_ = std::make_unique<TuningCache>(TuningCache::load(tuning_.cache_path, &warning));
+            if (!warning.empty()) std::fprintf(stderr, "dmltool: warning: %s\n", warning.c_str());
+        }
+        PlanChoice choice;
+        std::optional<PlanChoice> cached = tuning_cache_->find(tuning_device_key(), key);
+        const bool usable = cached && (cached->variant.empty() ||
+                                       std::find(variants.begin(), variants.end(), cached->variant) != variants.end());
+        if (usable) {
+            choice = *cached;
+        } else if (tuning_.mode == TuningMode::kTune) {
+            DevicePlan winner;
+            DMLTOOL_ASSIGN_OR_RETURN(choice, tune(op, desc, inputs, heuristic, variants, winner));
+            tuning_cache_->store(tuning_device_key(), key, plan_label(op, desc), choice);
+            if (Status saved = tuning_cache_->save(); !saved.is_ok())
+                std::fprintf(stderr, "dmltool: warning: the tuning cache was not saved: %s\n", saved.message().c_str());
+            plan_choices_[key] = choice;
+            return winner;
+        } else {
+            choice.note = "no tuned winner for this device in the tuning cache (--autotune tune measures one)";
+        }
+        known = plan_choices_.emplace(key, std::move(choice)).first;
+    }
+    if (known->second.variant.empty()) return heuristic;
+    return op.plan_device_variant(desc, semantics_, known->second.variant);
+}
+
+std::optional<PlanChoice> GpuBackend::plan_choice(const Op& op, const OpDesc& desc) {
+    const std::vector<std::string> variants = op.device_plan_variants(desc, semantics_);
+    if (variants.empty()) return std::nullopt;
+    if (tuning_.mode == TuningMode::kOff) {
+        PlanChoice choice;
+        choice.note = "--autotune off";
+        return choice;
+    }
+    auto heuristic = op.plan_device(desc, semantics_);
+    if (!heuristic.is_ok()) return std::nullopt;
+    auto known = plan_choices_.find(plan_fingerprint(op.name(), *heuristic, variants));
+    if (known == plan_choices_.end()) return std::nullopt;
+    return known->second;
+}
+
+}  // namespace dmltool::gpu

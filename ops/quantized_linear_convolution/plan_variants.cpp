@@ -1,0 +1,124 @@
+// Autotuning's search space for QUANTIZED_LINEAR_CONVOLUTION (kernel.h: plan_variants). The float kernel is
+// latency and occupancy bound, and which geometry wins depends on the GPU and the shape (measured on the H200 and
+// H100: threads per group, channel groups and input-channel slices each moved a layer by 10-30% in opposite
+// directions on different layers), so the planner's fixed rules are one guess among the candidates below:
+// channels x columns per thread, thread-group sizes from 64 to 1024 threads (which set the rows and channel
+// groups), and 1 to 16 input-channel slices. Candidates are named by the geometry they produce, so two option
+// sets that land on the same kernel and grid are one variant. The integer kernels are candidates too.
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "ops/quantized_linear_convolution/kernel.h"
+#include "ops/quantized_linear_convolution/kernel_internal.h"
+
+namespace dmltool::ops::quantized_linear_convolution {
+using namespace internal;
+namespace {
+
+constexpr uint32_t kChannelChoices[] = {8, 4};
+constexpr uint32_t kColumnChoices[] = {8, 4};
+constexpr uint32_t kThreadTargets[] = {64, 128, 256, 512, 1024};
+constexpr uint32_t kSplitChoices[] = {0, 1, 2, 4, 8, 16};  // 0: the planner's own rule
+
+constexpr uint64_t kMaxViewBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
+
+// The float kernel binds InputTensor and OutputTensor as one view each (plan.cpp pads buffers to 16 bytes).
+bool single_views(const QuantizedLinearConvolutionDesc& d) {
+    const auto padded = [](uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); };
+    return padded(d.input.total_size_in_bytes) <= kMaxViewBytes && padded(d.output.total_size_in_bytes) <= kMaxViewBytes;
+}
+
+std::string float_name(const FloatPlan& f) {
+    const FloatConvKernelOptions& k = f.kernel;
+    return "float/mt" + std::to_string(k.channels_per_thread) + "/cw" + std::to_string(k.columns_per_thread) + "/tr" +
+           std::to_string(k.rows) + "/cg" + std::to_string(k.channel_groups) + "/s" + std::to_string(f.splits);
+}
+
+// "float/mt8/cw8/tr4/cg8/s2" -> the float options that reproduce it; nullopt when the name is not of that form.
+std::optional<PlanOptions> parse_float_name(std::string_view name) {
+    constexpr std::string_view prefix = "float/";
+    if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
+    name.remove_prefix(prefix.size());
+    PlanOptions o;
+    o.kernel = PlanOptions::Kernel::kFloat;
+    const std::pair<std::string_view, uint32_t*> fields[] = {{"mt", &o.float_channels},
+                                                             {"cw", &o.float_columns},
+                                                             {"tr", &o.float_rows},
+                                                             {"cg", &o.float_channel_groups},
+                                                             {"s", &o.float_splits}};
+    for (size_t i = 0; i < std::size(fields); ++i) {
+        const auto& [key, target] = fields[i];
+        const size_t end = name.find('/');
+        std::string_view part = name.substr(0, end);
+        if ((end == std::string_view::npos) != (i + 1 == std::size(fields))) return std::nullopt;
+        if (part.substr(0, key.size()) != key) return std::nullopt;
+        part.remove_prefix(key.size());
+        const auto [rest, error] = std::from_chars(part.data(), part.data() + part.size(), *target);
+        if (error != std::errc() || rest != part.data() + part.size() || *target == 0 || *target > 1024)
+            return std::nullopt;
+        name.remove_prefix(end == std::string_view::npos ? name.size() : end + 1);
+    }
+    return o;
+}
+
+Result<DevicePlan> unknown_variant(std::string_view name) {
+    return unsupported("QUANTIZED_LINEAR_CONVOLUTION: no plan variant '" + std::string(name) + "' for this desc");
+}
+
+}  // namespace
+
+std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& d) {
+    std::vector<std::string> names;
+    std::set<std::string> seen;
+    const auto add = [&](std::string name) {
+        if (seen.insert(name).second) names.push_back(std::move(name));
+    };
+    const ConvGeometry g = conv_geometry(d);
+    const bool single = single_views(d);
+    for (uint32_t mt : kChannelChoices)
+        for (uint32_t cw : kColumnChoices)
+            for (uint32_t threads : kThreadTargets)
+                for (uint32_t splits : kSplitChoices) {
+                    PlanOptions o;
+                    o.float_channels = mt;
+                    o.float_columns = cw;
+                    o.float_target_threads = threads;
+                    o.float_splits = splits;
+                    if (const std::optional<FloatPlan> f = choose_float_plan(d, g, single, o)) add(float_name(*f));
+                }
+    // The integer kernels: the tiled one at both column widths where it applies, and the direct one.
+    for (uint32_t cw : {8u, 4u}) {
+        PlanOptions o;
+        o.kernel = PlanOptions::Kernel::kTiled;
+        o.tiled_columns = cw;
+        if (plan_quantized_linear_convolution(d, o).is_ok()) add("int-tiled/cw" + std::to_string(cw));
+    }
+    PlanOptions direct;
+    direct.kernel = PlanOptions::Kernel::kDirect;
+    if (plan_quantized_linear_convolution(d, direct).is_ok()) add("int-direct");
+    return names;
+}
+
+Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& d, std::string_view name) {
+    if (name == "int-direct") {
+        PlanOptions o;
+        o.kernel = PlanOptions::Kernel::kDirect;
+        return plan_quantized_linear_convolution(d, o);
+    }
+    if (name == "int-tiled/cw4" || name == "int-tiled/cw8") {
+        PlanOptions o;
+        o.kernel = PlanOptions::Kernel::kTiled;
+        o.tiled_columns = name.back() == '4' ? 4 : 8;
+        return plan_quantized_linear_convolution(d, o);
+    }
+    const std::optional<PlanOptions> o = parse_float_name(name);
+    if (!o) return unknown_variant(name);
+    // The planner may adjust explicit options (fewer slices when the partial buffer would be too large): the plan
+    // is this variant only when it lands on exactly the named geometry.
+    const std::optional<FloatPlan> f = choose_float_plan(d, conv_geometry(d), single_views(d), *o);
+    if (!f || float_name(*f) != name) return unknown_variant(name);
+    return plan_quantized_linear_convolution(d, *o);
+}
+
+}  // namespace dmltool::ops::quantized_linear_convolution
