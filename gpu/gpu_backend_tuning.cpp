@@ -3,7 +3,7 @@
 // time the desc is planned in tune mode: each variant is prepared on the heuristic plan's input and output
 // buffers, run once and its outputs compared bit for bit with the heuristic plan's (a variant that differs is a
 // kernel bug, reported as the case's error rather than silently timed); then all are timed with GPU timestamps,
-// back to back, in two rounds (each keeps its faster one), and the winner is stored per device (adapter, ids,
+// back to back, in three rounds (each keeps its fastest), and the winner is stored per device (adapter, ids,
 // driver) and plan fingerprint. Later plans of the same desc, in this process or later ones, use that winner.
 #include <algorithm>
 #include <cmath>
@@ -25,7 +25,7 @@ constexpr unsigned kMinExecutions = 3, kMaxExecutions = 200;
 constexpr double kSettledTolerance = 0.02;
 constexpr unsigned kMaxSettleBatches = 12;
 // Rounds over all candidates; a candidate keeps its fastest, so one slow batch (a clock dip) cannot lose it.
-constexpr unsigned kRounds = 2;
+constexpr unsigned kRounds = 3;
 // Auxiliary buffers (bytes) the checked variants of one desc may hold while they wait to be timed; a variant
 // beyond it is released after its check and prepared again when its turn to be timed comes.
 constexpr uint64_t kHeldAuxiliaryBytes = uint64_t{2} << 30;
@@ -119,6 +119,9 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
     std::vector<Candidate> candidates;
     std::vector<HostTensor> expected;
     uint64_t held_bytes = 0;
+    // The input and output buffers every candidate shares, owned by a preparation of the heuristic plan that is
+    // never timed itself: every candidate, the heuristic included, is timed the same way.
+    std::unique_ptr<Prepared> io;
     // 1. Check: every variant runs once on the heuristic plan's input and output buffers and must reproduce its
     // outputs bit for bit.
     for (size_t i = 0; i < names.size(); ++i) {
@@ -127,8 +130,10 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
         // heuristic plan must work (it is what runs without tuning).
         if (!plan.is_ok() && i > 0 && plan.status().code() == ErrorCode::kUnsupported) continue;
         if (!plan.is_ok()) return fails(i, plan.status());
-        const Prepared* io = candidates.empty() ? nullptr : candidates.front().prepared.get();
-        auto prepared = prepare_plan(op, desc, inputs, std::move(plan).value(), io);
+        if (!io) {
+            DMLTOOL_ASSIGN_OR_RETURN(io, prepare_plan(op, desc, inputs, heuristic));
+        }
+        auto prepared = prepare_plan(op, desc, inputs, std::move(plan).value(), io.get());
         if (!prepared.is_ok() && i > 0 && prepared.status().code() == ErrorCode::kUnsupported) continue;
         if (!prepared.is_ok()) return fails(i, prepared.status());
         auto outputs = run_and_read(op, **prepared, kOutputPoison);
@@ -147,16 +152,17 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
         }
         candidates.push_back({i, std::move(prepared).value(), 0});
     }
-    // 2. Time: the heuristic until the clocks settle, then every candidate one batch per round, back to back (no
-    // host work in between but re-preparing a released variant); each keeps its fastest round.
-    Prepared& base = *candidates.front().prepared;
-    DMLTOOL_ASSIGN_OR_RETURN(candidates.front().seconds, settle_clocks(base));
+    // 2. Time: the heuristic plan until the clocks settle, then every candidate one batch per round, back to back
+    // (no host work in between but re-preparing a released variant); each keeps its fastest round.
+    if (auto settled = settle_clocks(*io); !settled.is_ok()) return settled.status();
     for (unsigned round = 0; round < kRounds; ++round)
-        for (Candidate& c : candidates) {
+        for (size_t k = 0; k < candidates.size(); ++k) {
+            // Odd rounds run backwards: no candidate is always the first after the warm-up or after another's.
+            Candidate& c = candidates[round % 2 ? candidates.size() - 1 - k : k];
             std::unique_ptr<Prepared> again;
             if (!c.prepared) {
                 DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, plan_of(c.name));
-                DMLTOOL_ASSIGN_OR_RETURN(again, prepare_plan(op, desc, inputs, std::move(plan), &base));
+                DMLTOOL_ASSIGN_OR_RETURN(again, prepare_plan(op, desc, inputs, std::move(plan), io.get()));
             }
             auto seconds = time_candidate(c.prepared ? *c.prepared : *again, c.seconds);
             if (!seconds.is_ok()) return fails(c.name, seconds.status());
