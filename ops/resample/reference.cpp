@@ -2,9 +2,11 @@
 // coordinates.h; row by row along the last dimension, the reference gathers (nearest) or blends the 2^rank corners
 // (linear) of every output element. The tests check it against a per-element form of both (resample_test.cpp).
 #include <algorithm>
-#include <atomic>
+#include <bit>
+#include <type_traits>
 #include <cmath>
 #include <cstring>
+#include <emmintrin.h>
 #include <vector>
 
 #include "ops/resample/coordinates.h"
@@ -16,30 +18,83 @@ namespace {
 // Round half to even of |v| <= 2^51 in the default rounding mode: adding and subtracting 1.5 * 2^52 leaves no
 // fraction bits (the build has -ffp-contract=off and no fast-math, so the two additions stay). std::nearbyint
 // gives the same value (the tests compare against it) but is a slow library call.
-double round_half_even(double v) {
-    constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52
-    return (v + kShift) - kShift;
+constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 * 2^52
+double round_half_even(double v) { return (v + kRoundingShift) - kRoundingShift; }
+
+// std::clamp(v, lowest, highest) for a non-NaN v, as the SSE2 instructions maxsd and minsd: with plain
+// comparisons the compiler branches on every element, and a blend's value is unpredictable.
+inline double clamp(double v, double lowest, double highest) {
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(_mm_set_sd(v), _mm_set_sd(lowest)), _mm_set_sd(highest)));
 }
 
-// Converts the double blend to the output type with a single rounding: for the 8-bit types the value is clamped
-// to the type's range (first to +-2^20 so that the rounding trick is exact; NaN cannot occur: the inputs are
-// integers and the weights finite).
-template <DataType kType>
-void store_row(std::byte* output, uint64_t first, const double* sums, uint64_t count) {
+// double_to_half's fast path (core/dtype.cpp), written without branches so that the compiler vectorizes it:
+// results in the normal half range [2^-14, 65520) round the double's 52-bit fraction to 10 bits, ties to even,
+// on the bits (a carry out of the fraction correctly bumps the exponent). Elements outside that range get
+// kNotFastHalf, which no fast-path result equals (its magnitude bits would be 0x7fff >= 0x7c00, infinity's).
+constexpr uint16_t kNotFastHalf = 0xffff;
+// Returns whether any element got kNotFastHalf.
+[[gnu::always_inline]] inline bool fast_halves_loop(uint16_t* __restrict out, const double* __restrict sums,
+                                                    uint64_t count) {
+    bool any_slow = false;
     for (uint64_t o = 0; o < count; ++o) {
-        const double value = sums[o];
-        if constexpr (kType == DataType::kFloat32) {
-            const float f = float(value);  // round to nearest even
-            std::memcpy(output + (first + o) * 4, &f, 4);
-        } else if constexpr (kType == DataType::kFloat16) {
-            const uint16_t h = double_to_half(value);
-            std::memcpy(output + (first + o) * 2, &h, 2);
-        } else {
-            constexpr double lowest = kType == DataType::kInt8 ? -128.0 : 0.0;
-            constexpr double highest = kType == DataType::kInt8 ? 127.0 : 255.0;
-            const double rounded = std::clamp(round_half_even(std::clamp(value, -0x1p20, 0x1p20)), lowest, highest);
-            output[first + o] = kType == DataType::kInt8 ? std::byte(uint8_t(int8_t(rounded))) : std::byte(uint8_t(rounded));
+        const uint64_t bits = std::bit_cast<uint64_t>(sums[o]);
+        const uint64_t biased = (bits >> 52) & 0x7ff;  // exponent + 1023
+        const uint64_t combined = ((biased - 1008) << 52) | (bits & ((uint64_t(1) << 52) - 1));  // exponent + 15
+        const uint64_t rounded = (combined + ((uint64_t(1) << 41) - 1) + ((combined >> 42) & 1)) >> 42;
+        const bool fast = biased - 1009 <= 29 && rounded < 0x7c00u;  // exponent in [-14, 15], below infinity
+        out[o] = fast ? uint16_t(((bits >> 48) & 0x8000u) | rounded) : kNotFastHalf;
+        any_slow |= !fast;
+    }
+    return any_slow;
+}
+bool fast_halves_baseline(uint16_t* out, const double* sums, uint64_t count) {
+    return fast_halves_loop(out, sums, count);
+}
+[[gnu::target("avx2")]] bool fast_halves_avx2(uint16_t* out, const double* sums, uint64_t count) {
+    return fast_halves_loop(out, sums, count);
+}
+
+// out[o] = double_to_half(sums[o]): the vectorized fast path, then double_to_half itself for the rest.
+void store_halves(uint16_t* out, const double* sums, uint64_t count) {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (!(avx2 ? fast_halves_avx2 : fast_halves_baseline)(out, sums, count)) return;
+    for (uint64_t o = 0; o < count; ++o)
+        if (out[o] == kNotFastHalf) out[o] = double_to_half(sums[o]);
+}
+
+// Converts the double blend to the output type with a single rounding. For the 8-bit types the value is clamped
+// to the type's range, then rounded half to even: the same result as rounding first and clamping after, since
+// rounding is monotone and the bounds are integers (and the clamp keeps |v| <= 2^51 for the rounding trick; NaN
+// cannot occur: the inputs are integers and the weights finite). Typed, restrict-qualified output pointers let
+// the compiler vectorize the loops.
+template <DataType kType>
+void store_row(std::byte* output, uint64_t first, const double* __restrict sums, uint64_t count) {
+    if constexpr (kType == DataType::kFloat32) {
+        float* __restrict out = reinterpret_cast<float*>(output) + first;
+        for (uint64_t o = 0; o < count; ++o) out[o] = float(sums[o]);  // round to nearest even
+    } else if constexpr (kType == DataType::kFloat16) {
+        store_halves(reinterpret_cast<uint16_t*>(output) + first, sums, count);
+    } else {
+        using Element = std::conditional_t<kType == DataType::kInt8, int8_t, uint8_t>;
+        constexpr double lowest = kType == DataType::kInt8 ? -128.0 : 0.0;
+        constexpr double highest = kType == DataType::kInt8 ? 127.0 : 255.0;
+        Element* __restrict out = reinterpret_cast<Element*>(output) + first;
+        uint64_t o = 0;
+        // Four at a time, the same operations on SSE2 vectors: clamp, round, convert (exact: integral values in
+        // [-128, 255]), then narrow (the saturating packs change nothing in that range).
+        const __m128d low = _mm_set1_pd(lowest), high = _mm_set1_pd(highest), shift = _mm_set1_pd(kRoundingShift);
+        for (; o + 4 <= count; o += 4) {
+            __m128d a = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(sums + o), low), high);
+            __m128d b = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(sums + o + 2), low), high);
+            a = _mm_sub_pd(_mm_add_pd(a, shift), shift);
+            b = _mm_sub_pd(_mm_add_pd(b, shift), shift);
+            const __m128i words = _mm_packs_epi32(_mm_unpacklo_epi64(_mm_cvttpd_epi32(a), _mm_cvttpd_epi32(b)),
+                                                  _mm_setzero_si128());
+            const __m128i bytes = kType == DataType::kInt8 ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
+            const int32_t four = _mm_cvtsi128_si32(bytes);
+            std::memcpy(out + o, &four, 4);
         }
+        for (; o < count; ++o) out[o] = Element(int32_t(round_half_even(clamp(sums[o], lowest, highest))));
     }
 }
 
@@ -235,70 +290,249 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
     return Status::ok();
 }
 
+// half_to_float of every bit pattern, built once: the conversion is a branchy library call, and a gathered
+// source row converts each element about twice.
+const float* half_values() {
+    static const std::vector<float> table = [] {
+        std::vector<float> values(65536);
+        for (uint32_t h = 0; h < values.size(); ++h) values[h] = half_to_float(uint16_t(h));
+        return values;
+    }();
+    return table.data();
+}
+
+// The element type of a RESAMPLE tensor of type kType and its exact value as double (get_as_double's value);
+// `halves` is half_values(), passed in so that loops do not test the table's initialisation guard per element.
+template <DataType kType>
+struct Storage;
+template <>
+struct Storage<DataType::kFloat32> {
+    using Element = float;
+    static double value(float v, const float*) { return v; }
+};
+template <>
+struct Storage<DataType::kFloat16> {
+    using Element = uint16_t;
+    static double value(uint16_t bits, const float* halves) { return halves[bits]; }
+};
+template <>
+struct Storage<DataType::kInt8> {
+    using Element = int8_t;
+    static double value(int8_t v, const float*) { return v; }
+};
+template <>
+struct Storage<DataType::kUint8> {
+    using Element = uint8_t;
+    static double value(uint8_t v, const float*) { return v; }
+};
+
+// The last dimension's taps as flat arrays (weights widened to double), so the blend loop is plain arithmetic on
+// consecutive doubles that the compiler vectorizes.
+struct ColumnTaps {
+    explicit ColumnTaps(const std::vector<LinearTap>& taps) {
+        for (const LinearTap& tap : taps) {
+            lower_index.push_back(tap.x0);
+            upper_index.push_back(tap.x1);
+            lower_weight.push_back(double(tap.w0));
+            upper_weight.push_back(double(tap.w1));
+        }
+    }
+    std::vector<uint32_t> lower_index, upper_index;
+    std::vector<double> lower_weight, upper_weight;
+};
+
+// One input row (along the last dimension) gathered at the lower and upper column taps of the output columns
+// [first, first + count) and converted to double: lower[o] = x[lower_index[first + o]], likewise upper.
+struct GatheredRow {
+    static constexpr uint64_t kNone = ~uint64_t{0};
+    uint64_t source = kNone;  // offset of the input row's first element; kNone: empty slot
+    uint64_t last_use = 0;
+    std::vector<double> lower, upper;
+};
+
+// The gathered rows of the last few output rows: consecutive output rows mostly blend the same input rows
+// (upsampling by 2 uses each input row for four output rows), so each is gathered and converted once. Least
+// recently used eviction; a row is used right after get() returns it, before the next get().
+template <DataType kType>
+class GatheredRowCache {
+public:
+    using Element = typename Storage<kType>::Element;
+    GatheredRowCache(const Element* input, const ColumnTaps& columns, bool gather_upper, size_t slots,
+                     uint64_t max_count)
+        : input_(input), columns_(columns), gather_upper_(gather_upper), slots_(slots) {
+        for (GatheredRow& slot : slots_) {
+            slot.lower.resize(max_count);
+            if (gather_upper) slot.upper.resize(max_count);
+        }
+    }
+    // Forgets every row: the next rows are gathered for output columns [first, first + count).
+    void start_columns(uint64_t first, uint64_t count) {
+        first_ = first;
+        count_ = count;
+        for (GatheredRow& slot : slots_) slot.source = GatheredRow::kNone;
+    }
+    const GatheredRow& get(uint64_t source) {
+        ++clock_;
+        GatheredRow* victim = &slots_[0];
+        for (GatheredRow& slot : slots_) {
+            if (slot.source == source) {
+                slot.last_use = clock_;
+                return slot;
+            }
+            if (slot.last_use < victim->last_use) victim = &slot;
+        }
+        gather(input_ + source, columns_.lower_index.data() + first_, victim->lower.data(), count_, halves_);
+        if (gather_upper_)
+            gather(input_ + source, columns_.upper_index.data() + first_, victim->upper.data(), count_, halves_);
+        victim->source = source;
+        victim->last_use = clock_;
+        return *victim;
+    }
+
+private:
+    static void gather(const Element* __restrict row, const uint32_t* __restrict index, double* __restrict values,
+                       uint64_t count, const float* __restrict halves) {
+        for (uint64_t o = 0; o < count; ++o) values[o] = Storage<kType>::value(row[index[o]], halves);
+    }
+
+    const Element* input_;
+    const float* halves_ = half_values();
+    const ColumnTaps& columns_;
+    bool gather_upper_;
+    std::vector<GatheredRow> slots_;
+    uint64_t first_ = 0, count_ = 0, clock_ = 0;
+};
+
+// Adds one leading corner (input row, weight product `weight` of the leading dimensions) to the sums of `count`
+// outputs: its lower last-dimension tap, then its upper one (unless the last dimension is a copy), each as
+// x * (weight * w_last). kFirst: the sum starts as 0.0 + term, as `sum = 0; sum += term` does (0.0 + -0.0 = +0.0).
+template <bool kFirst, bool kUpper>
+[[gnu::always_inline]] inline void blend_corner_loop(double* __restrict sums, const double* __restrict lower,
+                                                     const double* __restrict upper,
+                                                     const double* __restrict lower_weight,
+                                                     const double* __restrict upper_weight, double weight,
+                                                     uint64_t count) {
+    for (uint64_t o = 0; o < count; ++o) {
+        double sum = kFirst ? 0.0 : sums[o];
+        sum += lower[o] * (weight * lower_weight[o]);
+        if constexpr (kUpper) sum += upper[o] * (weight * upper_weight[o]);
+        sums[o] = sum;
+    }
+}
+
+// The same loop compiled for the baseline (SSE2) and for AVX2, which does four doubles per instruction instead of
+// two. Both are the same IEEE double multiplications and additions in the same order (the build has
+// -ffp-contract=off, so no fused multiply-add either way): the results are identical bit for bit.
+template <bool kFirst, bool kUpper>
+void blend_corner_baseline(double* sums, const double* lower, const double* upper, const double* lower_weight,
+                           const double* upper_weight, double weight, uint64_t count) {
+    blend_corner_loop<kFirst, kUpper>(sums, lower, upper, lower_weight, upper_weight, weight, count);
+}
+template <bool kFirst, bool kUpper>
+[[gnu::target("avx2")]] void blend_corner_avx2(double* sums, const double* lower, const double* upper,
+                                               const double* lower_weight, const double* upper_weight, double weight,
+                                               uint64_t count) {
+    blend_corner_loop<kFirst, kUpper>(sums, lower, upper, lower_weight, upper_weight, weight, count);
+}
+
+using BlendCorner = void (*)(double*, const double*, const double*, const double*, const double*, double, uint64_t);
+
+// blend_corner_*<first, upper> for this CPU.
+BlendCorner blend_corner_for(bool first, bool upper) {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) {
+        if (first) return upper ? blend_corner_avx2<true, true> : blend_corner_avx2<true, false>;
+        return upper ? blend_corner_avx2<false, true> : blend_corner_avx2<false, false>;
+    }
+    if (first) return upper ? blend_corner_baseline<true, true> : blend_corner_baseline<true, false>;
+    return upper ? blend_corner_baseline<false, true> : blend_corner_baseline<false, false>;
+}
+
 // Every corner of output element i over the interpolated dimensions (a Scale-1 dimension is a copy: its lower tap
 // only, as in run_linear_with_error_scale), in a fixed order — dimension 0 is the most significant bit — so the
 // double sum is reproducible:
 //   sum = 0; for corner: sum += x[corner] * (((1.0 * w_0) * w_1) * ... * w_last)
-// Computed row by row: the leading dimensions' corners (offset and weight product) once per output row, then for
-// each of them, in corner order, both last-dimension taps of every output of the row. A corner whose weight is
-// exactly 0 adds exactly +-0 (which leaves every sum unchanged, a +0 sum included) unless its input value is
-// infinite or NaN, so such corners are skipped only when every input value is finite.
+// Computed row by row: the leading dimensions' corners (input row and weight product) once per output row, then
+// for each of them, in corner order, both last-dimension taps of every output of the row (blend_corner) from
+// input rows gathered at the column taps beforehand (GatheredRowCache). Every corner is added, zero weights
+// included: a finite x times a zero weight adds +-0, which leaves the sum unchanged (the sum starts at +0 and
+// can never become -0), and a non-finite x must turn the sum into NaN as in the per-element form.
+template <DataType kType>
+void run_linear_rows(const ResampleDesc& desc, const std::vector<std::vector<LinearTap>>& taps,
+                     const HostTensor& input, HostTensor& output, ThreadPool& pool) {
+    using Element = typename Storage<kType>::Element;
+    const uint32_t rank = desc.input.rank(), last = rank - 1;
+    const Dims in_strides = packed_strides(desc.input.sizes);
+    const uint64_t out_width = desc.output.sizes[last];
+    const uint64_t rows = output.element_count() / out_width;
+    const bool last_is_copy = desc.scales[last] == 1.0f;
+    const ColumnTaps columns(taps[last]);
+    // The leading corners that are blended: those with no upper tap along a copied (Scale-1) dimension.
+    std::vector<uint32_t> leading_corners;
+    for (uint32_t prefix = 0; prefix < (1u << last); ++prefix) {
+        bool copied_dimension_upper = false;
+        for (uint32_t d = 0; d < last; ++d)
+            copied_dimension_upper |= ((prefix >> (last - 1 - d)) & 1u) && desc.scales[d] == 1.0f;
+        if (!copied_dimension_upper) leading_corners.push_back(prefix);
+    }
+    const BlendCorner blend_first = blend_corner_for(true, !last_is_copy);
+    const BlendCorner blend_next = blend_corner_for(false, !last_is_copy);
+    // Output columns are blended in tiles so that the gathered rows stay in cache however wide a row is.
+    constexpr uint64_t kTile = 512;
+    const uint64_t tile = std::min(out_width, kTile);
+    const auto* in = reinterpret_cast<const Element*>(input.bytes().data());
+    const DataType type = output.data_type();
+    pool.parallel_for(rows, [&](uint64_t begin, uint64_t end) {
+        // Two output rows' worth of input rows: enough for every reuse between neighbouring output rows.
+        GatheredRowCache<kType> cache(in, columns, !last_is_copy, 2 * leading_corners.size(), tile);
+        std::vector<double> sums(tile);
+        uint32_t coord[kMaxDimensionCount];
+        for (uint64_t first = 0; first < out_width; first += tile) {
+            const uint64_t count = std::min(tile, out_width - first);
+            cache.start_columns(first, count);
+            const double* lower_weight = columns.lower_weight.data() + first;
+            const double* upper_weight = columns.upper_weight.data() + first;
+            for (uint64_t row = begin; row < end; ++row) {
+                leading_coordinates(row, desc.output.sizes, coord);
+                bool first_corner = true;
+                for (const uint32_t prefix : leading_corners) {
+                    double weight = 1.0;
+                    uint64_t source = 0;
+                    for (uint32_t d = 0; d < last; ++d) {
+                        const LinearTap& tap = taps[d][coord[d]];
+                        const bool upper = (prefix >> (last - 1 - d)) & 1u;
+                        source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
+                        weight *= double(upper ? tap.w1 : tap.w0);
+                    }
+                    const GatheredRow& gathered = cache.get(source);
+                    (first_corner ? blend_first : blend_next)(sums.data(), gathered.lower.data(),
+                                                              gathered.upper.data(), lower_weight, upper_weight,
+                                                              weight, count);
+                    first_corner = false;
+                }
+                store(type, output.bytes().data(), row * out_width + first, sums.data(), count);
+            }
+        }
+    }, std::max<uint64_t>(1, 4096 / out_width));
+}
+
 Status run_linear(const ResampleDesc& desc, const HostTensor& input, HostTensor& output,
                   const ReferenceContext& context) {
     if (context.exact_outputs) return run_linear_with_error_scale(desc, input, output, context);
-    const uint32_t rank = desc.input.rank(), last = rank - 1;
+    const uint32_t rank = desc.input.rank();
     std::vector<std::vector<LinearTap>> taps(rank);
     for (uint32_t d = 0; d < rank; ++d) {
         const float inv = inverse_scale(desc.scales[d]);
         for (uint32_t o = 0; o < desc.output.sizes[d]; ++o) taps[d].push_back(linear_tap(o, desc.input.sizes[d], inv));
     }
     if (output.element_count() == 0) return Status::ok();
-    // The input as float (exact for all four types: get_as_double's values).
-    std::vector<float> values(input.element_count());
-    std::atomic<bool> all_finite = true;
-    context.pool.parallel_for(values.size(), [&](uint64_t begin, uint64_t end) {
-        bool finite = true;
-        for (uint64_t i = begin; i < end; ++i) {
-            values[i] = float(input.get_as_double(i));
-            finite &= std::isfinite(values[i]);
-        }
-        if (!finite) all_finite = false;
-    }, 1u << 16);
-    const Dims in_strides = packed_strides(desc.input.sizes);
-    const uint64_t out_width = desc.output.sizes[last];
-    const uint64_t rows = output.element_count() / out_width;
-    const uint32_t prefixes = 1u << last;
-    const std::vector<LinearTap>& columns = taps[last];
-    const bool last_is_copy = desc.scales[last] == 1.0f;
-    const DataType type = output.data_type();
-    context.pool.parallel_for(rows, [&](uint64_t begin, uint64_t end) {
-        uint32_t coord[kMaxDimensionCount];
-        std::vector<double> sums(out_width);
-        for (uint64_t row = begin; row < end; ++row) {
-            leading_coordinates(row, desc.output.sizes, coord);
-            std::fill(sums.begin(), sums.end(), 0.0);
-            for (uint32_t prefix = 0; prefix < prefixes; ++prefix) {
-                double weight = 1.0;
-                uint64_t source = 0;
-                bool copied_dimension_upper = false;
-                for (uint32_t d = 0; d < last; ++d) {
-                    const LinearTap& tap = taps[d][coord[d]];
-                    const bool upper = (prefix >> (last - 1 - d)) & 1u;
-                    copied_dimension_upper |= upper && desc.scales[d] == 1.0f;
-                    source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
-                    weight *= double(upper ? tap.w1 : tap.w0);
-                }
-                if (copied_dimension_upper || (weight == 0.0 && all_finite)) continue;
-                const float* in_row = values.data() + source;
-                for (uint64_t o = 0; o < out_width; ++o) {
-                    const LinearTap& tap = columns[o];
-                    sums[o] += double(in_row[tap.x0]) * (weight * double(tap.w0));
-                    if (!last_is_copy) sums[o] += double(in_row[tap.x1]) * (weight * double(tap.w1));
-                }
-            }
-            store(type, output.bytes().data(), row * out_width, sums.data(), out_width);
-        }
-    }, std::max<uint64_t>(1, 1024 / out_width));
+    switch (desc.input.data_type) {
+        case DataType::kFloat32: run_linear_rows<DataType::kFloat32>(desc, taps, input, output, context.pool); break;
+        case DataType::kFloat16: run_linear_rows<DataType::kFloat16>(desc, taps, input, output, context.pool); break;
+        case DataType::kInt8: run_linear_rows<DataType::kInt8>(desc, taps, input, output, context.pool); break;
+        case DataType::kUint8: run_linear_rows<DataType::kUint8>(desc, taps, input, output, context.pool); break;
+        default: return internal_error("RESAMPLE reference: unexpected data type");
+    }
     return Status::ok();
 }
 
