@@ -32,10 +32,8 @@ inline double clamp(double v, double lowest, double highest) {
 // on the bits (a carry out of the fraction correctly bumps the exponent). Elements outside that range get
 // kNotFastHalf, which no fast-path result equals (its magnitude bits would be 0x7fff >= 0x7c00, infinity's).
 constexpr uint16_t kNotFastHalf = 0xffff;
-// Returns whether any element got kNotFastHalf.
-[[gnu::always_inline]] inline bool fast_halves_loop(uint16_t* __restrict out, const double* __restrict sums,
+[[gnu::always_inline]] inline void fast_halves_loop(uint16_t* __restrict out, const double* __restrict sums,
                                                     uint64_t count) {
-    bool any_slow = false;
     for (uint64_t o = 0; o < count; ++o) {
         const uint64_t bits = std::bit_cast<uint64_t>(sums[o]);
         const uint64_t biased = (bits >> 52) & 0x7ff;  // exponent + 1023
@@ -43,21 +41,26 @@ constexpr uint16_t kNotFastHalf = 0xffff;
         const uint64_t rounded = (combined + ((uint64_t(1) << 41) - 1) + ((combined >> 42) & 1)) >> 42;
         const bool fast = biased - 1009 <= 29 && rounded < 0x7c00u;  // exponent in [-14, 15], below infinity
         out[o] = fast ? uint16_t(((bits >> 48) & 0x8000u) | rounded) : kNotFastHalf;
-        any_slow |= !fast;
     }
-    return any_slow;
 }
-bool fast_halves_baseline(uint16_t* out, const double* sums, uint64_t count) {
-    return fast_halves_loop(out, sums, count);
+void fast_halves_baseline(uint16_t* out, const double* sums, uint64_t count) { fast_halves_loop(out, sums, count); }
+[[gnu::target("avx2")]] void fast_halves_avx2(uint16_t* out, const double* sums, uint64_t count) {
+    fast_halves_loop(out, sums, count);
 }
-[[gnu::target("avx2")]] bool fast_halves_avx2(uint16_t* out, const double* sums, uint64_t count) {
-    return fast_halves_loop(out, sums, count);
+
+// Whether any of `count` halves is kNotFastHalf (a separate loop: the compiler vectorizes this reduction, not one
+// folded into the loop above).
+bool any_not_fast(const uint16_t* __restrict halves, uint64_t count) {
+    uint32_t found = 0;
+    for (uint64_t o = 0; o < count; ++o) found |= uint32_t(halves[o] == kNotFastHalf);
+    return found != 0;
 }
 
 // out[o] = double_to_half(sums[o]): the vectorized fast path, then double_to_half itself for the rest.
 void store_halves(uint16_t* out, const double* sums, uint64_t count) {
     static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (!(avx2 ? fast_halves_avx2 : fast_halves_baseline)(out, sums, count)) return;
+    (avx2 ? fast_halves_avx2 : fast_halves_baseline)(out, sums, count);
+    if (!any_not_fast(out, count)) return;
     for (uint64_t o = 0; o < count; ++o)
         if (out[o] == kNotFastHalf) out[o] = double_to_half(sums[o]);
 }
@@ -370,6 +373,14 @@ public:
         first_ = first;
         count_ = count;
         for (GatheredRow& slot : slots_) slot.source = GatheredRow::kNone;
+        // The input columns these outputs read (the taps are non-decreasing in the output index). When they are
+        // few (upsampling, or downsampling by up to 2), each is converted once and the gathers read doubles;
+        // otherwise the gathers convert what they read.
+        span_first_ = columns_.lower_index[first];
+        const std::vector<uint32_t>& last_taps = gather_upper_ ? columns_.upper_index : columns_.lower_index;
+        const uint64_t span = last_taps[first + count - 1] + 1 - span_first_;
+        convert_first_ = span <= 2 * count;
+        if (convert_first_) row_values_.resize(span);
     }
     const GatheredRow& get(uint64_t source) {
         ++clock_;
@@ -381,9 +392,16 @@ public:
             }
             if (slot.last_use < victim->last_use) victim = &slot;
         }
-        gather(input_ + source, columns_.lower_index.data() + first_, victim->lower.data(), count_, halves_);
-        if (gather_upper_)
-            gather(input_ + source, columns_.upper_index.data() + first_, victim->upper.data(), count_, halves_);
+        if (convert_first_) {
+            convert(input_ + source + span_first_, row_values_.data(), row_values_.size(), halves_);
+            const double* values = row_values_.data() - span_first_;  // indexed by input column
+            gather(values, columns_.lower_index.data() + first_, victim->lower.data(), count_);
+            if (gather_upper_) gather(values, columns_.upper_index.data() + first_, victim->upper.data(), count_);
+        } else {
+            gather(input_ + source, columns_.lower_index.data() + first_, victim->lower.data(), count_, halves_);
+            if (gather_upper_)
+                gather(input_ + source, columns_.upper_index.data() + first_, victim->upper.data(), count_, halves_);
+        }
         victim->source = source;
         victim->last_use = clock_;
         return *victim;
@@ -394,6 +412,14 @@ private:
                        uint64_t count, const float* __restrict halves) {
         for (uint64_t o = 0; o < count; ++o) values[o] = Storage<kType>::value(row[index[o]], halves);
     }
+    static void gather(const double* __restrict row, const uint32_t* __restrict index, double* __restrict values,
+                       uint64_t count) {
+        for (uint64_t o = 0; o < count; ++o) values[o] = row[index[o]];
+    }
+    static void convert(const Element* __restrict row, double* __restrict values, uint64_t count,
+                        const float* __restrict halves) {
+        for (uint64_t i = 0; i < count; ++i) values[i] = Storage<kType>::value(row[i], halves);
+    }
 
     const Element* input_;
     const float* halves_ = half_values();
@@ -401,6 +427,9 @@ private:
     bool gather_upper_;
     std::vector<GatheredRow> slots_;
     uint64_t first_ = 0, count_ = 0, clock_ = 0;
+    uint64_t span_first_ = 0;
+    bool convert_first_ = false;
+    std::vector<double> row_values_;  // input columns [span_first_, span_first_ + size) of one row, when converted
 };
 
 // Adds one leading corner (input row, weight product `weight` of the leading dimensions) to the sums of `count`
