@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <cmath>
 #include <cstring>
-#include <emmintrin.h>
+#include <immintrin.h>
 #include <vector>
 
 #include "ops/resample/coordinates.h"
@@ -65,11 +65,54 @@ void store_halves(uint16_t* out, const double* sums, uint64_t count) {
         if (out[o] == kNotFastHalf) out[o] = double_to_half(sums[o]);
 }
 
-// Converts the double blend to the output type with a single rounding. For the 8-bit types the value is clamped
-// to the type's range, then rounded half to even: the same result as rounding first and clamping after, since
-// rounding is monotone and the bounds are integers (and the clamp keeps |v| <= 2^51 for the rounding trick; NaN
-// cannot occur: the inputs are integers and the weights finite). Typed, restrict-qualified output pointers let
-// the compiler vectorize the loops.
+// The 8-bit stores below: clamp to the type's range, then round half to even — the same result as rounding first
+// and clamping after, since rounding is monotone and the bounds are integers (and the clamp keeps |v| <= 2^51 for
+// the rounding trick; NaN cannot occur: the inputs are integers and the weights finite) — then convert (exact:
+// integral values in [-128, 255]). Vectors of the same operations, then narrowing by saturating packs (which
+// change nothing in that range); the rest one at a time.
+template <typename Element>
+void store_bytes_scalar(Element* out, const double* sums, uint64_t count) {
+    constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
+    for (uint64_t o = 0; o < count; ++o) out[o] = Element(int32_t(round_half_even(clamp(sums[o], lowest, highest))));
+}
+template <typename Element>
+void store_bytes_baseline(Element* out, const double* sums, uint64_t count) {
+    constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
+    const __m128d low = _mm_set1_pd(lowest), high = _mm_set1_pd(highest), shift = _mm_set1_pd(kRoundingShift);
+    uint64_t o = 0;
+    for (; o + 4 <= count; o += 4) {
+        __m128d a = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(sums + o), low), high);
+        __m128d b = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(sums + o + 2), low), high);
+        a = _mm_sub_pd(_mm_add_pd(a, shift), shift);
+        b = _mm_sub_pd(_mm_add_pd(b, shift), shift);
+        const __m128i words = _mm_packs_epi32(_mm_unpacklo_epi64(_mm_cvttpd_epi32(a), _mm_cvttpd_epi32(b)),
+                                              _mm_setzero_si128());
+        const __m128i bytes = std::is_signed_v<Element> ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
+        const int32_t four = _mm_cvtsi128_si32(bytes);
+        std::memcpy(out + o, &four, 4);
+    }
+    store_bytes_scalar(out + o, sums + o, count - o);
+}
+template <typename Element>
+[[gnu::target("avx2")]] void store_bytes_avx2(Element* out, const double* sums, uint64_t count) {
+    constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
+    const __m256d low = _mm256_set1_pd(lowest), high = _mm256_set1_pd(highest);
+    const __m256d shift = _mm256_set1_pd(kRoundingShift);
+    uint64_t o = 0;
+    for (; o + 8 <= count; o += 8) {
+        __m256d a = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(sums + o), low), high);
+        __m256d b = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(sums + o + 4), low), high);
+        a = _mm256_sub_pd(_mm256_add_pd(a, shift), shift);
+        b = _mm256_sub_pd(_mm256_add_pd(b, shift), shift);
+        const __m128i words = _mm_packs_epi32(_mm256_cvttpd_epi32(a), _mm256_cvttpd_epi32(b));
+        const __m128i bytes = std::is_signed_v<Element> ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(out + o), bytes);
+    }
+    store_bytes_scalar(out + o, sums + o, count - o);
+}
+
+// Converts the double blend to the output type with a single rounding. Typed, restrict-qualified output pointers
+// let the compiler vectorize the loops.
 template <DataType kType>
 void store_row(std::byte* output, uint64_t first, const double* __restrict sums, uint64_t count) {
     if constexpr (kType == DataType::kFloat32) {
@@ -79,25 +122,9 @@ void store_row(std::byte* output, uint64_t first, const double* __restrict sums,
         store_halves(reinterpret_cast<uint16_t*>(output) + first, sums, count);
     } else {
         using Element = std::conditional_t<kType == DataType::kInt8, int8_t, uint8_t>;
-        constexpr double lowest = kType == DataType::kInt8 ? -128.0 : 0.0;
-        constexpr double highest = kType == DataType::kInt8 ? 127.0 : 255.0;
-        Element* __restrict out = reinterpret_cast<Element*>(output) + first;
-        uint64_t o = 0;
-        // Four at a time, the same operations on SSE2 vectors: clamp, round, convert (exact: integral values in
-        // [-128, 255]), then narrow (the saturating packs change nothing in that range).
-        const __m128d low = _mm_set1_pd(lowest), high = _mm_set1_pd(highest), shift = _mm_set1_pd(kRoundingShift);
-        for (; o + 4 <= count; o += 4) {
-            __m128d a = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(sums + o), low), high);
-            __m128d b = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(sums + o + 2), low), high);
-            a = _mm_sub_pd(_mm_add_pd(a, shift), shift);
-            b = _mm_sub_pd(_mm_add_pd(b, shift), shift);
-            const __m128i words = _mm_packs_epi32(_mm_unpacklo_epi64(_mm_cvttpd_epi32(a), _mm_cvttpd_epi32(b)),
-                                                  _mm_setzero_si128());
-            const __m128i bytes = kType == DataType::kInt8 ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
-            const int32_t four = _mm_cvtsi128_si32(bytes);
-            std::memcpy(out + o, &four, 4);
-        }
-        for (; o < count; ++o) out[o] = Element(int32_t(round_half_even(clamp(sums[o], lowest, highest))));
+        static const bool avx2 = __builtin_cpu_supports("avx2");
+        Element* out = reinterpret_cast<Element*>(output) + first;
+        (avx2 ? store_bytes_avx2<Element> : store_bytes_baseline<Element>)(out, sums, count);
     }
 }
 
@@ -432,19 +459,34 @@ private:
     std::vector<double> row_values_;  // input columns [span_first_, span_first_ + size) of one row, when converted
 };
 
-// Adds one leading corner (input row, weight product `weight` of the leading dimensions) to the sums of `count`
-// outputs: its lower last-dimension tap, then its upper one (unless the last dimension is a copy), each as
-// x * (weight * w_last). kFirst: the sum starts as 0.0 + term, as `sum = 0; sum += term` does (0.0 + -0.0 = +0.0).
-template <bool kFirst, bool kUpper>
-[[gnu::always_inline]] inline void blend_corner_loop(double* __restrict sums, const double* __restrict lower,
-                                                     const double* __restrict upper,
-                                                     const double* __restrict lower_weight,
-                                                     const double* __restrict upper_weight, double weight,
-                                                     uint64_t count) {
+// One leading corner of an output row: its input row gathered at the column taps, and the weight product of the
+// leading dimensions.
+struct LeadingCorner {
+    const double* lower;
+    const double* upper;
+    double weight;
+};
+
+// Adds one leading corner, or two consecutive ones (kPair), to the sums of `count` outputs: each corner's lower
+// last-dimension tap, then its upper one (unless the last dimension is a copy), each as x * (weight * w_last).
+// kFirst: the sum starts as 0.0 + term, as `sum = 0; sum += term` does (0.0 + -0.0 = +0.0). Two corners per pass
+// keep the running sum in a register between them.
+template <bool kFirst, bool kUpper, bool kPair>
+[[gnu::always_inline]] inline void blend_corners_loop(double* __restrict sums, LeadingCorner a, LeadingCorner b,
+                                                      const double* __restrict lower_weight,
+                                                      const double* __restrict upper_weight, uint64_t count) {
+    const double* __restrict a_lower = a.lower;
+    const double* __restrict a_upper = a.upper;
+    const double* __restrict b_lower = b.lower;
+    const double* __restrict b_upper = b.upper;
     for (uint64_t o = 0; o < count; ++o) {
         double sum = kFirst ? 0.0 : sums[o];
-        sum += lower[o] * (weight * lower_weight[o]);
-        if constexpr (kUpper) sum += upper[o] * (weight * upper_weight[o]);
+        sum += a_lower[o] * (a.weight * lower_weight[o]);
+        if constexpr (kUpper) sum += a_upper[o] * (a.weight * upper_weight[o]);
+        if constexpr (kPair) {
+            sum += b_lower[o] * (b.weight * lower_weight[o]);
+            if constexpr (kUpper) sum += b_upper[o] * (b.weight * upper_weight[o]);
+        }
         sums[o] = sum;
     }
 }
@@ -452,29 +494,33 @@ template <bool kFirst, bool kUpper>
 // The same loop compiled for the baseline (SSE2) and for AVX2, which does four doubles per instruction instead of
 // two. Both are the same IEEE double multiplications and additions in the same order (the build has
 // -ffp-contract=off, so no fused multiply-add either way): the results are identical bit for bit.
-template <bool kFirst, bool kUpper>
-void blend_corner_baseline(double* sums, const double* lower, const double* upper, const double* lower_weight,
-                           const double* upper_weight, double weight, uint64_t count) {
-    blend_corner_loop<kFirst, kUpper>(sums, lower, upper, lower_weight, upper_weight, weight, count);
+template <bool kFirst, bool kUpper, bool kPair>
+void blend_corners_baseline(double* sums, LeadingCorner a, LeadingCorner b, const double* lower_weight,
+                            const double* upper_weight, uint64_t count) {
+    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, lower_weight, upper_weight, count);
 }
-template <bool kFirst, bool kUpper>
-[[gnu::target("avx2")]] void blend_corner_avx2(double* sums, const double* lower, const double* upper,
-                                               const double* lower_weight, const double* upper_weight, double weight,
-                                               uint64_t count) {
-    blend_corner_loop<kFirst, kUpper>(sums, lower, upper, lower_weight, upper_weight, weight, count);
+template <bool kFirst, bool kUpper, bool kPair>
+[[gnu::target("avx2")]] void blend_corners_avx2(double* sums, LeadingCorner a, LeadingCorner b,
+                                                const double* lower_weight, const double* upper_weight,
+                                                uint64_t count) {
+    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, lower_weight, upper_weight, count);
 }
 
-using BlendCorner = void (*)(double*, const double*, const double*, const double*, const double*, double, uint64_t);
+using BlendCorners = void (*)(double*, LeadingCorner, LeadingCorner, const double*, const double*, uint64_t);
 
-// blend_corner_*<first, upper> for this CPU.
-BlendCorner blend_corner_for(bool first, bool upper) {
+// blend_corners_*<first, upper, pair> for this CPU.
+template <bool kFirst, bool kUpper, bool kPair>
+BlendCorners blend_corners_for_cpu() {
     static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2) {
-        if (first) return upper ? blend_corner_avx2<true, true> : blend_corner_avx2<true, false>;
-        return upper ? blend_corner_avx2<false, true> : blend_corner_avx2<false, false>;
-    }
-    if (first) return upper ? blend_corner_baseline<true, true> : blend_corner_baseline<true, false>;
-    return upper ? blend_corner_baseline<false, true> : blend_corner_baseline<false, false>;
+    return avx2 ? blend_corners_avx2<kFirst, kUpper, kPair> : blend_corners_baseline<kFirst, kUpper, kPair>;
+}
+template <bool kUpper>
+BlendCorners blend_corners_for(bool first, bool pair) {
+    if (first) return pair ? blend_corners_for_cpu<true, kUpper, true>() : blend_corners_for_cpu<true, kUpper, false>();
+    return pair ? blend_corners_for_cpu<false, kUpper, true>() : blend_corners_for_cpu<false, kUpper, false>();
+}
+BlendCorners blend_corners_for(bool first, bool upper, bool pair) {
+    return upper ? blend_corners_for<true>(first, pair) : blend_corners_for<false>(first, pair);
 }
 
 // Every corner of output element i over the interpolated dimensions (a Scale-1 dimension is a copy: its lower tap
@@ -482,7 +528,7 @@ BlendCorner blend_corner_for(bool first, bool upper) {
 // double sum is reproducible:
 //   sum = 0; for corner: sum += x[corner] * (((1.0 * w_0) * w_1) * ... * w_last)
 // Computed row by row: the leading dimensions' corners (input row and weight product) once per output row, then
-// for each of them, in corner order, both last-dimension taps of every output of the row (blend_corner) from
+// for each of them, in corner order, both last-dimension taps of every output of the row (blend_corners) from
 // input rows gathered at the column taps beforehand (GatheredRowCache). Every corner is added, zero weights
 // included: a finite x times a zero weight adds +-0, which leaves the sum unchanged (the sum starts at +0 and
 // can never become -0), and a non-finite x must turn the sum into NaN as in the per-element form.
@@ -504,8 +550,6 @@ void run_linear_rows(const ResampleDesc& desc, const std::vector<std::vector<Lin
             copied_dimension_upper |= ((prefix >> (last - 1 - d)) & 1u) && desc.scales[d] == 1.0f;
         if (!copied_dimension_upper) leading_corners.push_back(prefix);
     }
-    const BlendCorner blend_first = blend_corner_for(true, !last_is_copy);
-    const BlendCorner blend_next = blend_corner_for(false, !last_is_copy);
     // Output columns are blended in tiles so that the gathered rows stay in cache however wide a row is.
     constexpr uint64_t kTile = 512;
     const uint64_t tile = std::min(out_width, kTile);
@@ -523,21 +567,28 @@ void run_linear_rows(const ResampleDesc& desc, const std::vector<std::vector<Lin
             const double* upper_weight = columns.upper_weight.data() + first;
             for (uint64_t row = begin; row < end; ++row) {
                 leading_coordinates(row, desc.output.sizes, coord);
-                bool first_corner = true;
-                for (const uint32_t prefix : leading_corners) {
-                    double weight = 1.0;
-                    uint64_t source = 0;
-                    for (uint32_t d = 0; d < last; ++d) {
-                        const LinearTap& tap = taps[d][coord[d]];
-                        const bool upper = (prefix >> (last - 1 - d)) & 1u;
-                        source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
-                        weight *= double(upper ? tap.w1 : tap.w0);
+                // The corners in order, two per pass where two are left.
+                for (size_t c = 0; c < leading_corners.size();) {
+                    const bool pair = c + 1 < leading_corners.size();
+                    LeadingCorner corners[2] = {};
+                    for (size_t k = 0; k < (pair ? 2u : 1u); ++k) {
+                        const uint32_t prefix = leading_corners[c + k];
+                        double weight = 1.0;
+                        uint64_t source = 0;
+                        for (uint32_t d = 0; d < last; ++d) {
+                            const LinearTap& tap = taps[d][coord[d]];
+                            const bool upper = (prefix >> (last - 1 - d)) & 1u;
+                            source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
+                            weight *= double(upper ? tap.w1 : tap.w0);
+                        }
+                        // The cache keeps the first corner's row while it gathers the second (least recently
+                        // used eviction, at least two slots).
+                        const GatheredRow& gathered = cache.get(source);
+                        corners[k] = {gathered.lower.data(), gathered.upper.data(), weight};
                     }
-                    const GatheredRow& gathered = cache.get(source);
-                    (first_corner ? blend_first : blend_next)(sums.data(), gathered.lower.data(),
-                                                              gathered.upper.data(), lower_weight, upper_weight,
-                                                              weight, count);
-                    first_corner = false;
+                    blend_corners_for(c == 0, !last_is_copy, pair)(sums.data(), corners[0], corners[1],
+                                                                    lower_weight, upper_weight, count);
+                    c += pair ? 2 : 1;
                 }
                 store(type, output.bytes().data(), row * out_width + first, sums.data(), count);
             }
