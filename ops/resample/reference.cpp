@@ -68,30 +68,12 @@ void store_halves(uint16_t* out, const double* sums, uint64_t count) {
 // The 8-bit stores below: clamp to the type's range, then round half to even — the same result as rounding first
 // and clamping after, since rounding is monotone and the bounds are integers (and the clamp keeps |v| <= 2^51 for
 // the rounding trick; NaN cannot occur: the inputs are integers and the weights finite) — then convert (exact:
-// integral values in [-128, 255]). Vectors of the same operations, then narrowing by saturating packs (which
-// change nothing in that range); the rest one at a time.
+// integral values in [-128, 255]). With AVX2, vectors of the same operations, then narrowing by saturating packs
+// (which change nothing in that range); the rest, and everything on a CPU without AVX2, one at a time.
 template <typename Element>
 void store_bytes_scalar(Element* out, const double* sums, uint64_t count) {
     constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
     for (uint64_t o = 0; o < count; ++o) out[o] = Element(int32_t(round_half_even(clamp(sums[o], lowest, highest))));
-}
-template <typename Element>
-void store_bytes_baseline(Element* out, const double* sums, uint64_t count) {
-    constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
-    const __m128d low = _mm_set1_pd(lowest), high = _mm_set1_pd(highest), shift = _mm_set1_pd(kRoundingShift);
-    uint64_t o = 0;
-    for (; o + 4 <= count; o += 4) {
-        __m128d a = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(sums + o), low), high);
-        __m128d b = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(sums + o + 2), low), high);
-        a = _mm_sub_pd(_mm_add_pd(a, shift), shift);
-        b = _mm_sub_pd(_mm_add_pd(b, shift), shift);
-        const __m128i words = _mm_packs_epi32(_mm_unpacklo_epi64(_mm_cvttpd_epi32(a), _mm_cvttpd_epi32(b)),
-                                              _mm_setzero_si128());
-        const __m128i bytes = std::is_signed_v<Element> ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
-        const int32_t four = _mm_cvtsi128_si32(bytes);
-        std::memcpy(out + o, &four, 4);
-    }
-    store_bytes_scalar(out + o, sums + o, count - o);
 }
 template <typename Element>
 [[gnu::target("avx2")]] void store_bytes_avx2(Element* out, const double* sums, uint64_t count) {
@@ -124,7 +106,7 @@ void store_row(std::byte* output, uint64_t first, const double* __restrict sums,
         using Element = std::conditional_t<kType == DataType::kInt8, int8_t, uint8_t>;
         static const bool avx2 = __builtin_cpu_supports("avx2");
         Element* out = reinterpret_cast<Element*>(output) + first;
-        (avx2 ? store_bytes_avx2<Element> : store_bytes_baseline<Element>)(out, sums, count);
+        (avx2 ? store_bytes_avx2<Element> : store_bytes_scalar<Element>)(out, sums, count);
     }
 }
 
