@@ -1,65 +1,19 @@
 // CPU reference of DML_RESAMPLE v1 (spec §6.4-6.7). Per-dimension index/weight tables come from
 // coordinates.h; row by row along the last dimension, the reference gathers (nearest) or blends the 2^rank corners
-// (linear) of every output element. The tests check it against a per-element form of both (resample_test.cpp).
+// (linear, timed form in linear_rows.cpp) of every output element; with exact outputs requested, LINEAR runs
+// per element and also returns the error-bound data. The tests check both against a per-element form
+// (resample_test.cpp, linear_rows_test.cpp).
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "ops/resample/coordinates.h"
 #include "ops/resample/desc.h"
+#include "ops/resample/reference_internal.h"
 
 namespace dmltool::ops::resample {
 namespace {
-
-// Round half to even of |v| <= 2^51 in the default rounding mode: adding and subtracting 1.5 * 2^52 leaves no
-// fraction bits (the build has -ffp-contract=off and no fast-math, so the two additions stay). std::nearbyint
-// gives the same value (the tests compare against it) but is a slow library call.
-double round_half_even(double v) {
-    constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52
-    return (v + kShift) - kShift;
-}
-
-// Converts the double blend to the output type with a single rounding: for the 8-bit types the value is clamped
-// to the type's range (first to +-2^20 so that the rounding trick is exact; NaN cannot occur: the inputs are
-// integers and the weights finite).
-template <DataType kType>
-void store_row(std::byte* output, uint64_t first, const double* sums, uint64_t count) {
-    for (uint64_t o = 0; o < count; ++o) {
-        const double value = sums[o];
-        if constexpr (kType == DataType::kFloat32) {
-            const float f = float(value);  // round to nearest even
-            std::memcpy(output + (first + o) * 4, &f, 4);
-        } else if constexpr (kType == DataType::kFloat16) {
-            const uint16_t h = double_to_half(value);
-            std::memcpy(output + (first + o) * 2, &h, 2);
-        } else {
-            constexpr double lowest = kType == DataType::kInt8 ? -128.0 : 0.0;
-            constexpr double highest = kType == DataType::kInt8 ? 127.0 : 255.0;
-            const double rounded = std::clamp(round_half_even(std::clamp(value, -0x1p20, 0x1p20)), lowest, highest);
-            output[first + o] = kType == DataType::kInt8 ? std::byte(uint8_t(int8_t(rounded))) : std::byte(uint8_t(rounded));
-        }
-    }
-}
-
-void store(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count) {
-    switch (type) {
-        case DataType::kFloat32: store_row<DataType::kFloat32>(output, first, sums, count); break;
-        case DataType::kFloat16: store_row<DataType::kFloat16>(output, first, sums, count); break;
-        case DataType::kInt8: store_row<DataType::kInt8>(output, first, sums, count); break;
-        case DataType::kUint8: store_row<DataType::kUint8>(output, first, sums, count); break;
-        default: break;  // excluded by the feature-level table; run_resample_reference refuses it up front
-    }
-}
-
-// The output as rows along the last dimension: row r's leading coordinates (all but the last), unravelled.
-void leading_coordinates(uint64_t row, const Dims& out_sizes, uint32_t* coord) {
-    for (uint32_t d = out_sizes.size() - 1; d-- > 0;) {
-        coord[d] = uint32_t(row % out_sizes[d]);
-        row /= out_sizes[d];
-    }
-}
 
 // out_row[o] = in_row[columns[o]]. Restrict-qualified: a byte store may otherwise alias the column table, and the
 // compiler would reload it after every element.
@@ -225,7 +179,7 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
                 sum += term;
                 magnitude += std::fabs(term);
             }
-            store(desc.output.data_type, output.bytes().data(), i, &sum, 1);
+            store_blend(desc.output.data_type, output.bytes().data(), i, &sum, 1);
             if (exact) {
                 exact->exact[i] = sum;
                 exact->scale[i] = error_scale(coord, taps, magnitude);
@@ -235,70 +189,18 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
     return Status::ok();
 }
 
-// Every corner of output element i over the interpolated dimensions (a Scale-1 dimension is a copy: its lower tap
-// only, as in run_linear_with_error_scale), in a fixed order — dimension 0 is the most significant bit — so the
-// double sum is reproducible:
-//   sum = 0; for corner: sum += x[corner] * (((1.0 * w_0) * w_1) * ... * w_last)
-// Computed row by row: the leading dimensions' corners (offset and weight product) once per output row, then for
-// each of them, in corner order, both last-dimension taps of every output of the row. A corner whose weight is
-// exactly 0 adds exactly +-0 (which leaves every sum unchanged, a +0 sum included) unless its input value is
-// infinite or NaN, so such corners are skipped only when every input value is finite.
+
 Status run_linear(const ResampleDesc& desc, const HostTensor& input, HostTensor& output,
                   const ReferenceContext& context) {
     if (context.exact_outputs) return run_linear_with_error_scale(desc, input, output, context);
-    const uint32_t rank = desc.input.rank(), last = rank - 1;
+    const uint32_t rank = desc.input.rank();
     std::vector<std::vector<LinearTap>> taps(rank);
     for (uint32_t d = 0; d < rank; ++d) {
         const float inv = inverse_scale(desc.scales[d]);
         for (uint32_t o = 0; o < desc.output.sizes[d]; ++o) taps[d].push_back(linear_tap(o, desc.input.sizes[d], inv));
     }
     if (output.element_count() == 0) return Status::ok();
-    // The input as float (exact for all four types: get_as_double's values).
-    std::vector<float> values(input.element_count());
-    std::atomic<bool> all_finite = true;
-    context.pool.parallel_for(values.size(), [&](uint64_t begin, uint64_t end) {
-        bool finite = true;
-        for (uint64_t i = begin; i < end; ++i) {
-            values[i] = float(input.get_as_double(i));
-            finite &= std::isfinite(values[i]);
-        }
-        if (!finite) all_finite = false;
-    }, 1u << 16);
-    const Dims in_strides = packed_strides(desc.input.sizes);
-    const uint64_t out_width = desc.output.sizes[last];
-    const uint64_t rows = output.element_count() / out_width;
-    const uint32_t prefixes = 1u << last;
-    const std::vector<LinearTap>& columns = taps[last];
-    const bool last_is_copy = desc.scales[last] == 1.0f;
-    const DataType type = output.data_type();
-    context.pool.parallel_for(rows, [&](uint64_t begin, uint64_t end) {
-        uint32_t coord[kMaxDimensionCount];
-        std::vector<double> sums(out_width);
-        for (uint64_t row = begin; row < end; ++row) {
-            leading_coordinates(row, desc.output.sizes, coord);
-            std::fill(sums.begin(), sums.end(), 0.0);
-            for (uint32_t prefix = 0; prefix < prefixes; ++prefix) {
-                double weight = 1.0;
-                uint64_t source = 0;
-                bool copied_dimension_upper = false;
-                for (uint32_t d = 0; d < last; ++d) {
-                    const LinearTap& tap = taps[d][coord[d]];
-                    const bool upper = (prefix >> (last - 1 - d)) & 1u;
-                    copied_dimension_upper |= upper && desc.scales[d] == 1.0f;
-                    source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
-                    weight *= double(upper ? tap.w1 : tap.w0);
-                }
-                if (copied_dimension_upper || (weight == 0.0 && all_finite)) continue;
-                const float* in_row = values.data() + source;
-                for (uint64_t o = 0; o < out_width; ++o) {
-                    const LinearTap& tap = columns[o];
-                    sums[o] += double(in_row[tap.x0]) * (weight * double(tap.w0));
-                    if (!last_is_copy) sums[o] += double(in_row[tap.x1]) * (weight * double(tap.w1));
-                }
-            }
-            store(type, output.bytes().data(), row * out_width, sums.data(), out_width);
-        }
-    }, std::max<uint64_t>(1, 1024 / out_width));
+    run_linear_rows(desc, taps, input, output, context.pool);
     return Status::ok();
 }
 

@@ -1,0 +1,420 @@
+// The timed form of the RESAMPLE LINEAR CPU reference (run_linear_rows) and the rounding of double blends to the
+// output type that both LINEAR forms share (store_blend). Row by row along the last dimension: input rows are
+// gathered at the column taps and converted to double once (GatheredRowCache), then the corners are blended in
+// the documented order with plain vectorizable double arithmetic (blend_corners_loop). The tests check it
+// against the per-element form in reference.cpp byte for byte (linear_rows_test.cpp, resample_test.cpp).
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <immintrin.h>
+#include <type_traits>
+#include <vector>
+
+#include "ops/resample/coordinates.h"
+#include "ops/resample/desc.h"
+#include "ops/resample/reference_internal.h"
+
+namespace dmltool::ops::resample {
+namespace {
+
+// Round half to even of |v| <= 2^51 in the default rounding mode: adding and subtracting 1.5 * 2^52 leaves no
+// fraction bits (the build has -ffp-contract=off and no fast-math, so the two additions stay). std::nearbyint
+// gives the same value (the tests compare against it) but is a slow library call.
+constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 * 2^52
+double round_half_even(double v) { return (v + kRoundingShift) - kRoundingShift; }
+
+// std::clamp(v, lowest, highest) for a non-NaN v, as the SSE2 instructions maxsd and minsd: with plain
+// comparisons the compiler branches on every element, and a blend's value is unpredictable.
+inline double clamp(double v, double lowest, double highest) {
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(_mm_set_sd(v), _mm_set_sd(lowest)), _mm_set_sd(highest)));
+}
+
+// double_to_half's fast path (core/dtype.cpp), written without branches so that the compiler vectorizes it:
+// results in the normal half range [2^-14, 65520) round the double's 52-bit fraction to 10 bits, ties to even,
+// on the bits (a carry out of the fraction correctly bumps the exponent). Elements outside that range get
+// kNotFastHalf, which no fast-path result equals (its magnitude bits would be 0x7fff >= 0x7c00, infinity's).
+constexpr uint16_t kNotFastHalf = 0xffff;
+[[gnu::always_inline]] inline void fast_halves_loop(uint16_t* __restrict out, const double* __restrict sums,
+                                                    uint64_t count) {
+    for (uint64_t o = 0; o < count; ++o) {
+        const uint64_t bits = std::bit_cast<uint64_t>(sums[o]);
+        const uint64_t biased = (bits >> 52) & 0x7ff;  // exponent + 1023
+        const uint64_t combined = ((biased - 1008) << 52) | (bits & ((uint64_t(1) << 52) - 1));  // exponent + 15
+        const uint64_t rounded = (combined + ((uint64_t(1) << 41) - 1) + ((combined >> 42) & 1)) >> 42;
+        const bool fast = biased - 1009 <= 29 && rounded < 0x7c00u;  // exponent in [-14, 15], below infinity
+        out[o] = fast ? uint16_t(((bits >> 48) & 0x8000u) | rounded) : kNotFastHalf;
+    }
+}
+void fast_halves_baseline(uint16_t* out, const double* sums, uint64_t count) { fast_halves_loop(out, sums, count); }
+[[gnu::target("avx2")]] void fast_halves_avx2(uint16_t* out, const double* sums, uint64_t count) {
+    fast_halves_loop(out, sums, count);
+}
+
+// Whether any of `count` halves is kNotFastHalf (a separate loop: the compiler vectorizes this reduction, not one
+// folded into the loop above).
+bool any_not_fast(const uint16_t* __restrict halves, uint64_t count) {
+    uint32_t found = 0;
+    for (uint64_t o = 0; o < count; ++o) found |= uint32_t(halves[o] == kNotFastHalf);
+    return found != 0;
+}
+
+// out[o] = double_to_half(sums[o]): the vectorized fast path, then double_to_half itself for the rest.
+void store_halves(uint16_t* out, const double* sums, uint64_t count) {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    (avx2 ? fast_halves_avx2 : fast_halves_baseline)(out, sums, count);
+    if (!any_not_fast(out, count)) return;
+    for (uint64_t o = 0; o < count; ++o)
+        if (out[o] == kNotFastHalf) out[o] = double_to_half(sums[o]);
+}
+
+// The 8-bit stores below: clamp to the type's range, then round half to even — the same result as rounding first
+// and clamping after, since rounding is monotone and the bounds are integers (and the clamp keeps |v| <= 2^51 for
+// the rounding trick; NaN cannot occur: the inputs are integers and the weights finite) — then convert (exact:
+// integral values in [-128, 255]). With AVX2, vectors of the same operations, then narrowing by saturating packs
+// (which change nothing in that range); the rest, and everything on a CPU without AVX2, one at a time.
+template <typename Element>
+void store_bytes_scalar(Element* out, const double* sums, uint64_t count) {
+    constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
+    for (uint64_t o = 0; o < count; ++o) out[o] = Element(int32_t(round_half_even(clamp(sums[o], lowest, highest))));
+}
+template <typename Element>
+[[gnu::target("avx2")]] void store_bytes_avx2(Element* out, const double* sums, uint64_t count) {
+    constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
+    const __m256d low = _mm256_set1_pd(lowest), high = _mm256_set1_pd(highest);
+    const __m256d shift = _mm256_set1_pd(kRoundingShift);
+    uint64_t o = 0;
+    for (; o + 8 <= count; o += 8) {
+        __m256d a = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(sums + o), low), high);
+        __m256d b = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(sums + o + 4), low), high);
+        a = _mm256_sub_pd(_mm256_add_pd(a, shift), shift);
+        b = _mm256_sub_pd(_mm256_add_pd(b, shift), shift);
+        const __m128i words = _mm_packs_epi32(_mm256_cvttpd_epi32(a), _mm256_cvttpd_epi32(b));
+        const __m128i bytes = std::is_signed_v<Element> ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(out + o), bytes);
+    }
+    store_bytes_scalar(out + o, sums + o, count - o);
+}
+
+// Converts the double blend to the output type with a single rounding. Typed, restrict-qualified output pointers
+// let the compiler vectorize the loops.
+template <DataType kType>
+void store_row(std::byte* output, uint64_t first, const double* __restrict sums, uint64_t count) {
+    if constexpr (kType == DataType::kFloat32) {
+        float* __restrict out = reinterpret_cast<float*>(output) + first;
+        for (uint64_t o = 0; o < count; ++o) out[o] = float(sums[o]);  // round to nearest even
+    } else if constexpr (kType == DataType::kFloat16) {
+        store_halves(reinterpret_cast<uint16_t*>(output) + first, sums, count);
+    } else {
+        using Element = std::conditional_t<kType == DataType::kInt8, int8_t, uint8_t>;
+        static const bool avx2 = __builtin_cpu_supports("avx2");
+        Element* out = reinterpret_cast<Element*>(output) + first;
+        (avx2 ? store_bytes_avx2<Element> : store_bytes_scalar<Element>)(out, sums, count);
+    }
+}
+
+void store_blend_impl(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count) {
+    switch (type) {
+        case DataType::kFloat32: store_row<DataType::kFloat32>(output, first, sums, count); break;
+        case DataType::kFloat16: store_row<DataType::kFloat16>(output, first, sums, count); break;
+        case DataType::kInt8: store_row<DataType::kInt8>(output, first, sums, count); break;
+        case DataType::kUint8: store_row<DataType::kUint8>(output, first, sums, count); break;
+        default: break;  // excluded by the feature-level table; run_resample_reference refuses it up front
+    }
+}
+
+// half_to_float of every bit pattern, built once: the conversion is a branchy library call, and a gathered
+// source row converts each element about twice.
+const float* half_values() {
+    static const std::vector<float> table = [] {
+        std::vector<float> values(65536);
+        for (uint32_t h = 0; h < values.size(); ++h) values[h] = half_to_float(uint16_t(h));
+        return values;
+    }();
+    return table.data();
+}
+
+// The element type of a RESAMPLE tensor of type kType and its exact value as double (get_as_double's value);
+// `halves` is half_values(), passed in so that loops do not test the table's initialisation guard per element.
+template <DataType kType>
+struct Storage;
+template <>
+struct Storage<DataType::kFloat32> {
+    using Element = float;
+    static double value(float v, const float*) { return v; }
+};
+template <>
+struct Storage<DataType::kFloat16> {
+    using Element = uint16_t;
+    static double value(uint16_t bits, const float* halves) { return halves[bits]; }
+};
+template <>
+struct Storage<DataType::kInt8> {
+    using Element = int8_t;
+    static double value(int8_t v, const float*) { return v; }
+};
+template <>
+struct Storage<DataType::kUint8> {
+    using Element = uint8_t;
+    static double value(uint8_t v, const float*) { return v; }
+};
+
+// The last dimension's taps as flat arrays (weights widened to double), so the blend loop is plain arithmetic on
+// consecutive doubles that the compiler vectorizes.
+struct ColumnTaps {
+    explicit ColumnTaps(const std::vector<LinearTap>& taps) {
+        for (const LinearTap& tap : taps) {
+            lower_index.push_back(tap.x0);
+            upper_index.push_back(tap.x1);
+            lower_weight.push_back(double(tap.w0));
+            upper_weight.push_back(double(tap.w1));
+        }
+    }
+    std::vector<uint32_t> lower_index, upper_index;
+    std::vector<double> lower_weight, upper_weight;
+};
+
+// One input row (along the last dimension) gathered at the lower and upper column taps of the output columns
+// [first, first + count) and converted to double: lower[o] = x[lower_index[first + o]], likewise upper.
+struct GatheredRow {
+    static constexpr uint64_t kNone = ~uint64_t{0};
+    uint64_t source = kNone;  // offset of the input row's first element; kNone: empty slot
+    uint64_t last_use = 0;
+    std::vector<double> lower, upper;
+};
+
+// The gathered rows of the last few output rows: consecutive output rows mostly blend the same input rows
+// (upsampling by 2 uses each input row for four output rows), so each is gathered and converted once. Least
+// recently used eviction; a row is used right after get() returns it, before the next get().
+template <DataType kType>
+class GatheredRowCache {
+public:
+    using Element = typename Storage<kType>::Element;
+    GatheredRowCache(const Element* input, const ColumnTaps& columns, bool gather_upper, size_t slots,
+                     uint64_t max_count)
+        : input_(input), columns_(columns), gather_upper_(gather_upper), slots_(slots) {
+        for (GatheredRow& slot : slots_) {
+            slot.lower.resize(max_count);
+            if (gather_upper) slot.upper.resize(max_count);
+        }
+    }
+    // Forgets every row: the next rows are gathered for output columns [first, first + count).
+    void start_columns(uint64_t first, uint64_t count) {
+        first_ = first;
+        count_ = count;
+        for (GatheredRow& slot : slots_) slot.source = GatheredRow::kNone;
+        // The input columns these outputs read (the taps are non-decreasing in the output index). When they are
+        // few (upsampling, or downsampling by up to 2), each is converted once and the gathers read doubles;
+        // otherwise the gathers convert what they read.
+        span_first_ = columns_.lower_index[first];
+        const std::vector<uint32_t>& last_taps = gather_upper_ ? columns_.upper_index : columns_.lower_index;
+        const uint64_t span = last_taps[first + count - 1] + 1 - span_first_;
+        convert_first_ = span <= 2 * count;
+        if (convert_first_) row_values_.resize(span);
+    }
+    const GatheredRow& get(uint64_t source) {
+        ++clock_;
+        GatheredRow* victim = &slots_[0];
+        for (GatheredRow& slot : slots_) {
+            if (slot.source == source) {
+                slot.last_use = clock_;
+                return slot;
+            }
+            if (slot.last_use < victim->last_use) victim = &slot;
+        }
+        if (convert_first_) {
+            convert(input_ + source + span_first_, row_values_.data(), row_values_.size(), halves_);
+            const double* values = row_values_.data();
+            gather(values, span_first_, columns_.lower_index.data() + first_, victim->lower.data(), count_);
+            if (gather_upper_)
+                gather(values, span_first_, columns_.upper_index.data() + first_, victim->upper.data(), count_);
+        } else {
+            gather(input_ + source, columns_.lower_index.data() + first_, victim->lower.data(), count_, halves_);
+            if (gather_upper_)
+                gather(input_ + source, columns_.upper_index.data() + first_, victim->upper.data(), count_, halves_);
+        }
+        victim->source = source;
+        victim->last_use = clock_;
+        return *victim;
+    }
+
+private:
+    static void gather(const Element* __restrict row, const uint32_t* __restrict index, double* __restrict values,
+                       uint64_t count, const float* __restrict halves) {
+        for (uint64_t o = 0; o < count; ++o) values[o] = Storage<kType>::value(row[index[o]], halves);
+    }
+    // `span` holds the input columns from `span_first` on.
+    static void gather(const double* __restrict span, uint64_t span_first, const uint32_t* __restrict index,
+                       double* __restrict values, uint64_t count) {
+        for (uint64_t o = 0; o < count; ++o) values[o] = span[index[o] - span_first];
+    }
+    static void convert(const Element* __restrict row, double* __restrict values, uint64_t count,
+                        const float* __restrict halves) {
+        for (uint64_t i = 0; i < count; ++i) values[i] = Storage<kType>::value(row[i], halves);
+    }
+
+    const Element* input_;
+    const float* halves_ = half_values();
+    const ColumnTaps& columns_;
+    bool gather_upper_;
+    std::vector<GatheredRow> slots_;
+    uint64_t first_ = 0, count_ = 0, clock_ = 0;
+    uint64_t span_first_ = 0;
+    bool convert_first_ = false;
+    std::vector<double> row_values_;  // input columns [span_first_, span_first_ + size) of one row, when converted
+};
+
+// One leading corner of an output row: its input row gathered at the column taps, and the weight product of the
+// leading dimensions.
+struct LeadingCorner {
+    const double* lower;
+    const double* upper;
+    double weight;
+};
+
+// Adds one leading corner, or two consecutive ones (kPair), to the sums of `count` outputs: each corner's lower
+// last-dimension tap, then its upper one (unless the last dimension is a copy), each as x * (weight * w_last).
+// kFirst: the sum starts as 0.0 + term, as `sum = 0; sum += term` does (0.0 + -0.0 = +0.0). Two corners per pass
+// keep the running sum in a register between them.
+template <bool kFirst, bool kUpper, bool kPair>
+[[gnu::always_inline]] inline void blend_corners_loop(double* __restrict sums, LeadingCorner a, LeadingCorner b,
+                                                      const double* __restrict lower_weight,
+                                                      const double* __restrict upper_weight, uint64_t count) {
+    const double* __restrict a_lower = a.lower;
+    const double* __restrict a_upper = a.upper;
+    const double* __restrict b_lower = b.lower;
+    const double* __restrict b_upper = b.upper;
+    for (uint64_t o = 0; o < count; ++o) {
+        double sum = kFirst ? 0.0 : sums[o];
+        sum += a_lower[o] * (a.weight * lower_weight[o]);
+        if constexpr (kUpper) sum += a_upper[o] * (a.weight * upper_weight[o]);
+        if constexpr (kPair) {
+            sum += b_lower[o] * (b.weight * lower_weight[o]);
+            if constexpr (kUpper) sum += b_upper[o] * (b.weight * upper_weight[o]);
+        }
+        sums[o] = sum;
+    }
+}
+
+// The same loop compiled for the baseline (SSE2) and for AVX2, which does four doubles per instruction instead of
+// two. Both are the same IEEE double multiplications and additions in the same order (the build has
+// -ffp-contract=off, so no fused multiply-add either way): the results are identical bit for bit.
+template <bool kFirst, bool kUpper, bool kPair>
+void blend_corners_baseline(double* sums, LeadingCorner a, LeadingCorner b, const double* lower_weight,
+                            const double* upper_weight, uint64_t count) {
+    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, lower_weight, upper_weight, count);
+}
+template <bool kFirst, bool kUpper, bool kPair>
+[[gnu::target("avx2")]] void blend_corners_avx2(double* sums, LeadingCorner a, LeadingCorner b,
+                                                const double* lower_weight, const double* upper_weight,
+                                                uint64_t count) {
+    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, lower_weight, upper_weight, count);
+}
+
+using BlendCorners = void (*)(double*, LeadingCorner, LeadingCorner, const double*, const double*, uint64_t);
+
+// blend_corners_*<first, upper, pair> for this CPU.
+template <bool kFirst, bool kUpper, bool kPair>
+BlendCorners blend_corners_for_cpu() {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    return avx2 ? blend_corners_avx2<kFirst, kUpper, kPair> : blend_corners_baseline<kFirst, kUpper, kPair>;
+}
+template <bool kUpper>
+BlendCorners blend_corners_for(bool first, bool pair) {
+    if (first) return pair ? blend_corners_for_cpu<true, kUpper, true>() : blend_corners_for_cpu<true, kUpper, false>();
+    return pair ? blend_corners_for_cpu<false, kUpper, true>() : blend_corners_for_cpu<false, kUpper, false>();
+}
+BlendCorners blend_corners_for(bool first, bool upper, bool pair) {
+    return upper ? blend_corners_for<true>(first, pair) : blend_corners_for<false>(first, pair);
+}
+
+// Every corner of output element i over the interpolated dimensions (a Scale-1 dimension is a copy: its lower tap
+// only, as in run_linear_with_error_scale), in a fixed order — dimension 0 is the most significant bit — so the
+// double sum is reproducible:
+//   sum = 0; for corner: sum += x[corner] * (((1.0 * w_0) * w_1) * ... * w_last)
+// Computed row by row: the leading dimensions' corners (input row and weight product) once per output row, then
+// for each of them, in corner order, both last-dimension taps of every output of the row (blend_corners) from
+// input rows gathered at the column taps beforehand (GatheredRowCache). Every corner is added, zero weights
+// included: a finite x times a zero weight adds +-0, which leaves the sum unchanged (the sum starts at +0 and
+// can never become -0), and a non-finite x must turn the sum into NaN as in the per-element form.
+template <DataType kType>
+void run_linear_rows_of(const ResampleDesc& desc, const std::vector<std::vector<LinearTap>>& taps,
+                     const HostTensor& input, HostTensor& output, ThreadPool& pool) {
+    using Element = typename Storage<kType>::Element;
+    const uint32_t rank = desc.input.rank(), last = rank - 1;
+    const Dims in_strides = packed_strides(desc.input.sizes);
+    const uint64_t out_width = desc.output.sizes[last];
+    const uint64_t rows = output.element_count() / out_width;
+    const bool last_is_copy = desc.scales[last] == 1.0f;
+    const ColumnTaps columns(taps[last]);
+    // The leading corners that are blended: those with no upper tap along a copied (Scale-1) dimension.
+    std::vector<uint32_t> leading_corners;
+    for (uint32_t prefix = 0; prefix < (1u << last); ++prefix) {
+        bool copied_dimension_upper = false;
+        for (uint32_t d = 0; d < last; ++d)
+            copied_dimension_upper |= ((prefix >> (last - 1 - d)) & 1u) && desc.scales[d] == 1.0f;
+        if (!copied_dimension_upper) leading_corners.push_back(prefix);
+    }
+    // Output columns are blended in tiles so that the gathered rows stay in cache however wide a row is.
+    constexpr uint64_t kTile = 512;
+    const uint64_t tile = std::min(out_width, kTile);
+    const auto* in = reinterpret_cast<const Element*>(input.bytes().data());
+    const DataType type = output.data_type();
+    pool.parallel_for(rows, [&](uint64_t begin, uint64_t end) {
+        // Two output rows' worth of input rows: enough for every reuse between neighbouring output rows.
+        GatheredRowCache<kType> cache(in, columns, !last_is_copy, 2 * leading_corners.size(), tile);
+        std::vector<double> sums(tile);
+        uint32_t coord[kMaxDimensionCount];
+        for (uint64_t first = 0; first < out_width; first += tile) {
+            const uint64_t count = std::min(tile, out_width - first);
+            cache.start_columns(first, count);
+            const double* lower_weight = columns.lower_weight.data() + first;
+            const double* upper_weight = columns.upper_weight.data() + first;
+            for (uint64_t row = begin; row < end; ++row) {
+                leading_coordinates(row, desc.output.sizes, coord);
+                // The corners in order, two per pass where two are left.
+                for (size_t c = 0; c < leading_corners.size();) {
+                    const bool pair = c + 1 < leading_corners.size();
+                    LeadingCorner corners[2] = {};
+                    for (size_t k = 0; k < (pair ? 2u : 1u); ++k) {
+                        const uint32_t prefix = leading_corners[c + k];
+                        double weight = 1.0;
+                        uint64_t source = 0;
+                        for (uint32_t d = 0; d < last; ++d) {
+                            const LinearTap& tap = taps[d][coord[d]];
+                            const bool upper = (prefix >> (last - 1 - d)) & 1u;
+                            source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
+                            weight *= double(upper ? tap.w1 : tap.w0);
+                        }
+                        // The cache keeps the first corner's row while it gathers the second (least recently
+                        // used eviction, at least two slots).
+                        const GatheredRow& gathered = cache.get(source);
+                        corners[k] = {gathered.lower.data(), gathered.upper.data(), weight};
+                    }
+                    blend_corners_for(c == 0, !last_is_copy, pair)(sums.data(), corners[0], corners[1],
+                                                                    lower_weight, upper_weight, count);
+                    c += pair ? 2 : 1;
+                }
+                store_blend_impl(type, output.bytes().data(), row * out_width + first, sums.data(), count);
+            }
+        }
+    }, std::max<uint64_t>(1, 4096 / out_width));
+}
+
+}  // namespace
+
+void store_blend(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count) {
+    store_blend_impl(type, output, first, sums, count);
+}
+
+void run_linear_rows(const ResampleDesc& desc, const std::vector<std::vector<LinearTap>>& taps,
+                     const HostTensor& input, HostTensor& output, ThreadPool& pool) {
+    switch (desc.input.data_type) {
+        case DataType::kFloat32: run_linear_rows_of<DataType::kFloat32>(desc, taps, input, output, pool); break;
+        case DataType::kFloat16: run_linear_rows_of<DataType::kFloat16>(desc, taps, input, output, pool); break;
+        case DataType::kInt8: run_linear_rows_of<DataType::kInt8>(desc, taps, input, output, pool); break;
+        case DataType::kUint8: run_linear_rows_of<DataType::kUint8>(desc, taps, input, output, pool); break;
+        default: break;  // excluded by the feature-level table; run_resample_reference refuses it up front
+    }
+}
+
+}  // namespace dmltool::ops::resample

@@ -1,0 +1,33 @@
+// Shared by the two CPU reference files of RESAMPLE: reference.cpp (nearest, the per-element LINEAR form with
+// the error-bound data, the entry point) and linear_rows.cpp (the timed LINEAR form).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/thread_pool.h"
+#include "ops/resample/coordinates.h"
+#include "ops/resample/desc.h"
+
+namespace dmltool::ops::resample {
+
+// The output as rows along the last dimension: row r's leading coordinates (all but the last), unravelled.
+inline void leading_coordinates(uint64_t row, const Dims& out_sizes, uint32_t* coord) {
+    for (uint32_t d = out_sizes.size() - 1; d-- > 0;) {
+        coord[d] = uint32_t(row % out_sizes[d]);
+        row /= out_sizes[d];
+    }
+}
+
+// Rounds the double blends sums[0, count) once to `type` (FLOAT32, FLOAT16, INT8 or UINT8; 8-bit values clamp to
+// the type's range, ties to even) into output elements [first, first + count).
+void store_blend(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count);
+
+// RESAMPLE LINEAR without the error-bound data: every output element's corners summed in double in the documented
+// order (see linear_rows.cpp), then store_blend. `taps` holds linear_tap of every output index, per dimension;
+// the output is not empty.
+void run_linear_rows(const ResampleDesc& desc, const std::vector<std::vector<LinearTap>>& taps,
+                     const HostTensor& input, HostTensor& output, ThreadPool& pool);
+
+}  // namespace dmltool::ops::resample
