@@ -160,6 +160,11 @@ TEST(BenchReport, FilesWriteNullAndEmptyForNotMeasured) {
     testing::TempDir dir;
     std::vector<BenchCase> cases = {data_movement("split/x", "cpu", fl(1, 0), 1'000'000, 1e-3),
                                     convolution("conv,with \"comma\"", fl(2, 1), 2'000'000'000, 1e-3)};
+    // The convolution ran an autotuned plan (app/bench.cpp fills these from Backend::plan_choice).
+    cases[1].plan_variant = "float/mt8/cw8/tr4/cg8/s1";
+    cases[1].plan_source = "cache";
+    cases[1].plan_speedup = 1.25;
+    cases[1].plan_candidates = 52;
     std::map<std::string, BackendRoofline> rooflines = {{"gpu", {gpu_roofline(), ""}},
                                                         {"cpu", unmeasured_roofline("--roofline-mib 0")}};
     const BenchReport report = build_report(std::move(cases), rooflines);
@@ -182,6 +187,12 @@ TEST(BenchReport, FilesWriteNullAndEmptyForNotMeasured) {
     EXPECT_EQ(root["feature_level_table"][0]["feature_level"], "1_0");
     EXPECT_EQ(root["operator_dtype_table"][0]["operator"], "SPLIT");
     EXPECT_EQ(root["not_benchmarked"][0]["status"], "FAILED");
+    EXPECT_TRUE(root["cases"][0]["plan"].is_null()) << "no plan variants: null";
+    const json plan = root["cases"][1]["plan"];
+    EXPECT_EQ(plan["variant"], "float/mt8/cw8/tr4/cg8/s1");
+    EXPECT_EQ(plan["source"], "cache");
+    EXPECT_DOUBLE_EQ(plan["speedup_over_heuristic"].get<double>(), 1.25);
+    EXPECT_EQ(plan["candidates"], 52);
 
     std::stringstream csv;
     csv << std::ifstream(csv_path).rdbuf();
@@ -189,8 +200,10 @@ TEST(BenchReport, FilesWriteNullAndEmptyForNotMeasured) {
     EXPECT_NE(text.find("# adapter: Test GPU\n"), std::string::npos) << text;
     EXPECT_NE(text.find("\nrow,backend,feature_level,operator,dtype,name,cases,"), std::string::npos) << text;
     // The cpu case: its roofline share is an empty cell, and the name with a comma is quoted; then noise (two
-    // equal samples: 0), the sample count and converged.
-    EXPECT_NE(text.find("case,cpu,1_0,SPLIT,FLOAT32,split/x,1,0.001,1e+09,0,,,0,2,1\n"), std::string::npos) << text;
+    // equal samples: 0), the sample count, converged and the plan (none).
+    EXPECT_NE(text.find("case,cpu,1_0,SPLIT,FLOAT32,split/x,1,0.001,1e+09,0,,,0,2,1,\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(",converged,plan\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(",1,float/mt8/cw8/tr4/cg8/s1\n"), std::string::npos) << text;
     EXPECT_NE(text.find(",\"conv,with \"\"comma\"\"\","), std::string::npos) << text;
     EXPECT_NE(text.find("feature_level,gpu,2_1,,,,1,,"), std::string::npos) << text;
 }
