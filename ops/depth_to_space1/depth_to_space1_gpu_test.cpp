@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "core/op_registry.h"
 #include "ops/depth_to_space1/kernel.h"
 #include "ops/split/layout_test_support.h"
 #include "shaders/testing/validate_blob.h"
@@ -23,16 +22,7 @@ using dmltool::testing::DifferentialCase;
 using dmltool::testing::run_differential;
 using nlohmann::json;
 
-const Op& d2s_op() {
-    static const OpRegistry registry = make_builtin_registry();
-    return *registry.find("DEPTH_TO_SPACE1");
-}
-
-#define SKIP_WITHOUT_GPU()                                                          \
-    do {                                                                            \
-        std::string why;                                                            \
-        if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why;         \
-    } while (0)
+const Op& d2s_op() { return dmltool::testing::builtin_op("DEPTH_TO_SPACE1"); }
 
 struct D2sCase {
     TensorDesc input, output;

@@ -31,6 +31,10 @@ constexpr uint32_t kOutputsPerThread = 4;  // consecutive output columns: one ou
 constexpr uint32_t kRecordBytes = 16;      // {Mq, control, bias, output zero point} per output channel
 constexpr uint32_t kMaxUnrolledKernelW = 7;  // wider kernels loop over kw at run time
 constexpr uint32_t kMaxTiledKernel = 7;      // KH and KW up to this use the tiled kernel (both unrolled)
+constexpr uint64_t kMaxViewBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
+
+// The device buffer of a tensor of `bytes`: whole 16-byte words, at least one.
+inline uint64_t padded_buffer_size(uint64_t bytes) { return bytes < 16 ? 16 : (bytes + 15) & ~uint64_t(15); }
 constexpr uint32_t kTileWords = 4096;        // groupshared filter chunk of the tiled kernel: 16 KiB
 
 // Input slots (Op::tensors order) and the prep kernel's SRV slots.

@@ -14,12 +14,9 @@ namespace dmltool::ops::quantized_linear_convolution {
 using namespace internal;
 namespace {
 
-constexpr uint64_t kMaxViewBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
 constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 32;  // 32-bit byte addresses in the kernels
 
 bool is_signed(DataType t) { return t == DataType::kInt8; }
-
-uint64_t padded_buffer_size(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
 
 // Stride (elements) that steps through the per-channel values of a filter scale / zero point / bias tensor;
 // 0 for a per-tensor (single-element) tensor.

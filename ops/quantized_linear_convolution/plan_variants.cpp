@@ -22,12 +22,11 @@ constexpr uint32_t kColumnChoices[] = {8, 4};
 constexpr uint32_t kThreadTargets[] = {128, 256, 512, 1024};
 constexpr uint32_t kSplitChoices[] = {0, 1, 2, 4};  // 0: the planner's own rule (up to 16 slices)
 
-constexpr uint64_t kMaxViewBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
-
-// The float kernel binds InputTensor and OutputTensor as one view each (plan.cpp pads buffers to 16 bytes).
+// The float kernel binds InputTensor and OutputTensor as one view each (as plan.cpp counts views at the real
+// 512 MiB window).
 bool single_views(const QuantizedLinearConvolutionDesc& d) {
-    const auto padded = [](uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); };
-    return padded(d.input.total_size_in_bytes) <= kMaxViewBytes && padded(d.output.total_size_in_bytes) <= kMaxViewBytes;
+    return padded_buffer_size(d.input.total_size_in_bytes) <= kMaxViewBytes &&
+           padded_buffer_size(d.output.total_size_in_bytes) <= kMaxViewBytes;
 }
 
 std::string float_name(const FloatPlan& f) {

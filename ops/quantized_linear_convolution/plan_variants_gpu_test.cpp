@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "core/op_registry.h"
 #include "gpu/gpu_backend.h"
 #include "ops/quantized_linear_convolution/kernel.h"
 #include "tests/testing/gpu_testing.h"
@@ -26,16 +25,7 @@ using dmltool::testing::DifferentialCase;
 using dmltool::testing::random_tensor;
 using testing::tensor_json;
 
-const Op& qlc_op() {
-    static const OpRegistry registry = make_builtin_registry();
-    return *registry.find("QUANTIZED_LINEAR_CONVOLUTION");
-}
-
-#define SKIP_WITHOUT_GPU()                                                  \
-    do {                                                                    \
-        std::string why;                                                    \
-        if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why; \
-    } while (0)
+const Op& qlc_op() { return dmltool::testing::builtin_op("QUANTIZED_LINEAR_CONVOLUTION"); }
 
 struct Shape {
     Dims input, filter;  // NCHW, MCKK

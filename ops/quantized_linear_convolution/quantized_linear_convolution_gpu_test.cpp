@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "core/op_registry.h"
 #include "ops/quantized_linear_convolution/kernel.h"
 #include "ops/quantized_linear_convolution/kernel_internal.h"
 #include "shaders/testing/validate_blob.h"
@@ -34,16 +33,7 @@ using dmltool::testing::run_differential;
 using nlohmann::json;
 using testing::tensor_json;
 
-const Op& qlc_op() {
-    static const OpRegistry registry = make_builtin_registry();
-    return *registry.find("QUANTIZED_LINEAR_CONVOLUTION");
-}
-
-#define SKIP_WITHOUT_GPU()                                                  \
-    do {                                                                    \
-        std::string why;                                                    \
-        if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why; \
-    } while (0)
+const Op& qlc_op() { return dmltool::testing::builtin_op("QUANTIZED_LINEAR_CONVOLUTION"); }
 
 enum class Layout { kPacked, kPadded, kPermuted, kBroadcast };
 const char* layout_name(Layout l) {

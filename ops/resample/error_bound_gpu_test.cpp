@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "core/compare.h"
-#include "core/op_registry.h"
 #include "core/thread_pool.h"
 #include "ops/resample/desc.h"
 #include "ops/resample/error_bound_cases.h"
@@ -18,10 +17,7 @@
 namespace dmltool::ops::resample {
 namespace {
 
-const Op& resample_op() {
-    static const OpRegistry registry = make_builtin_registry();
-    return *registry.find("RESAMPLE");
-}
+const Op& resample_op() { return dmltool::testing::builtin_op("RESAMPLE"); }
 
 TEST(ResampleErrorBoundGpu, DeviceOutputsStayWithinTheBound) {
     std::string why;

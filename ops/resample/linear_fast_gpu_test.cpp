@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "core/compare.h"
-#include "core/op_registry.h"
 #include "core/thread_pool.h"
 #include "ops/resample/desc.h"
 #include "ops/resample/gpu_test_values.h"
@@ -26,10 +25,7 @@
 namespace dmltool::ops::resample {
 namespace {
 
-const Op& resample_op() {
-    static const OpRegistry registry = make_builtin_registry();
-    return *registry.find("RESAMPLE");
-}
+const Op& resample_op() { return dmltool::testing::builtin_op("RESAMPLE"); }
 
 constexpr DataType kTypes[] = {DataType::kFloat32, DataType::kFloat16, DataType::kInt8, DataType::kUint8};
 

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "core/compare.h"
-#include "core/op_registry.h"
 #include "core/thread_pool.h"
 #include "ops/resample/desc.h"
 #include "ops/resample/gpu_test_values.h"
@@ -33,16 +32,7 @@ using dmltool::testing::run_differential;
 using nlohmann::json;
 using testing::tensor_json;
 
-const Op& resample_op() {
-    static const OpRegistry registry = make_builtin_registry();
-    return *registry.find("RESAMPLE");
-}
-
-#define SKIP_WITHOUT_GPU()                                                  \
-    do {                                                                    \
-        std::string why;                                                    \
-        if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why; \
-    } while (0)
+const Op& resample_op() { return dmltool::testing::builtin_op("RESAMPLE"); }
 
 enum class Layout { kPacked, kPadded, kPermuted, kBroadcast, kOversized };
 

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "core/op_registry.h"
 #include "ops/split/kernel.h"
 #include "ops/split/layout_test_support.h"
 #include "shaders/strided_copy.h"
@@ -25,16 +24,7 @@ using dmltool::testing::DifferentialCase;
 using dmltool::testing::run_differential;
 using nlohmann::json;
 
-const Op& split_op() {
-    static const OpRegistry registry = make_builtin_registry();
-    return *registry.find("SPLIT");
-}
-
-#define SKIP_WITHOUT_GPU()                                                          \
-    do {                                                                            \
-        std::string why;                                                            \
-        if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why;         \
-    } while (0)
+const Op& split_op() { return dmltool::testing::builtin_op("SPLIT"); }
 
 struct SplitCase {
     DataType type;

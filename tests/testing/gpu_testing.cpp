@@ -7,10 +7,16 @@
 
 #include "core/compare.h"
 #include "core/hdf5_io.h"
+#include "core/op_registry.h"
 #include "core/tensor_source.h"
 #include "core/thread_pool.h"
 
 namespace dmltool::testing {
+
+const Op& builtin_op(std::string_view name) {
+    static const OpRegistry registry = make_builtin_registry();
+    return *registry.find(name);
+}
 
 gpu::GpuBackend* test_gpu_backend(std::string* why) {
     // One backend per test binary: tests are single-threaded and device creation dominates their cost.

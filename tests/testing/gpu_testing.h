@@ -18,6 +18,9 @@ namespace dmltool::testing {
 // Vulkan device can be created; `why` then says why (tests GTEST_SKIP with it).
 gpu::GpuBackend* test_gpu_backend(std::string* why);
 
+// The built-in operator of that DML_OPERATOR_ suffix ("RESAMPLE"), from one registry per test binary.
+const Op& builtin_op(std::string_view name);
+
 struct DifferentialCase {
     std::string name;       // unique; used for the failure files
     std::string op_type;    // "DML_OPERATOR_RESAMPLE"
@@ -39,3 +42,10 @@ DifferentialResult run_differential(const Op& op, const DifferentialCase& c);
 HostTensor random_tensor(DataType type, Dims sizes, uint64_t seed, double lo, double hi);
 
 }  // namespace dmltool::testing
+
+// Skips the calling test, with the reason, when no Vulkan device can be created.
+#define SKIP_WITHOUT_GPU()                                                  \
+    do {                                                                    \
+        std::string why;                                                    \
+        if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why; \
+    } while (0)
