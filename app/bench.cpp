@@ -271,15 +271,16 @@ void print_conditions(std::FILE* out, const Conditions& c, const std::vector<Ben
 void print_plan_choices(std::FILE* out, const std::vector<BenchCase>& cases) {
     bool header = false;
     for (const BenchCase& c : cases) {
-        if (c.plan_source.empty()) continue;
+        if (!c.plan) continue;
         if (!header) std::fprintf(out, "\nPlans (autotuning):\n");
         header = true;
-        if (c.plan_source == "heuristic")
-            std::fprintf(out, "  %s on %s: heuristic (%s)\n", c.name.c_str(), c.backend.c_str(), c.plan_note.c_str());
+        const PlanChoice& p = *c.plan;
+        if (p.source == "heuristic")
+            std::fprintf(out, "  %s on %s: heuristic (%s)\n", c.name.c_str(), c.backend.c_str(), p.note.c_str());
         else
             std::fprintf(out, "  %s on %s: %s (%s; %.2fx the heuristic plan's speed, %zu variants measured)\n",
-                         c.name.c_str(), c.backend.c_str(), c.plan_variant.c_str(), c.plan_source.c_str(),
-                         c.plan_speedup, c.plan_candidates);
+                         c.name.c_str(), c.backend.c_str(), p.display_name().c_str(), p.source.c_str(), p.speedup(),
+                         p.candidates.size());
     }
 }
 
@@ -374,14 +375,7 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
         c.probe_before = run.probe_before;
         c.probe_after = run.probe_after;
         c.remeasured = run.remeasured;
-        if (device && r.backend == device->label())
-            if (const std::optional<PlanChoice> plan = device->plan_choice(*spec.op, *spec.desc)) {
-                c.plan_variant = plan->variant.empty() ? "heuristic" : plan->variant;
-                c.plan_source = plan->source;
-                c.plan_note = plan->note;
-                c.plan_speedup = plan->speedup();
-                c.plan_candidates = plan->candidates.size();
-            }
+        if (device && r.backend == device->label()) c.plan = device->plan_choice(*spec.op, *spec.desc);
         // Judged against the whole run's best probe, known only now.
         const double slowest = std::min(run.probe_before, run.probe_after);
         c.throttled = conditions.flag_backends.count(r.backend) && slowest > 0 &&

@@ -34,12 +34,9 @@ struct BenchCase {
     double probe_before = 0, probe_after = 0;  // throttle probes (bytes/s) around the samples; 0 = none
     bool remeasured = false;  // sampled again after a slow probe
     bool throttled = false;   // a probe around it was more than the threshold below the run's best
-    // Device cases whose op offers plan variants (autotuning): the variant timed ("heuristic" for the planner's
-    // own), how it was chosen ("heuristic", "tuned", "cache"), the heuristic's time over the variant's as measured
-    // when tuning, how many variants were measured, and why the heuristic ran. Empty source: no variants.
-    std::string plan_variant{}, plan_source{}, plan_note{};
-    double plan_speedup = 1;
-    size_t plan_candidates = 0;
+    // Device cases whose op offers plan variants (autotuning): how the plan timed was chosen (Backend::plan_choice).
+    // nullopt: no variants (and the CPU reference).
+    std::optional<PlanChoice> plan{};
 };
 
 // A backend's roofline and, when a probe did not run or failed, why (reported as "n/a", never as 0%).

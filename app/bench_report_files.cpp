@@ -70,9 +70,10 @@ json statistics_json(const BenchCase& c) {
 
 // How the device plan was chosen (autotuning); null for cases without plan variants.
 json plan_json(const BenchCase& c) {
-    if (c.plan_source.empty()) return json();
-    return {{"variant", c.plan_variant}, {"source", c.plan_source}, {"speedup_over_heuristic", c.plan_speedup},
-            {"candidates", c.plan_candidates}, {"note", c.plan_note}};
+    if (!c.plan) return json();
+    return {{"variant", c.plan->display_name()}, {"source", c.plan->source},
+            {"speedup_over_heuristic", c.plan->speedup()}, {"candidates", c.plan->candidates.size()},
+            {"note", c.plan->note}};
 }
 
 }  // namespace
@@ -202,7 +203,7 @@ Status write_report_csv(const std::string& path, const BenchReport& report, cons
                ",1," + csv_number(c.seconds) + "," + csv_number(f.bytes_per_second) + "," +
                csv_number(f.ops_per_second) + "," + csv_number(f.roofline_percent) + "," +
                csv_number(f.float_fma_percent) + "," + csv_noise(c.samples) + "," + std::to_string(c.samples.size()) +
-               "," + (c.converged ? "1" : "0") + "," + csv_field(c.plan_variant) + "\n";
+               "," + (c.converged ? "1" : "0") + "," + (c.plan ? csv_field(c.plan->display_name()) : "") + "\n";
     }
     for (const auto* rows : {&report.by_feature_level, &report.by_operator_dtype})
         for (const TableRow& r : *rows)

@@ -42,6 +42,8 @@ struct PlanChoice {
     std::vector<VariantTime> candidates;  // tuned / cache: every variant measured, the heuristic first
     // tuned / cache: the heuristic's time over the winner's, as measured when tuning (>= 1).
     double speedup() const;
+    // The variant as reports name it: "heuristic" for the heuristic plan.
+    std::string display_name() const { return variant.empty() ? "heuristic" : variant; }
 };
 
 // The index of the winner: the fastest candidate, unless it is less than `margin` (relative) faster than the

@@ -161,10 +161,13 @@ TEST(BenchReport, FilesWriteNullAndEmptyForNotMeasured) {
     std::vector<BenchCase> cases = {data_movement("split/x", "cpu", fl(1, 0), 1'000'000, 1e-3),
                                     convolution("conv,with \"comma\"", fl(2, 1), 2'000'000'000, 1e-3)};
     // The convolution ran an autotuned plan (app/bench.cpp fills these from Backend::plan_choice).
-    cases[1].plan_variant = "float/mt8/cw8/tr4/cg8/s1";
-    cases[1].plan_source = "cache";
-    cases[1].plan_speedup = 1.25;
-    cases[1].plan_candidates = 52;
+    PlanChoice choice;
+    choice.variant = "float/mt8/cw8/tr4/cg8/s1";
+    choice.source = "cache";
+    choice.candidates.assign(52, {"other", 2e-3});
+    choice.candidates[0] = {"", 1.25e-3};
+    choice.candidates[7] = {choice.variant, 1e-3};
+    cases[1].plan = choice;
     std::map<std::string, BackendRoofline> rooflines = {{"gpu", {gpu_roofline(), ""}},
                                                         {"cpu", unmeasured_roofline("--roofline-mib 0")}};
     const BenchReport report = build_report(std::move(cases), rooflines);
