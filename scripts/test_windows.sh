@@ -45,6 +45,25 @@ if [ ! -x "$exe" ] && [ ! -f "$exe" ]; then
   exit 1
 fi
 
+# run_ctest NAME CTEST_ARGS...: ctest in build-windows with the whole log in build-windows/test_windows/NAME.log;
+# prints the summary and, when tests failed, each failed test's own output (a tail of the log alone cut it off).
+run_ctest() {
+  local name=$1
+  shift
+  local log=build-windows/test_windows/$name.log rc
+  mkdir -p build-windows/test_windows
+  (cd build-windows && ctest "$@" -j "$jobs" --output-on-failure --timeout 600) >"$log" 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "--- output of the failed tests ($log has everything):"
+    awk '/\*\*\*(Failed|Timeout|Exception)/ { show = 1 }
+         /^ +Start +[0-9]+:|^ *[0-9]+\/[0-9]+ Test +#/ && !/\*\*\*(Failed|Timeout|Exception)/ { show = 0 }
+         show' "$log" | head -n 400
+  fi
+  tail -n 25 "$log"
+  return "$rc"
+}
+
 labels="${DMLTOOL_WINDOWS_CTEST_LABELS:-unit|shaders|golden|gpu}"
 # Known Wine gaps, excluded here and listed in README "Windows": Wine shows Unix symbolic links as plain files
 # (SymlinkPaths.*); spirv-val/vkd3d-compiler validation of every roofline kernel through Wine outlasts its timeout
@@ -55,7 +74,7 @@ labels="${DMLTOOL_WINDOWS_CTEST_LABELS:-unit|shaders|golden|gpu}"
 wine_gaps='SymlinkPaths\.|RooflineProbe\.EveryKernelPassesVkd3dAndSpirvVal'
 wine_gaps+='|QuantizedLinearConvolutionGpu\.(MultiViewKernels|TiledKernelChunksAndWindows|FloatKernelGeometries'
 wine_gaps+='|FloatKernelExactAtRunBoundaries)'
-stage ctest bash -c "cd build-windows && ctest -L '$labels' -LE cli -E '$wine_gaps' -j $jobs --output-on-failure --timeout 600 2>&1 | tail -n 60; exit \${PIPESTATUS[0]}"
+stage ctest run_ctest ctest -L "$labels" -LE cli -E "$wine_gaps"
 
 run_cases() {
   local out=build-windows/test_windows
@@ -71,7 +90,7 @@ stage cases run_cases
 # message), usage errors, exit codes, reports, device faults, bench reports; the same checkers as on Linux.
 # cli_bench_conditions (cold mode, injected throttle) benchmarks with many probes: under Wine it outlasts its
 # timeout; the bench stage below and cli_bench_reports cover bench under Wine.
-stage cli bash -c "cd build-windows && ctest -L cli -E 'cli_bench_conditions' -j $jobs --output-on-failure --timeout 600 2>&1 | tail -n 60; exit \${PIPESTATUS[0]}"
+stage cli run_ctest cli -L cli -E 'cli_bench_conditions'
 
 # Bounded: the stage checks that bench runs and reports under Wine, not its figures (lavapipe under Wine).
 stage bench scripts/wine.sh "$exe" bench cases/perf/smoke.json --min-samples 3 --max-time 0.5 --roofline-mib 4

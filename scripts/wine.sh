@@ -22,11 +22,12 @@
 #   per call, ~0.5 s more).
 # - Paths: Wine maps / to Z:, and the Unix working directory becomes the program's current directory, so relative
 #   and absolute Linux paths (/tmp/x.json) work as arguments unchanged. PROGRAM may be a Unix path.
-# - stdout/stderr are passed through untouched (no pipe). Note: a MinGW/MSVCRT program's text-mode stdout writes
-#   "\r\n" for "\n" (a Windows C runtime behaviour, not Wine's); programs whose output is compared byte-wise
-#   should set binary mode (_setmode(_fileno(stdout), _O_BINARY) at start-up: verified; linking MinGW's binmode.o
+# - stdout/stderr: passed through untouched when they are terminals or files; when either is a pipe or socket the
+#   program writes to temporary files that are copied out after it exits (why: see the comment at the end).
+#   A MinGW/MSVCRT program's text-mode stdout writes "\r\n" for "\n" (a Windows C runtime behaviour, not Wine's);
+#   programs whose output is compared byte-wise should set binary mode (_setmode(_fileno(stdout), _O_BINARY) at start-up: verified; linking MinGW's binmode.o
 #   does NOT change stdout, verified) or the comparison should drop '\r'. DMLTOOL_WINE_STRIP_CR=1 makes this
-#   script strip '\r' before '\n' on stdout (stdout then goes through a filter; stderr stays direct and keeps its
+#   script strip '\r' before '\n' on stdout (and on stderr when both are the same pipe; otherwise stderr keeps its
 #   "\r\n"; the exit code is still the program's).
 # Exit code: the program's (0-255; Windows codes are truncated to the low byte: a crash with 0xC0000005 exits 5,
 #   and Wine prints "Unhandled page fault ..." on stderr); 127 if Wine is missing; 126 if the prefix cannot be
@@ -110,8 +111,44 @@ if [ "${DMLTOOL_WINE_XVFB:-0}" = 1 ]; then
 else
   runner=("$wine")
 fi
-if [ "${DMLTOOL_WINE_STRIP_CR:-0}" = 1 ]; then
-  "${runner[@]}" "$@" | sed 's/\r$//'
-  exit "${PIPESTATUS[0]}"
+strip_cr() { if [ "${DMLTOOL_WINE_STRIP_CR:-0}" = 1 ]; then sed 's/\r$//'; else cat; fi; }
+
+# A caller that reads the program's output through a pipe (ctest, CMake's execute_process, Python's subprocess)
+# waits for every writer of that pipe to close it, and a Wine program can hand its stdout/stderr to processes
+# that outlive it: when Wine's services (services.exe, winedevice.exe, ...) are not running, the program's Wine
+# starts them, and they inherit its Unix file descriptors. They stop only once no Windows program of the prefix
+# is left, so under `ctest -j` (always another program running) the caller waited for minutes after the program
+# had exited: seen as timeouts of random CLI tests under Wine (a zombie dmltool.exe, its caller blocked on the
+# pipe). So with a pipe or socket on stdout/stderr the program writes to temporary files, which this script copies
+# to its own stdout/stderr once the program has exited (one file when both are the same pipe, so that their
+# interleaving is kept). Output then arrives at the end instead of streaming; terminals and files are unaffected.
+is_pipe_or_socket() { [ -p "/dev/fd/$1" ] || [ -S "/dev/fd/$1" ]; }
+if ! is_pipe_or_socket 1 && ! is_pipe_or_socket 2; then
+  if [ "${DMLTOOL_WINE_STRIP_CR:-0}" = 1 ]; then
+    "${runner[@]}" "$@" | strip_cr
+    exit "${PIPESTATUS[0]}"
+  fi
+  exec "${runner[@]}" "$@"
 fi
-exec "${runner[@]}" "$@"
+relay_dir=$(mktemp -d "${TMPDIR:-/tmp}/dmltool-wine.XXXXXX") || exit 126
+trap 'rm -rf "$relay_dir"' EXIT
+# The program runs as a background job so that a TERM/INT sent to this script (a caller's timeout) reaches it;
+# its stdin is passed explicitly (a background job's default stdin is /dev/null).
+exec 3<&0
+if [ "$(readlink "/proc/$$/fd/1")" = "$(readlink "/proc/$$/fd/2")" ]; then
+  "${runner[@]}" "$@" <&3 >"$relay_dir/out" 2>&1 &
+else
+  "${runner[@]}" "$@" <&3 >"$relay_dir/out" 2>"$relay_dir/err" &
+fi
+program=$!
+exec 3<&-
+trap 'kill -TERM "$program" 2>/dev/null' TERM INT
+rc=0
+wait "$program" || rc=$?
+while kill -0 "$program" 2>/dev/null; do  # wait returned early for a trapped signal: wait for the program's end
+  rc=0
+  wait "$program" || rc=$?
+done
+strip_cr <"$relay_dir/out"
+if [ -e "$relay_dir/err" ]; then cat "$relay_dir/err" >&2; fi
+exit "$rc"
