@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 namespace dmltool::pipeline_stats {
 namespace {
@@ -236,7 +237,11 @@ std::string_view descriptor_kind_name(DescriptorKind kind) {
 }
 
 Result<SpirvInterface> read_spirv_interface(std::span<const uint32_t> words) {
-    return Reader(words).read();
+    try {
+        return Reader(words).read();
+    } catch (const std::out_of_range&) {  // a type declaration with fewer operands than its opcode has
+        return invalid_input("SPIR-V: a type declaration lacks operands its opcode requires");
+    }
 }
 
 }  // namespace dmltool::pipeline_stats

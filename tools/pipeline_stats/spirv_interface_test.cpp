@@ -154,5 +154,25 @@ TEST(SpirvInterface, RejectsMalformedModules) {
         << cut.status().message();
 }
 
+TEST(SpirvInterface, RejectsATypeWithMissingOperands) {
+    // A uniform-constant variable whose pointer names an OpTypeImage that has only its sampled type.
+    const std::vector<uint32_t> words{0x07230203, 0x00010000, 0, 10, 0,
+                                      (3u << 16) | 25u, 1, 2,                // %1 = OpTypeImage %2 (operands cut)
+                                      (4u << 16) | 32u, 3, 0, 1,             // %3 = OpTypePointer UniformConstant %1
+                                      (4u << 16) | 59u, 3, 4, 0,             // %4 = OpVariable %3 UniformConstant
+                                      (4u << 16) | 71u, 4, 34, 0,            // OpDecorate %4 DescriptorSet 0
+                                      (4u << 16) | 71u, 4, 33, 0};           // OpDecorate %4 Binding 0
+    auto read = read_spirv_interface(words);
+    ASSERT_FALSE(read.is_ok());
+    EXPECT_NE(read.status().message().find("cannot tell the descriptor type of variable %4"), std::string::npos)
+        << read.status().message();
+    // The same variable pointing at an OpTypeArray without its length operand: an error, not an exception.
+    std::vector<uint32_t> array = words;
+    array[5] = (3u << 16) | 28u;  // %1 = OpTypeArray %2 (length missing)
+    auto cut = read_spirv_interface(array);
+    ASSERT_FALSE(cut.is_ok());
+    EXPECT_NE(cut.status().message().find("lacks operands"), std::string::npos) << cut.status().message();
+}
+
 }  // namespace
 }  // namespace dmltool::pipeline_stats
