@@ -205,7 +205,8 @@ int run(const Options& options) {
     }
     if (!options.json_path.empty()) {
         std::ofstream out(options.json_path);
-        out << report.dump(2) << "\n";
+        // Driver strings are not promised to be UTF-8: replace invalid bytes rather than throw.
+        out << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         if (!out) return fail("--json: cannot write '" + options.json_path + "'", kExitBadInput);
     }
     return code;
