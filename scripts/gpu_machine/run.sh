@@ -9,6 +9,9 @@
 #
 #   bash run.sh                      correctness suite only
 #   bash run.sh bench [ARGS...]      also the benchmarks; ARGS go to `dmltool bench` (e.g. --benchmark_repetitions=3)
+#   bash run.sh pipeline-stats ARGS  only the driver's per-kernel statistics: ARGS go to bin/dmltool_pipeline_stats
+#                                    (e.g. cases/perf/perf.json --filter qlconv --variants --json $OUT/stats.json);
+#                                    console copy in pipeline_stats.txt
 # Environment: PERF_FILTER=REGEX limits both dmltool and PyTorch to matching perf cases; RUN_SUITE=0 skips the
 # correctness suite; BENCH_BACKEND=both also times the CPU reference (slow on the perf shapes); PERF_CASES picks
 # another case file (default cases/perf/perf.json).
@@ -26,6 +29,12 @@ fi
 export VKD3D_SHADER_DEBUG=none VKD3D_DEBUG=none PYTHONUNBUFFERED=1
 dmltool="$here/bin/dmltool"
 cd "$here"
+if [ "${1:-}" = "pipeline-stats" ]; then
+  shift
+  echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-<unset>}" | tee "$out/pipeline_stats.txt"
+  "$here/bin/dmltool_pipeline_stats" "$@" 2>&1 | tee -a "$out/pipeline_stats.txt"
+  exit "${PIPESTATUS[0]}"
+fi
 status=0
 {
   echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-<unset>}"
