@@ -262,89 +262,33 @@ private:
     std::vector<double> row_values_;  // input columns [span_first_, span_first_ + size) of one row, when converted
 };
 
-// The last dimension's weights of the output columns [first, first + count) times a leading corner's weight
-// product, for the last few distinct products: upsampling by 2 has four of them (two per dimension), so each
-// product array is computed once per tile instead of once per output row. Least recently used eviction; the
-// arrays hold exactly the products the per-output form computes (weight * w_last, one IEEE multiplication).
-class ScaledColumnWeights {
-public:
-    struct Entry {
-        uint64_t weight_bits = 0, last_use = 0;
-        bool valid = false;
-        std::vector<double> lower, upper;
-    };
-    ScaledColumnWeights(const ColumnTaps& columns, bool upper, size_t slots, uint64_t max_count)
-        : columns_(columns), upper_(upper), entries_(slots) {
-        for (Entry& e : entries_) {
-            e.lower.resize(max_count);
-            if (upper) e.upper.resize(max_count);
-        }
-    }
-    void start_columns(uint64_t first, uint64_t count) {
-        first_ = first;
-        count_ = count;
-        for (Entry& e : entries_) e.valid = false;
-    }
-    const Entry& get(double weight) {
-        const uint64_t bits = std::bit_cast<uint64_t>(weight);
-        ++clock_;
-        Entry* victim = &entries_[0];
-        for (Entry& e : entries_) {
-            if (e.valid && e.weight_bits == bits) {
-                e.last_use = clock_;
-                return e;
-            }
-            if (!e.valid || e.last_use < victim->last_use) victim = &e;
-        }
-        scale(weight, columns_.lower_weight.data() + first_, victim->lower.data(), count_);
-        if (upper_) scale(weight, columns_.upper_weight.data() + first_, victim->upper.data(), count_);
-        victim->weight_bits = bits;
-        victim->valid = true;
-        victim->last_use = clock_;
-        return *victim;
-    }
-
-private:
-    static void scale(double weight, const double* __restrict w, double* __restrict out, uint64_t count) {
-        for (uint64_t o = 0; o < count; ++o) out[o] = weight * w[o];
-    }
-    const ColumnTaps& columns_;
-    bool upper_;
-    std::vector<Entry> entries_;
-    uint64_t first_ = 0, count_ = 0, clock_ = 0;
-};
-
-// One leading corner of an output row: its input row gathered at the column taps, and the last dimension's
-// weights times the corner's weight product over the leading dimensions (ScaledColumnWeights).
+// One leading corner of an output row: its input row gathered at the column taps, and the weight product of the
+// leading dimensions.
 struct LeadingCorner {
     const double* lower;
     const double* upper;
-    const double* lower_weight;
-    const double* upper_weight;
+    double weight;
 };
 
 // Adds one leading corner, or two consecutive ones (kPair), to the sums of `count` outputs: each corner's lower
-// last-dimension tap, then its upper one (unless the last dimension is a copy), each as x * (weight * w_last) with the product from ScaledColumnWeights.
+// last-dimension tap, then its upper one (unless the last dimension is a copy), each as x * (weight * w_last).
 // kFirst: the sum starts as 0.0 + term, as `sum = 0; sum += term` does (0.0 + -0.0 = +0.0). Two corners per pass
 // keep the running sum in a register between them.
 template <bool kFirst, bool kUpper, bool kPair>
 [[gnu::always_inline]] inline void blend_corners_loop(double* __restrict sums, LeadingCorner a, LeadingCorner b,
-                                                      uint64_t count) {
+                                                      const double* __restrict lower_weight,
+                                                      const double* __restrict upper_weight, uint64_t count) {
     const double* __restrict a_lower = a.lower;
     const double* __restrict a_upper = a.upper;
-    const double* __restrict a_lower_weight = a.lower_weight;
-    const double* __restrict a_upper_weight = a.upper_weight;
     const double* __restrict b_lower = b.lower;
     const double* __restrict b_upper = b.upper;
-    const double* __restrict b_lower_weight = b.lower_weight;
-    const double* __restrict b_upper_weight = b.upper_weight;
     for (uint64_t o = 0; o < count; ++o) {
         double sum = kFirst ? 0.0 : sums[o];
-        sum += a_lower[o] * a_lower_weight[o];
-        if constexpr (kUpper) sum += a_upper[o] * a_upper_weight[o];
+        sum += a_lower[o] * (a.weight * lower_weight[o]);
+        if constexpr (kUpper) sum += a_upper[o] * (a.weight * upper_weight[o]);
         if constexpr (kPair) {
-            sum += b_lower[o] * b_lower_weight[o];
-            if constexpr (kUpper) sum += b_upper[o] * b_upper_weight[o];
+            sum += b_lower[o] * (b.weight * lower_weight[o]);
+            if constexpr (kUpper) sum += b_upper[o] * (b.weight * upper_weight[o]);
         }
         sums[o] = sum;
     }
@@ -354,15 +298,18 @@ template <bool kFirst, bool kUpper, bool kPair>
 // two. Both are the same IEEE double multiplications and additions in the same order (the build has
 // -ffp-contract=off, so no fused multiply-add either way): the results are identical bit for bit.
 template <bool kFirst, bool kUpper, bool kPair>
-void blend_corners_baseline(double* sums, LeadingCorner a, LeadingCorner b, uint64_t count) {
-    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, count);
+void blend_corners_baseline(double* sums, LeadingCorner a, LeadingCorner b, const double* lower_weight,
+                            const double* upper_weight, uint64_t count) {
+    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, lower_weight, upper_weight, count);
 }
 template <bool kFirst, bool kUpper, bool kPair>
-[[gnu::target("avx2")]] void blend_corners_avx2(double* sums, LeadingCorner a, LeadingCorner b, uint64_t count) {
-    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, count);
+[[gnu::target("avx2")]] void blend_corners_avx2(double* sums, LeadingCorner a, LeadingCorner b,
+                                                const double* lower_weight, const double* upper_weight,
+                                                uint64_t count) {
+    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, lower_weight, upper_weight, count);
 }
 
-using BlendCorners = void (*)(double*, LeadingCorner, LeadingCorner, uint64_t);
+using BlendCorners = void (*)(double*, LeadingCorner, LeadingCorner, const double*, const double*, uint64_t);
 
 // blend_corners_*<first, upper, pair> for this CPU.
 template <bool kFirst, bool kUpper, bool kPair>
@@ -414,13 +361,13 @@ void run_linear_rows_of(const ResampleDesc& desc, const std::vector<std::vector<
     pool.parallel_for(rows, [&](uint64_t begin, uint64_t end) {
         // Two output rows' worth of input rows: enough for every reuse between neighbouring output rows.
         GatheredRowCache<kType> cache(in, columns, !last_is_copy, 2 * leading_corners.size(), tile);
-        ScaledColumnWeights scaled(columns, !last_is_copy, 2 * leading_corners.size(), tile);
         std::vector<double> sums(tile);
         uint32_t coord[kMaxDimensionCount];
         for (uint64_t first = 0; first < out_width; first += tile) {
             const uint64_t count = std::min(tile, out_width - first);
             cache.start_columns(first, count);
-            scaled.start_columns(first, count);
+            const double* lower_weight = columns.lower_weight.data() + first;
+            const double* upper_weight = columns.upper_weight.data() + first;
             for (uint64_t row = begin; row < end; ++row) {
                 leading_coordinates(row, desc.output.sizes, coord);
                 // The corners in order, two per pass where two are left.
@@ -440,11 +387,10 @@ void run_linear_rows_of(const ResampleDesc& desc, const std::vector<std::vector<
                         // The cache keeps the first corner's row while it gathers the second (least recently
                         // used eviction, at least two slots).
                         const GatheredRow& gathered = cache.get(source);
-                        const ScaledColumnWeights::Entry& weights = scaled.get(weight);
-                        corners[k] = {gathered.lower.data(), gathered.upper.data(), weights.lower.data(),
-                                      weights.upper.data()};
+                        corners[k] = {gathered.lower.data(), gathered.upper.data(), weight};
                     }
-                    blend_corners_for(c == 0, !last_is_copy, pair)(sums.data(), corners[0], corners[1], count);
+                    blend_corners_for(c == 0, !last_is_copy, pair)(sums.data(), corners[0], corners[1],
+                                                                    lower_weight, upper_weight, count);
                     c += pair ? 2 : 1;
                 }
                 store_blend_impl(type, output.bytes().data(), row * out_width + first, sums.data(), count);
