@@ -172,6 +172,72 @@ struct ColumnTaps {
     std::vector<double> lower_weight, upper_weight;
 };
 
+// A column-tap sequence (non-decreasing) that is a first run of `first_run` equal taps, then `middle_runs` runs of
+// exactly `run_length` taps, then a last run of `last_run` (possibly 0), on consecutive input columns from
+// `first_column` on: upsampling by an integer factor r has runs of r (the edges' clamped taps lengthen the first and
+// last runs). A row gathered at such taps is each input value repeated, filled without per-output index loads.
+struct TapRuns {
+    bool valid = false;
+    uint32_t first_column = 0;
+    uint64_t first_run = 0, run_length = 0, middle_runs = 0, last_run = 0;
+};
+TapRuns find_tap_runs(const uint32_t* taps, uint64_t count) {
+    std::vector<uint64_t> lengths;
+    for (uint64_t o = 0; o < count; ++o) {
+        if (o > 0 && taps[o] == taps[o - 1]) {
+            ++lengths.back();
+            continue;
+        }
+        if (o > 0 && taps[o] != taps[o - 1] + 1) return {};  // a skipped column: not runs
+        lengths.push_back(1);
+    }
+    TapRuns runs;
+    if (lengths.empty()) return runs;
+    runs.first_column = taps[0];
+    runs.first_run = lengths.front();
+    if (lengths.size() >= 2) runs.last_run = lengths.back();
+    if (lengths.size() >= 3) {
+        runs.run_length = lengths[1];
+        runs.middle_runs = lengths.size() - 2;
+        for (size_t i = 1; i + 1 < lengths.size(); ++i)
+            if (lengths[i] != runs.run_length) return {};
+    }
+    runs.valid = true;
+    return runs;
+}
+
+// out[2m] = out[2m + 1] = column[m] for m < pairs: the runs of 2 of upsampling by 2. AVX2: two input values per
+// step, spread to (c0, c0, c1, c1) by one permutation and stored as 32 bytes.
+void fill_pairs_baseline(const double* __restrict column, uint64_t pairs, double* __restrict out) {
+    for (uint64_t m = 0; m < pairs; ++m) _mm_storeu_pd(out + 2 * m, _mm_set1_pd(column[m]));
+}
+[[gnu::target("avx2")]] void fill_pairs_avx2(const double* __restrict column, uint64_t pairs, double* __restrict out) {
+    uint64_t m = 0;
+    for (; m + 2 <= pairs; m += 2) {
+        const __m256d two = _mm256_castpd128_pd256(_mm_loadu_pd(column + m));
+        _mm256_storeu_pd(out + 2 * m, _mm256_permute4x64_pd(two, 0x50));  // lanes 0, 0, 1, 1
+    }
+    fill_pairs_baseline(column + m, pairs - m, out + 2 * m);
+}
+
+// values[o] = span[taps[o] - span_first] for taps described by `runs`: each input value stored run-length times.
+void fill_tap_runs(const double* __restrict span, uint64_t span_first, const TapRuns& runs, double* __restrict values) {
+    const double* column = span + (runs.first_column - span_first);
+    uint64_t o = 0;
+    for (uint64_t i = 0; i < runs.first_run; ++i) values[o++] = column[0];
+    ++column;
+    if (runs.run_length == 2) {
+        static const bool avx2 = __builtin_cpu_supports("avx2");
+        (avx2 ? fill_pairs_avx2 : fill_pairs_baseline)(column, runs.middle_runs, values + o);
+        o += 2 * runs.middle_runs;
+        column += runs.middle_runs;
+    } else {
+        for (uint64_t m = 0; m < runs.middle_runs; ++m, ++column)
+            for (uint64_t i = 0; i < runs.run_length; ++i) values[o++] = column[0];
+    }
+    for (uint64_t i = 0; i < runs.last_run; ++i) values[o++] = column[0];
+}
+
 // One input row (along the last dimension) gathered at the lower and upper column taps of the output columns
 // [first, first + count) and converted to double: lower[o] = x[lower_index[first + o]], likewise upper.
 struct GatheredRow {
@@ -209,6 +275,8 @@ public:
         const uint64_t span = last_taps[first + count - 1] + 1 - span_first_;
         convert_first_ = span <= 2 * count;
         if (convert_first_) row_values_.resize(span);
+        lower_runs_ = find_tap_runs(columns_.lower_index.data() + first, count);
+        upper_runs_ = gather_upper_ ? find_tap_runs(columns_.upper_index.data() + first, count) : TapRuns{};
     }
     const GatheredRow& get(uint64_t source) {
         ++clock_;
@@ -223,8 +291,10 @@ public:
         if (convert_first_) {
             convert(input_ + source + span_first_, row_values_.data(), row_values_.size(), halves_);
             const double* values = row_values_.data();
-            gather(values, span_first_, columns_.lower_index.data() + first_, victim->lower.data(), count_);
-            if (gather_upper_)
+            if (lower_runs_.valid) fill_tap_runs(values, span_first_, lower_runs_, victim->lower.data());
+            else gather(values, span_first_, columns_.lower_index.data() + first_, victim->lower.data(), count_);
+            if (gather_upper_ && upper_runs_.valid) fill_tap_runs(values, span_first_, upper_runs_, victim->upper.data());
+            else if (gather_upper_)
                 gather(values, span_first_, columns_.upper_index.data() + first_, victim->upper.data(), count_);
         } else {
             gather(input_ + source, columns_.lower_index.data() + first_, victim->lower.data(), count_, halves_);
@@ -259,6 +329,7 @@ private:
     uint64_t first_ = 0, count_ = 0, clock_ = 0;
     uint64_t span_first_ = 0;
     bool convert_first_ = false;
+    TapRuns lower_runs_, upper_runs_;  // the column taps of this tile as runs, where they are (find_tap_runs)
     std::vector<double> row_values_;  // input columns [span_first_, span_first_ + size) of one row, when converted
 };
 
