@@ -6,21 +6,12 @@
 #include <vector>
 
 #include "app/bench_stats.h"
+#include "core/case_selection.h"
 #include "core/op_registry.h"
 #include "core/plan_tuning.h"
 #include "core/runner.h"
 
 namespace dmltool::app {
-
-// Which cases of the given files a command works on.
-struct Selection {
-    std::vector<std::string> files;
-    std::string filter;  // ECMAScript regex searched in case names; empty = all
-    std::vector<std::string> tags;          // keep cases having any of these tags
-    std::vector<std::string> exclude_tags;  // drop cases having any of these tags
-    unsigned shard_index = 0, shard_count = 1;
-    CaseLoadLimits limits;  // what one case file may cost to read and parse
-};
 
 struct DeviceOptions {
     std::string adapter;  // index or name substring; empty = first hardware adapter, else software
@@ -79,14 +70,6 @@ struct ListCasesOptions {
 };
 int list_cases_command(const ListCasesOptions& options, const OpRegistry& registry);
 int bench_command(const BenchCommandOptions& options, const OpRegistry& registry);
-
-// Loads, filters and shards the selected cases. Files that fail to load appear as a CaseFile with a status.
-struct SelectedCases {
-    std::vector<CaseFile> files;           // owns everything
-    std::vector<const CaseFile*> broken;   // files that could not be read at all
-    std::vector<const LoadedCase*> cases;  // selected cases, in file order
-};
-Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry& registry);
 
 // The device backend a run asks for; null for --backend cpu. --backend all is refused (use open_backends).
 Result<std::unique_ptr<Backend>> open_backend(const RunOptions& run, const DeviceOptions& device);

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
+#include "core/case_selection.h"
 #include "core/case_spec.h"
 #include "core/op_registry.h"
 #include "tools/pipeline_stats/dxbc_to_spirv.h"
@@ -135,28 +135,21 @@ Status report_dispatch(StatisticsDevice& device, const CaseSpec& spec, const std
 }
 
 int run(const Options& options) {
-    std::optional<std::regex> filter;
-    try {
-        if (!options.filter.empty()) filter.emplace(options.filter, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-        return fail("--filter: expected a regular expression, found '" + options.filter + "' (" + e.what() + ")",
-                    kExitBadInput);
-    }
     // Every bad file or case is reported before any device work, as `dmltool run` reports INVALID cases.
     const OpRegistry registry = make_builtin_registry();
-    std::vector<CaseFile> files;
+    Selection selection;
+    selection.files = options.files;
+    selection.filter = options.filter;
+    auto loaded = select_cases(selection, registry);
+    if (!loaded.is_ok()) return fail(loaded.status().message(), kExitBadInput);
     std::vector<const LoadedCase*> selected;
     int code = 0;
-    for (const std::string& path : options.files) files.push_back(load_case_file(path, registry));
-    for (const CaseFile& file : files) {
-        if (!file.status.is_ok()) code = fail(file.status.message(), kExitBadInput);
-        for (const LoadedCase& c : file.cases) {
-            if (filter && !std::regex_search(c.spec.name, *filter)) continue;
-            if (!c.status.is_ok())
-                code = fail(c.status.message(), kExitBadInput);
-            else
-                selected.push_back(&c);
-        }
+    for (const CaseFile* file : loaded->broken) code = fail(file->status.message(), kExitBadInput);
+    for (const LoadedCase* c : loaded->cases) {
+        if (!c->status.is_ok())
+            code = fail(c->status.message(), kExitBadInput);
+        else
+            selected.push_back(c);
     }
     if (code != 0) return code;
     if (selected.empty())
