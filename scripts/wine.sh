@@ -25,10 +25,10 @@
 # - stdout/stderr: passed through untouched when they are terminals or files; when either is a pipe or socket the
 #   program writes to temporary files that are copied out after it exits (why: see the comment at the end).
 #   A MinGW/MSVCRT program's text-mode stdout writes "\r\n" for "\n" (a Windows C runtime behaviour, not Wine's);
-#   programs whose output is compared byte-wise should set binary mode (_setmode(_fileno(stdout), _O_BINARY) at start-up: verified; linking MinGW's binmode.o
-#   does NOT change stdout, verified) or the comparison should drop '\r'. DMLTOOL_WINE_STRIP_CR=1 makes this
-#   script strip '\r' before '\n' on stdout (and on stderr when both are the same pipe; otherwise stderr keeps its
-#   "\r\n"; the exit code is still the program's).
+#   programs whose output is compared byte-wise should set binary mode (_setmode(_fileno(stdout), _O_BINARY) at
+#   start-up: verified; linking MinGW's binmode.o does NOT change stdout, verified) or the comparison should drop
+#   '\r'. DMLTOOL_WINE_STRIP_CR=1 makes this script strip '\r' before '\n' on stdout (and on stderr when both are
+#   the same pipe; otherwise stderr keeps its "\r\n"; the exit code is still the program's).
 # Exit code: the program's (0-255; Windows codes are truncated to the low byte: a crash with 0xC0000005 exits 5,
 #   and Wine prints "Unhandled page fault ..." on stderr); 127 if Wine is missing; 126 if the prefix cannot be
 #   created; Wine's own code (e.g. 53) if PROGRAM does not exist.
@@ -142,12 +142,14 @@ else
 fi
 program=$!
 exec 3<&-
-trap 'kill -TERM "$program" 2>/dev/null' TERM INT
-rc=0
-wait "$program" || rc=$?
-while kill -0 "$program" 2>/dev/null; do  # wait returned early for a trapped signal: wait for the program's end
+# A trapped signal makes `wait` return early: wait again until the program has ended (its status is kept even
+# when it ended meanwhile). A flag, not `kill -0`: once reaped, the program's PID may belong to another process.
+trap 'interrupted=1; kill -TERM "$program" 2>/dev/null' TERM INT
+while :; do
+  interrupted=0
   rc=0
   wait "$program" || rc=$?
+  [ "$interrupted" = 1 ] || break
 done
 strip_cr <"$relay_dir/out"
 if [ -e "$relay_dir/err" ]; then cat "$relay_dir/err" >&2; fi
