@@ -39,7 +39,7 @@ Result<FloatConvLayout> internal::float_conv_layout(const FloatConvKernelOptions
     const uint32_t min_row = o.columns_per_thread * l.unit_stride;
     l.row_stride = min_row + (o.column_units % 32 + 32 - min_row % 32) % 32;
     l.patch_floats = l.patch_rows * l.row_stride;
-    l.weight_floats = l.taps * l.block_channels;
+    l.weight_floats = o.weights_from_view ? 0 : l.taps * l.block_channels;
     l.chunk_channels = std::min(kMaxExactTaps / l.taps, (kSharedFloats - 1) / (l.patch_floats + l.weight_floats));
     if (l.chunk_channels < 1) return bad("one input channel's patch and weights exceed 32 KiB of groupshared memory");
     l.weight_region = l.chunk_channels * l.patch_floats;
@@ -57,6 +57,9 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
         bind_conv_resources(b, 1, 1, shaders::kMaxViewBytesLog2, o.has_input_zero_point);
     const Resource input = resources.input.views[0];
     const Resource scratch = resources.scratch;
+    // The scratch buffer again as 16-byte texels (the SRV after bind_conv_resources' ones), for the weights.
+    const Resource weight_texels =
+        o.weights_from_view ? b.srv_typed_uint4(2 + (o.has_input_zero_point ? 1 : 0)) : Resource{};
     const Resource shared = b.groupshared_raw(l.shared_floats * 4 + 4);  // + the dummy float
     const Extend input_extend = o.input_signed ? Extend::kSign : Extend::kZero;
     const Operand tid = b.thread_id_in_group();  // x column unit, y row, z channel group
@@ -177,6 +180,16 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
     b.ishl(reads.x(), reads.x(), imm(2));
     b.imad(reads.y(), tid.z(), imm(mt * 4), imm(l.weight_region * 4));
 
+    // With weights_from_view: the texel of the thread's first 4 weights of the current channel's tap 0, and the
+    // texels between taps and between channels (all byte offsets are multiples of 16: Mp and m0 are multiples of 4).
+    Operand texel = b.temp();  // x texel index, y per tap, z per channel
+    if (o.weights_from_view) {
+        b.iadd(texel.x(), rc(kFilterRegion), range.w());
+        b.imad(texel.x(), p.x(), imm(4), texel.x());
+        b.ushr(texel.x(), texel.x(), imm(4));
+        b.ushr(texel.y(), rc(kTapBytes), imm(4));
+        b.ushr(texel.z(), rc(kChannelBytes), imm(4));
+    }
     Operand cur = b.temp();   // x chunk start channel, y chunk end, z channel, w flag
     Operand walk = b.temp();  // x input byte address of channel z, y scratch offset of channel z, z/w shared bytes
     Operand run = b.temp();   // x taps in the current float run
@@ -249,15 +262,14 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
             }
             b.store_raw(shared, a.z(), v.x());
         }
-        for (uint32_t k = 0; k < weight_loads; ++k) {
-            b.itof(v.x(), stage_weight[u][k / 4].component(k % 4));
+        for (uint32_t k = 0; k < weight_loads; ++k) {  // the prep kernel wrote them as float
             b.imad(a.z(), ch.x(), imm(l.weight_floats * 4), walk.w());
             b.iadd(a.z(), a.z(), weight_slot[k / 4].component(k % 4));
             if ((k + 1) * l.threads > l.weight_floats) {
                 b.ult(sh.w(), id.x(), imm(l.weight_floats - k * l.threads));
                 b.movc(a.z(), sh.w(), a.z(), imm(l.shared_floats * 4));
             }
-            b.store_raw(shared, a.z(), v.x());
+            b.store_raw(shared, a.z(), stage_weight[u][k / 4].component(k % 4));
         }
     }
     // Advance by the channels this pass staged (the chunk's last pass may stage fewer than `stage`).
@@ -282,12 +294,22 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
             b.ld_raw(pv[k / 4].component(k % 4), a.x(), shared);
         }
         for (uint32_t kw = 0; kw < kw_count; ++kw) {
-            const uint32_t tap_bytes = (kh * kw_count + kw) * l.block_channels * 4;
-            b.iadd(a.y(), wa.y(), imm(tap_bytes));
-            b.ld_raw(w0.xyzw(), a.y(), shared);
-            if (mt == 8) {
-                b.iadd(a.z(), wa.y(), imm(tap_bytes + 16));
-                b.ld_raw(w1.xyzw(), a.z(), shared);
+            const uint32_t tap = kh * kw_count + kw;
+            if (o.weights_from_view) {
+                b.imad(a.y(), texel.y(), imm(tap), texel.x());
+                b.ld_typed(w0.xyzw(), a.y(), weight_texels);
+                if (mt == 8) {
+                    b.iadd(a.z(), a.y(), imm(1));
+                    b.ld_typed(w1.xyzw(), a.z(), weight_texels);
+                }
+            } else {
+                const uint32_t tap_bytes = tap * l.block_channels * 4;
+                b.iadd(a.y(), wa.y(), imm(tap_bytes));
+                b.ld_raw(w0.xyzw(), a.y(), shared);
+                if (mt == 8) {
+                    b.iadd(a.z(), wa.y(), imm(tap_bytes + 16));
+                    b.ld_raw(w1.xyzw(), a.z(), shared);
+                }
             }
             std::vector<Operand> columns;  // the 4-column input vectors of this tap
             for (uint32_t h = 0; h < quads; ++h) {
@@ -309,6 +331,7 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
     b.iadd(cur.z(), cur.z(), imm(1));
     b.iadd(wa.x(), wa.x(), imm(l.patch_floats * 4));
     b.iadd(wa.y(), wa.y(), imm(l.weight_floats * 4));
+    if (o.weights_from_view) b.iadd(texel.x(), texel.x(), texel.z());
     b.endloop();
     if (!o.single_run) {
         // Taps in the float run; flush before the next chunk could take it past kMaxExactTaps.

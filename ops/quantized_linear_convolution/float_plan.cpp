@@ -35,6 +35,7 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     k.has_input_zero_point = d.input_zero_point.has_value();
     k.kernel_h = uint32_t(g.kernel[0]);
     k.kernel_w = uint32_t(g.kernel[1]);
+    k.weights_from_view = options.float_weights_from_view;
     k.channels_per_thread = options.float_channels ? options.float_channels : mpg % 8 == 0 ? 8 : 4;
     if (mpg % k.channels_per_thread != 0) return std::nullopt;
     k.columns_per_thread = options.float_columns ? options.float_columns : g.out_size[1] > 4 ? 8 : 4;
@@ -127,6 +128,11 @@ void append_float_dispatches(const FloatPlan& f, const ConvGeometry& g, std::vec
     conv.root_constants = c;
     conv.srvs = {input_binding(kInput), scratch};
     if (has_input_zero_point) conv.srvs.push_back(input_binding(kInputZeroPoint));
+    if (f.kernel.weights_from_view) {
+        BufferBinding texels = scratch;  // the whole scratch buffer: 16 * Mp + taps * Mp * 4 bytes, Mp % 4 == 0
+        texels.typed_uint4 = true;
+        conv.srvs.push_back(texels);
+    }
     conv.group_count = {uint32_t(g.batch) * f.row_blocks * f.column_blocks, f.channel_blocks, f.splits};
     if (f.splits == 1) {
         conv.uavs = {BufferBinding{BufferBinding::Source::kOutput, 0, 0, 0}};

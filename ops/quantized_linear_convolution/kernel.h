@@ -2,9 +2,9 @@
 //
 // Dispatches per case: prep, then the float conv kernel where it applies (FloatConvKernelOptions below; with its
 // input channels split, a finalize dispatch adds the slices), otherwise one of the integer conv kernels:
-//  1. prep: one thread per filter element writes the zero-point-shifted filter (w - wz[m]) as int32 into a
-//     scratch buffer in [c][kh][kw][m] order (so the output channels one thread accumulates are adjacent words:
-//     one ld_raw per tap), and one thread per output channel m writes a 16-byte requantization record
+//  1. prep: one thread per filter element writes the zero-point-shifted filter (w - wz[m]) as int32 (float32 for
+//     the float conv kernel) into a scratch buffer in [c][kh][kw][m] order (so the output channels one thread
+//     accumulates are adjacent words: one ld_raw per tap), and one thread per output channel m writes a 16-byte requantization record
 //     {multiplier, shift/sign control, bias, output zero point}. The scales are input DATA, so the multiplier
 //     xs * ws[m] / ys is derived on the GPU: exactly, by integer long division of the float mantissas, rounded
 //     half-to-even to a 32-bit fixed-point mantissa Mq with M = Mq * 2^-s (no doubles exist under vkd3d 1.2).
@@ -49,6 +49,8 @@ struct PrepKernelOptions {
     bool has_filter_zero_point = false;
     bool has_bias = false;
     bool has_output_zero_point = false;
+    // Write the shifted filter as float32 (exact: |w - wz| <= 255) instead of int32: the float conv kernel's form.
+    bool float_filter = false;
 };
 
 struct ConvKernelOptions {
@@ -99,7 +101,12 @@ struct TiledConvKernelOptions {
 // + x / CW, rows RowStride floats apart with RowStride = TCU (mod 32)) so that the threads of a warp, reading the
 // same window position of their own units, hit distinct banks; each thread's MT weights of a tap are adjacent
 // (broadcast within a channel group). Staging issues the loads of 4 channels before converting any, so their
-// latencies overlap. With `split` the group handles one slice of the input channels (thread_group_id.z) and
+// latencies overlap. With `weights_from_view` the weights are not staged: each thread fetches its MT weights of a
+// tap as 16-byte texels of a typed R32G32B32A32 view of the scratch buffer (one fetch per 4 weights; the threads
+// of a channel group share the address, so the fetches hit the same cache lines) and groupshared memory holds
+// only patches. Why: vkd3d translates a 16-byte groupshared load into four scalar ones, so the staged weights
+// cost MT scalar groupshared loads per tap (72 of 102 per input channel at MT = CW = 8, 3x3), while a typed
+// fetch is one vector instruction. With `split` the group handles one slice of the input channels (thread_group_id.z) and
 // writes its int32 sums to a partial buffer; build_split_finalize_kernel adds the slices and requantizes.
 struct FloatConvKernelOptions {
     bool input_signed = false;
@@ -114,6 +121,7 @@ struct FloatConvKernelOptions {
     uint32_t kernel_w = 3;             // 1..7, at most CW + 1
     bool split = false;                // write int32 partial sums (per input-channel slice) instead of outputs
     bool single_run = false;           // (C/G or slice) * KH * KW <= 256: one float run, no int32 accumulators
+    bool weights_from_view = false;    // weights fetched from a typed view (one more SRV), not staged
 };
 
 // Adds the `splits` partial sums of each output and requantizes (one thread per 4 columns of one output row).
@@ -147,6 +155,8 @@ struct PlanOptions {
     // Threads per group the float kernel's rows and channel groups aim at; 0: the planner's (256, or 512 for a
     // single float run). Autotuning varies it.
     uint32_t float_target_threads = 0;
+    // The float kernel's weights from a typed view instead of groupshared memory (FloatConvKernelOptions).
+    bool float_weights_from_view = false;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.
     enum class Kernel { kAny, kFloat, kTiled, kDirect };
@@ -156,7 +166,8 @@ struct PlanOptions {
 // Autotuning (README "Autotuning"; Op::device_plan_variants): the named alternatives to the planner's choice for
 // this desc, and the plan of one name. Names spell the geometry they run: "float/mt8/cw8/tr4/cg8/s2" (the float
 // kernel with MT channels, CW columns per thread, TR rows and CG channel groups per thread group, S input-channel
-// slices), "int-tiled/cw8", "int-direct". Every variant computes the same outputs (exact integer accumulation).
+// slices; a "/wview" suffix: weights from a typed view), "int-tiled/cw8", "int-direct". Every variant computes
+// the same outputs (exact integer accumulation).
 std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& desc);
 Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& desc, std::string_view name);
 

@@ -119,7 +119,6 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
     const std::string conv_key = std::to_string(conv.input_signed) + std::to_string(conv.output_signed) +
                                  std::to_string(conv.has_input_zero_point) + std::to_string(mt) +
                                  std::to_string(conv.packed_w) + "k" + std::to_string(conv.kernel_w) + views_key;
-    DMLTOOL_ASSIGN_OR_RETURN(auto prep_blob, cached_blob(prep, "prep" + prep_key, build_prep_kernel));
     const TiledConvKernelOptions tiled_conv{.input_signed = conv.input_signed,
                                             .output_signed = conv.output_signed,
                                             .has_input_zero_point = conv.has_input_zero_point,
@@ -137,12 +136,16 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
         return unsupported(op + ": the " +
                            std::string(options.kernel == PlanOptions::Kernel::kFloat ? "float" : "tiled") +
                            " conv kernel does not apply to this shape");
+    // The float kernel multiplies float weights: the prep kernel writes them so.
+    prep.float_filter = float_plan.has_value();
+    DMLTOOL_ASSIGN_OR_RETURN(auto prep_blob, cached_blob(prep, "prep" + prep_key + std::to_string(prep.float_filter),
+                                                         build_prep_kernel));
     std::shared_ptr<const std::vector<uint8_t>> conv_blob, finalize_blob;
     if (float_plan) {
         const FloatConvKernelOptions& f = float_plan->kernel;
         const std::string key = "float" + std::to_string(f.input_signed) + std::to_string(f.output_signed) +
                                 std::to_string(f.has_input_zero_point) + std::to_string(f.split) +
-                                std::to_string(f.single_run) + "m" +
+                                std::to_string(f.single_run) + std::to_string(f.weights_from_view) + "m" +
                                 std::to_string(f.channels_per_thread) + "c" + std::to_string(f.columns_per_thread) +
                                 "u" + std::to_string(f.column_units) + "r" + std::to_string(f.rows) + "g" +
                                 std::to_string(f.channel_groups) + "k" + std::to_string(f.kernel_h) + "x" +

@@ -2,11 +2,13 @@
 // latency and occupancy bound, and which geometry wins depends on the GPU and the shape, so the planner's fixed
 // rules are one guess among the candidates below: channels x columns per thread, thread-group sizes from 128 to
 // 1024 threads (which set the rows and channel groups), and 1 to 4 input-channel slices or the planner's own
-// count. Candidates are named by the geometry they produce, so two option sets that land on the same kernel and
-// grid are one variant. The integer kernels are candidates too.
+// count, each with the weights staged in groupshared memory or fetched from a typed view. Candidates are named by
+// the geometry they produce, so two option sets that land on the same kernel and grid are one variant. The
+// integer kernels are candidates too.
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <span>
 
 #include "ops/quantized_linear_convolution/kernel.h"
 #include "ops/quantized_linear_convolution/kernel_internal.h"
@@ -21,6 +23,11 @@ constexpr uint32_t kColumnChoices[] = {8, 4};
 // (results/h100_2026-11-26_tune/v2) and each variant costs a pipeline compilation when tuning: left out.
 constexpr uint32_t kThreadTargets[] = {128, 256, 512, 1024};
 constexpr uint32_t kSplitChoices[] = {0, 1, 2, 4};  // 0: the planner's own rule (up to 16 slices)
+// Weights from a typed view (FloatConvKernelOptions::weights_from_view): a smaller set, so that tuning time grows
+// by about half, not double.
+constexpr uint32_t kViewThreadTargets[] = {128, 256, 512};
+constexpr uint32_t kViewSplitChoices[] = {0, 1, 2};
+constexpr std::string_view kViewSuffix = "/wview";
 
 // The float kernel binds InputTensor and OutputTensor as one view each (as plan.cpp counts views at the real
 // 512 MiB window).
@@ -32,7 +39,8 @@ bool single_views(const QuantizedLinearConvolutionDesc& d) {
 std::string float_name(const FloatPlan& f) {
     const FloatConvKernelOptions& k = f.kernel;
     return "float/mt" + std::to_string(k.channels_per_thread) + "/cw" + std::to_string(k.columns_per_thread) + "/tr" +
-           std::to_string(k.rows) + "/cg" + std::to_string(k.channel_groups) + "/s" + std::to_string(f.splits);
+           std::to_string(k.rows) + "/cg" + std::to_string(k.channel_groups) + "/s" + std::to_string(f.splits) +
+           std::string(k.weights_from_view ? kViewSuffix : "");
 }
 
 // "float/mt8/cw8/tr4/cg8/s2" -> the float options that reproduce it; nullopt when the name is not of that form.
@@ -42,6 +50,10 @@ std::optional<PlanOptions> parse_float_name(std::string_view name) {
     name.remove_prefix(prefix.size());
     PlanOptions o;
     o.kernel = PlanOptions::Kernel::kFloat;
+    if (name.size() > kViewSuffix.size() && name.substr(name.size() - kViewSuffix.size()) == kViewSuffix) {
+        o.float_weights_from_view = true;
+        name.remove_suffix(kViewSuffix.size());
+    }
     const std::pair<std::string_view, uint32_t*> fields[] = {{"mt", &o.float_channels},
                                                              {"cw", &o.float_columns},
                                                              {"tr", &o.float_rows},
@@ -76,17 +88,24 @@ std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& d) 
     };
     const ConvGeometry g = conv_geometry(d);
     const bool single = single_views(d);
-    for (uint32_t mt : kChannelChoices)
-        for (uint32_t cw : kColumnChoices)
-            for (uint32_t threads : kThreadTargets)
-                for (uint32_t splits : kSplitChoices) {
-                    PlanOptions o;
-                    o.float_channels = mt;
-                    o.float_columns = cw;
-                    o.float_target_threads = threads;
-                    o.float_splits = splits;
-                    if (const std::optional<FloatPlan> f = choose_float_plan(d, g, single, o)) add(float_name(*f));
-                }
+    const auto add_float = [&](std::span<const uint32_t> thread_targets, std::span<const uint32_t> split_choices,
+                               bool weights_from_view) {
+        for (uint32_t mt : kChannelChoices)
+            for (uint32_t cw : kColumnChoices)
+                for (uint32_t threads : thread_targets)
+                    for (uint32_t splits : split_choices) {
+                        PlanOptions o;
+                        o.float_channels = mt;
+                        o.float_columns = cw;
+                        o.float_target_threads = threads;
+                        o.float_splits = splits;
+                        o.float_weights_from_view = weights_from_view;
+                        if (const std::optional<FloatPlan> f = choose_float_plan(d, g, single, o))
+                            add(float_name(*f));
+                    }
+    };
+    add_float(kThreadTargets, kSplitChoices, false);
+    add_float(kViewThreadTargets, kViewSplitChoices, true);
     // The integer kernels: the tiled one at both column widths where it applies, and the direct one.
     for (uint32_t cw : {8u, 4u}) {
         PlanOptions o;

@@ -161,7 +161,7 @@ Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& o) {
     b.ult(t.x(), thread, rc(kPThreads));
     b.if_nz(t.x());
     {
-        // Shifted filter element: scratch[region + ((c * KH + kh) * KW + kw) * Mp + m] = w - wz[m].
+        // Shifted filter element: scratch[region + ((c * KH + kh) * KW + kw) * Mp + m] = w - wz[m] (int32 or float).
         b.ult(t.y(), thread, rc(kPFilterCount));
         b.if_nz(t.y());
         Operand i = b.temp();  // x m, y tap, z c, w kh*KW+kw
@@ -185,6 +185,7 @@ Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& o) {
         b.imad(off.z(), i.y(), rc(kPPaddedChannels), i.x());
         b.ishl(off.z(), off.z(), imm(2));
         b.iadd(off.z(), off.z(), rc(kPFilterRegion));
+        if (o.float_filter) b.itof(w.x(), w.x());
         b.store_raw(scratch, off.z(), w.x());
         b.endif();
 
