@@ -50,10 +50,9 @@ std::optional<PlanOptions> parse_float_name(std::string_view name) {
     name.remove_prefix(prefix.size());
     PlanOptions o;
     o.kernel = PlanOptions::Kernel::kFloat;
-    if (name.size() > kViewSuffix.size() && name.substr(name.size() - kViewSuffix.size()) == kViewSuffix) {
-        o.float_weights_from_view = true;
-        name.remove_suffix(kViewSuffix.size());
-    }
+    o.float_weights_from_view =
+        name.size() > kViewSuffix.size() && name.substr(name.size() - kViewSuffix.size()) == kViewSuffix;
+    if (o.float_weights_from_view) name.remove_suffix(kViewSuffix.size());
     const std::pair<std::string_view, uint32_t*> fields[] = {{"mt", &o.float_channels},
                                                              {"cw", &o.float_columns},
                                                              {"tr", &o.float_rows},
