@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/platform.h"
+#include "dmltool_git_commit.h"  // generated: DMLTOOL_GIT_COMMIT
 
 namespace dmltool::app {
 namespace {
@@ -25,7 +26,7 @@ MachineInfo describe_machine() {
 }
 
 BuildInfo build_info() {
-    // Both come from app/CMakeLists.txt at configure time.
+    // The version from app/CMakeLists.txt, the commit from the header every build regenerates.
     return {DMLTOOL_VERSION, DMLTOOL_GIT_COMMIT};
 }
 

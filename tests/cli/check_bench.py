@@ -18,6 +18,7 @@ import csv
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -116,6 +117,15 @@ def main(dmltool, cases_path, out_dir, backend):
     context = gbench["context"]
     for key in CONTEXT_KEYS + [f"{b}_copy_bytes_per_second" for b in ("cpu", "gpu")[: 2 if backend == "both" else 1]]:
         check(key in context, f"Google Benchmark context lacks '{key}'", json.dumps(context, indent=1))
+
+    # The commit is the source tree's HEAD at build time (a configure-time id went stale on rebuilds and named a
+    # commit the binary was not built from). Built and tested from the same tree, the ids agree.
+    head = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(cases_path)), "rev-parse", "--short=12", "HEAD"],
+                          capture_output=True, text=True) if shutil.which("git") else None
+    if head and head.returncode == 0:
+        built = context["dmltool_git_commit"].removesuffix("-dirty")
+        check(built == head.stdout.strip(), f"dmltool_git_commit is {context['dmltool_git_commit']}, the source tree's "
+              f"HEAD is {head.stdout.strip()} (rebuild after committing)")
 
     backends = ["cpu", "gpu"] if backend == "both" else ["cpu"]
     by_name = {b["name"]: b for b in gbench["benchmarks"] if b.get("run_type") == "iteration"}
