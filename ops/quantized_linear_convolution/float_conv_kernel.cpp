@@ -15,6 +15,8 @@ uint32_t log2_exact(uint32_t v) { return v == 8 ? 3 : v == 4 ? 2 : v == 2 ? 1 : 
 uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // Input channels staged per pass with their loads issued together (more would hold more registers).
 constexpr uint32_t kStageChannels = 4;
+// With prefetch a whole chunk's loads are held in registers over the multiply-adds: chunks of at most this many.
+constexpr uint32_t kPrefetchChannels = 8;
 
 }  // namespace
 
@@ -41,6 +43,10 @@ Result<FloatConvLayout> internal::float_conv_layout(const FloatConvKernelOptions
     l.patch_floats = l.patch_rows * l.row_stride;
     l.weight_floats = o.weights_from_view ? 0 : l.taps * l.block_channels;
     l.chunk_channels = std::min(kMaxExactTaps / l.taps, (kSharedFloats - 1) / (l.patch_floats + l.weight_floats));
+    if (o.prefetch) {
+        if (!o.weights_from_view) return bad("prefetch needs weights_from_view");
+        l.chunk_channels = std::min(l.chunk_channels, kPrefetchChannels);
+    }
     if (l.chunk_channels < 1) return bad("one input channel's patch and weights exceed 32 KiB of groupshared memory");
     l.weight_region = l.chunk_channels * l.patch_floats;
     l.shared_floats = l.chunk_channels * (l.patch_floats + l.weight_floats);
@@ -197,7 +203,8 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
     std::vector<Operand> pv, xv;
     for (uint32_t i = 0; i < ceil_div(window, 4); ++i) pv.push_back(b.temp());
     for (uint32_t h = 0; h < quads; ++h) xv.push_back(b.temp());
-    const uint32_t stage = std::min(kStageChannels, l.chunk_channels);
+    // Channels whose loads are in registers at once: a pass of the staging loop, or (prefetch) a whole chunk.
+    const uint32_t stage = o.prefetch ? l.chunk_channels : std::min(kStageChannels, l.chunk_channels);
     std::vector<Operand> stage_channel;
     std::vector<std::vector<Operand>> stage_patch(stage), stage_weight(stage);
     for (uint32_t u = 0; u < stage; ++u) {
@@ -205,82 +212,111 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
         for (uint32_t q = 0; q < ceil_div(patch_loads, 4); ++q) stage_patch[u].push_back(b.temp());
         for (uint32_t q = 0; q < ceil_div(weight_loads, 4); ++q) stage_weight[u].push_back(b.temp());
     }
+    // Issues the loads of `stage` channels from walk.x (input bytes) / walk.y (scratch offset); `last` holds the
+    // channels available - 1: channels past it re-load the last one (same values into the same slots later).
+    const auto issue_loads = [&](Operand last) {
+        for (uint32_t u = 0; u < stage; ++u) {
+            const Operand ch = stage_channel[u];  // x channel offset (clamped), y input byte base, z scratch offset
+            b.umin(ch.x(), imm(u), last);
+            b.imad(ch.y(), ch.x(), rc(kInStrideC), walk.x());
+            b.imad(ch.z(), ch.x(), rc(kChannelBytes), walk.y());
+            for (uint32_t k = 0; k < patch_loads; ++k) {
+                // The word holding the byte, clamped into the buffer (a clamped word feeds only masked padding).
+                b.iadd(a.x(), patch_offset[k / 4].component(k % 4), ch.y());
+                b.and_(a.x(), a.x(), imm(~3u));
+                clamp_input_addresses(b, a.x(), false);
+                b.ld_raw(stage_patch[u][k / 4].component(k % 4), a.x(), input);
+            }
+            for (uint32_t k = 0; k < weight_loads; ++k) {
+                b.iadd(a.x(), weight_source[k / 4].component(k % 4), ch.z());
+                b.ld_raw(stage_weight[u][k / 4].component(k % 4), a.x(), scratch);
+            }
+        }
+    };
+    // Converts what issue_loads loaded and stores it at groupshared offsets walk.z (patches) / walk.w (weights);
+    // elements past the patch or the weights go to the dummy float after the chunk.
+    const auto convert_and_store = [&]() {
+        for (uint32_t u = 0; u < stage; ++u) {
+            const Operand ch = stage_channel[u];
+            for (uint32_t k = 0; k < patch_loads; ++k) {
+                const Operand word = stage_patch[u][k / 4].component(k % 4);
+                b.iadd(a.x(), patch_offset[k / 4].component(k % 4), ch.y());
+                b.and_(sh.x(), a.x(), imm(3));
+                b.ishl(sh.x(), sh.x(), imm(3));
+                if (o.input_signed) b.ibfe(v.x(), imm(8), sh.x(), word);
+                else b.ubfe(v.x(), imm(8), sh.x(), word);
+                if (o.has_input_zero_point) b.isub(v.x(), v.x(), xz.x());
+                b.and_(v.x(), v.x(), patch_mask[k / 4].component(k % 4));
+                b.itof(v.x(), v.x());
+                b.imad(a.z(), ch.x(), imm(l.patch_floats * 4), walk.z());
+                b.iadd(a.z(), a.z(), patch_slot[k / 4].component(k % 4));
+                if ((k + 1) * l.threads > patch_total) {  // some threads have no element here
+                    b.ult(sh.w(), id.x(), imm(patch_total - k * l.threads));
+                    b.movc(a.z(), sh.w(), a.z(), imm(l.shared_floats * 4));
+                }
+                b.store_raw(shared, a.z(), v.x());
+            }
+            for (uint32_t k = 0; k < weight_loads; ++k) {  // the prep kernel wrote them as float
+                b.imad(a.z(), ch.x(), imm(l.weight_floats * 4), walk.w());
+                b.iadd(a.z(), a.z(), weight_slot[k / 4].component(k % 4));
+                if ((k + 1) * l.threads > l.weight_floats) {
+                    b.ult(sh.w(), id.x(), imm(l.weight_floats - k * l.threads));
+                    b.movc(a.z(), sh.w(), a.z(), imm(l.shared_floats * 4));
+                }
+                b.store_raw(shared, a.z(), stage_weight[u][k / 4].component(k % 4));
+            }
+        }
+    };
     b.mov(cur.x(), range.x());
     b.mov(walk.x(), range.z());
     b.mov(walk.y(), imm(0));
     b.mov(run.x(), imm(0));
+    if (o.prefetch) {  // the first chunk's loads (the slice is never empty)
+        b.isub(sh.z(), range.y(), range.x());
+        b.iadd(sh.z(), sh.z(), imm_i(-1));
+        issue_loads(sh.z());
+    }
     b.loop();  // chunks
     b.uge(cur.w(), cur.x(), range.y());
     b.breakc_nz(cur.w());
     b.iadd(cur.y(), cur.x(), imm(l.chunk_channels));
     b.umin(cur.y(), cur.y(), range.y());
     b.sync(shaders::kSyncThreadsInGroup | shaders::kSyncGroupsharedMemory);  // the last chunk's reads are done
-    b.mov(cur.z(), cur.x());
     b.mov(walk.zw(), imm(0));
-    // Stage kStageChannels channels per pass: all their loads first, then the conversions and stores, so that
-    // the loads' latencies overlap. Channels past the chunk's end re-stage its last channel (same values into
-    // the same slots); elements past the patch or the weights go to the dummy float after the chunk.
-    b.loop();  // stage the chunk's channels
-    b.uge(cur.w(), cur.z(), cur.y());
-    b.breakc_nz(cur.w());
-    b.isub(sh.z(), cur.y(), cur.z());
-    b.iadd(sh.z(), sh.z(), imm_i(-1));  // channels left in the chunk - 1
-    for (uint32_t u = 0; u < stage; ++u) {
-        const Operand ch = stage_channel[u];  // x channel offset (clamped), y its input byte base, z scratch offset
-        b.umin(ch.x(), imm(u), sh.z());
-        b.imad(ch.y(), ch.x(), rc(kInStrideC), walk.x());
-        b.imad(ch.z(), ch.x(), rc(kChannelBytes), walk.y());
-        for (uint32_t k = 0; k < patch_loads; ++k) {
-            // The word holding the byte, clamped into the buffer (a clamped word feeds only masked padding).
-            b.iadd(a.x(), patch_offset[k / 4].component(k % 4), ch.y());
-            b.and_(a.x(), a.x(), imm(~3u));
-            clamp_input_addresses(b, a.x(), false);
-            b.ld_raw(stage_patch[u][k / 4].component(k % 4), a.x(), input);
-        }
-        for (uint32_t k = 0; k < weight_loads; ++k) {
-            b.iadd(a.x(), weight_source[k / 4].component(k % 4), ch.z());
-            b.ld_raw(stage_weight[u][k / 4].component(k % 4), a.x(), scratch);
-        }
+    if (o.prefetch) {
+        // The chunk was loaded while the previous one was multiplied: store it, then issue the next chunk's loads,
+        // which stay in flight during this chunk's multiply-adds.
+        convert_and_store();
+        b.isub(sh.y(), cur.y(), cur.x());
+        b.imad(walk.x(), sh.y(), rc(kInStrideC), walk.x());
+        b.imad(walk.y(), sh.y(), rc(kChannelBytes), walk.y());
+        b.ult(sh.w(), cur.y(), range.y());
+        b.if_nz(sh.w());
+        b.isub(sh.z(), range.y(), cur.y());
+        b.iadd(sh.z(), sh.z(), imm_i(-1));
+        issue_loads(sh.z());
+        b.endif();
+    } else {
+        // Stage kStageChannels channels per pass: all their loads first, then the conversions and stores, so that
+        // the loads' latencies overlap.
+        b.mov(cur.z(), cur.x());
+        b.loop();  // stage the chunk's channels
+        b.uge(cur.w(), cur.z(), cur.y());
+        b.breakc_nz(cur.w());
+        b.isub(sh.z(), cur.y(), cur.z());
+        b.iadd(sh.z(), sh.z(), imm_i(-1));  // channels left in the chunk - 1
+        issue_loads(sh.z());
+        convert_and_store();
+        // Advance by the channels this pass staged (the chunk's last pass may stage fewer than `stage`).
+        b.iadd(sh.y(), sh.z(), imm(1));
+        b.umin(sh.y(), sh.y(), imm(stage));
+        b.iadd(cur.z(), cur.z(), sh.y());
+        b.imad(walk.x(), sh.y(), rc(kInStrideC), walk.x());
+        b.imad(walk.y(), sh.y(), rc(kChannelBytes), walk.y());
+        b.iadd(walk.z(), walk.z(), imm(stage * l.patch_floats * 4));
+        b.iadd(walk.w(), walk.w(), imm(stage * l.weight_floats * 4));
+        b.endloop();
     }
-    for (uint32_t u = 0; u < stage; ++u) {
-        const Operand ch = stage_channel[u];
-        for (uint32_t k = 0; k < patch_loads; ++k) {
-            const Operand word = stage_patch[u][k / 4].component(k % 4);
-            b.iadd(a.x(), patch_offset[k / 4].component(k % 4), ch.y());
-            b.and_(sh.x(), a.x(), imm(3));
-            b.ishl(sh.x(), sh.x(), imm(3));
-            if (o.input_signed) b.ibfe(v.x(), imm(8), sh.x(), word);
-            else b.ubfe(v.x(), imm(8), sh.x(), word);
-            if (o.has_input_zero_point) b.isub(v.x(), v.x(), xz.x());
-            b.and_(v.x(), v.x(), patch_mask[k / 4].component(k % 4));
-            b.itof(v.x(), v.x());
-            b.imad(a.z(), ch.x(), imm(l.patch_floats * 4), walk.z());
-            b.iadd(a.z(), a.z(), patch_slot[k / 4].component(k % 4));
-            if ((k + 1) * l.threads > patch_total) {  // some threads have no element here
-                b.ult(sh.w(), id.x(), imm(patch_total - k * l.threads));
-                b.movc(a.z(), sh.w(), a.z(), imm(l.shared_floats * 4));
-            }
-            b.store_raw(shared, a.z(), v.x());
-        }
-        for (uint32_t k = 0; k < weight_loads; ++k) {  // the prep kernel wrote them as float
-            b.imad(a.z(), ch.x(), imm(l.weight_floats * 4), walk.w());
-            b.iadd(a.z(), a.z(), weight_slot[k / 4].component(k % 4));
-            if ((k + 1) * l.threads > l.weight_floats) {
-                b.ult(sh.w(), id.x(), imm(l.weight_floats - k * l.threads));
-                b.movc(a.z(), sh.w(), a.z(), imm(l.shared_floats * 4));
-            }
-            b.store_raw(shared, a.z(), stage_weight[u][k / 4].component(k % 4));
-        }
-    }
-    // Advance by the channels this pass staged (the chunk's last pass may stage fewer than `stage`).
-    b.iadd(sh.y(), sh.z(), imm(1));
-    b.umin(sh.y(), sh.y(), imm(stage));
-    b.iadd(cur.z(), cur.z(), sh.y());
-    b.imad(walk.x(), sh.y(), rc(kInStrideC), walk.x());
-    b.imad(walk.y(), sh.y(), rc(kChannelBytes), walk.y());
-    b.iadd(walk.z(), walk.z(), imm(stage * l.patch_floats * 4));
-    b.iadd(walk.w(), walk.w(), imm(stage * l.weight_floats * 4));
-    b.endloop();
     b.sync(shaders::kSyncThreadsInGroup | shaders::kSyncGroupsharedMemory);
     b.mov(cur.z(), cur.x());
     b.mov(wa.xy(), reads.xy());

@@ -36,6 +36,8 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     k.kernel_h = uint32_t(g.kernel[0]);
     k.kernel_w = uint32_t(g.kernel[1]);
     k.weights_from_view = options.float_weights_from_view;
+    k.prefetch = options.float_prefetch;
+    if (k.prefetch && !k.weights_from_view) return std::nullopt;
     k.channels_per_thread = options.float_channels ? options.float_channels : mpg % 8 == 0 ? 8 : 4;
     if (mpg % k.channels_per_thread != 0) return std::nullopt;
     k.columns_per_thread = options.float_columns ? options.float_columns : g.out_size[1] > 4 ? 8 : 4;

@@ -106,7 +106,9 @@ struct TiledConvKernelOptions {
 // of a channel group share the address, so the fetches hit the same cache lines) and groupshared memory holds
 // only patches. Why: vkd3d translates a 16-byte groupshared load into four scalar ones, so the staged weights
 // cost MT scalar groupshared loads per tap (72 of 102 per input channel at MT = CW = 8, 3x3), while a typed
-// fetch is one vector instruction. With `split` the group handles one slice of the input channels (thread_group_id.z) and
+// fetch is one vector instruction. With `prefetch` (view weights only) a chunk holds at most 8 channels and its
+// global loads are issued before the previous chunk's multiply-adds and converted and stored after them, so their
+// latency hides behind arithmetic instead of stalling the whole group at the barrier. With `split` the group handles one slice of the input channels (thread_group_id.z) and
 // writes its int32 sums to a partial buffer; build_split_finalize_kernel adds the slices and requantizes.
 struct FloatConvKernelOptions {
     bool input_signed = false;
@@ -122,6 +124,8 @@ struct FloatConvKernelOptions {
     bool split = false;                // write int32 partial sums (per input-channel slice) instead of outputs
     bool single_run = false;           // (C/G or slice) * KH * KW <= 256: one float run, no int32 accumulators
     bool weights_from_view = false;    // weights fetched from a typed view (one more SRV), not staged
+    bool prefetch = false;             // needs weights_from_view: chunks of <= 8 channels, the next one's loads
+                                       // issued before this one's multiply-adds (held in registers over them)
 };
 
 // Adds the `splits` partial sums of each output and requantizes (one thread per 4 columns of one output row).
@@ -159,6 +163,8 @@ struct PlanOptions {
     // an H100, the view won on all 8 ResNet-50 perf shapes, 1.03-1.34x the staged heuristic plans
     // (results/h100_2026-11-27_wview).
     bool float_weights_from_view = true;
+    // The float kernel's next chunk loaded during the current one's multiply-adds (FloatConvKernelOptions::prefetch).
+    bool float_prefetch = false;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.
     enum class Kernel { kAny, kFloat, kTiled, kDirect };
@@ -168,8 +174,8 @@ struct PlanOptions {
 // Autotuning (README "Autotuning"; Op::device_plan_variants): the named alternatives to the planner's choice for
 // this desc, and the plan of one name. Names spell the geometry they run: "float/mt8/cw8/tr4/cg8/s2" (the float
 // kernel with MT channels, CW columns per thread, TR rows and CG channel groups per thread group, S input-channel
-// slices; a "/wview" suffix: weights from a typed view), "int-tiled/cw8", "int-direct". Every variant computes
-// the same outputs (exact integer accumulation).
+// slices; a "/wview" suffix: weights from a typed view, "/wview/pf": and the next chunk prefetched), "int-tiled/cw8",
+// "int-direct". Every variant computes the same outputs (exact integer accumulation).
 std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& desc);
 Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& desc, std::string_view name);
 

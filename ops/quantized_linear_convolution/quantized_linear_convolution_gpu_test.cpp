@@ -941,7 +941,7 @@ bool takes_float_kernel(const DifferentialCase& d, const PlanOptions& options = 
 // The float kernel's geometry: rows per group not dividing OH, partial column units, several column blocks,
 // input-channel slices (with a short last slice), KW = CW + 1, 7x7, groups, 4 and 8 channels / columns per
 // thread, every input layout (its staging reads bytes through the strides), padded and permuted outputs, 3-D;
-// each with the weights staged in groupshared memory and fetched from the typed view.
+// each with the weights staged in groupshared memory, fetched from the typed view, and that with prefetch.
 TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
     SKIP_WITHOUT_GPU();
     struct FloatShape {
@@ -966,10 +966,11 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
     };
     uint64_t seed = 12000;
     for (size_t s = 0; s < std::size(shapes); ++s) {
-        for (size_t variant = 0; variant < 2 * std::size(kTypes); ++variant) {
+        for (size_t variant = 0; variant < 3 * std::size(kTypes); ++variant) {
             const DataType type = kTypes[variant % std::size(kTypes)];
             PlanOptions options = shapes[s].options;
             options.float_weights_from_view = variant >= std::size(kTypes);
+            options.float_prefetch = variant >= 2 * std::size(kTypes);
             ++seed;
             const FloatShape& sh = shapes[s];
             ConvCase c;
@@ -989,7 +990,8 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
             c.per_channel_scale = c.per_channel_zp = s % 2 == 0;
             balance_output_scale(c);
             const std::string name = "qlconv_gpu/float/" + std::to_string(s) + "/" + type_tag(c) +
-                                     (options.float_weights_from_view ? "/wview" : "");
+                                     (options.float_weights_from_view ? "/wview" : "") +
+                                     (options.float_prefetch ? "/pf" : "");
             const DifferentialCase d = to_differential(c, name, seed);
             ASSERT_TRUE(takes_float_kernel(d, options)) << name;
             const auto result = run_differential(PlannedOp(options), d);
@@ -1003,7 +1005,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
 // product but one channel's at the maximum 255 * 255 (x = 0, xz = 255, w = -128, wz = 127; a run of 259 such
 // products would already round), a bias that cancels them, and M = 1/2: an accumulator off by one changes the
 // output, so the outputs must equal the reference exactly. Both weight sources: with the weights from the typed
-// view, groupshared memory holds more channels per chunk, so runs end at other places.
+// view, groupshared memory holds more channels per chunk, with prefetch at most 8: runs end at other places.
 TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
     SKIP_WITHOUT_GPU();
     struct Reduction {
@@ -1017,9 +1019,10 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
         {40, 3, 256, {.float_channel_groups = 32, .float_splits = 1}},
     };
     uint64_t seed = 13000;
-    for (size_t variant = 0; variant < 2 * std::size(reductions); ++variant) {
+    for (size_t variant = 0; variant < 3 * std::size(reductions); ++variant) {
         Reduction r = reductions[variant % std::size(reductions)];
         r.options.float_weights_from_view = variant >= std::size(reductions);
+        r.options.float_prefetch = variant >= 2 * std::size(reductions);
         ++seed;
         ConvCase c;
         c.input_type = DataType::kUint8;
@@ -1041,7 +1044,8 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
         c.bias_values = std::vector<double>(r.outputs, -double((taps - last_taps) * 65025 + 255));
         DifferentialCase d = to_differential(c, "qlconv_gpu/float_exact/c" + std::to_string(r.channels) + "_k" +
                                                     std::to_string(r.kernel) +
-                                                    (r.options.float_weights_from_view ? "/wview" : ""),
+                                                    (r.options.float_weights_from_view ? "/wview" : "") +
+                                                    (r.options.float_prefetch ? "/pf" : ""),
                                              seed);
         HostTensor& x = d.inputs[0];
         HostTensor& w = d.inputs[3];
@@ -1077,9 +1081,10 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
         EXPECT_TRUE(v.ok) << name << ": " << v.log;
         ++count;
     };
-    for (uint32_t bits = 0; bits < 32; ++bits) {
+    for (uint32_t bits = 0; bits < 48; ++bits) {
         FloatConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), 8, 8, 7, 4, 8, 3, 3, bool(bits & 8)};
-        o.weights_from_view = bits & 16;
+        o.weights_from_view = bits & 48;
+        o.prefetch = bits & 32;
         check(o, "qlconv_float_" + std::to_string(bits));
     }
     check({.channels_per_thread = 4, .columns_per_thread = 4, .column_units = 3, .rows = 5, .channel_groups = 2,
@@ -1097,7 +1102,8 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
             ++count;
         }
     }
-    EXPECT_EQ(count, 32u + 2u + 4u);
+    EXPECT_EQ(count, 48u + 2u + 4u);
+    EXPECT_FALSE(build_float_conv_kernel({.prefetch = true}).is_ok()) << "prefetch needs weights_from_view";
     EXPECT_FALSE(build_float_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.columns_per_thread = 4, .kernel_w = 6}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.column_units = 16, .rows = 16, .channel_groups = 8}).is_ok());
