@@ -36,7 +36,10 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     k.kernel_h = uint32_t(g.kernel[0]);
     k.kernel_w = uint32_t(g.kernel[1]);
     k.weights_from_view = options.float_weights_from_view;
-    k.prefetch = options.float_prefetch;
+    // Prefetch by default for 1x1 kernels: there a chunk's arithmetic is too short to cover the next chunk's staging
+    // (H100, 256x56x56 1x1: 0.233 -> 0.201 ms at 224 threads), while on the 3x3 layers its smaller chunks lost
+    // (0.293 -> 0.328, 0.311 -> 0.339, 0.345 -> 0.354 ms; results/h100_2026-11-27_prefetch).
+    k.prefetch = options.float_prefetch.value_or(k.weights_from_view && g.kernel[0] * g.kernel[1] == 1);
     if (k.prefetch && !k.weights_from_view) return std::nullopt;
     k.channels_per_thread = options.float_channels ? options.float_channels : mpg % 8 == 0 ? 8 : 4;
     if (mpg % k.channels_per_thread != 0) return std::nullopt;
@@ -50,10 +53,11 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     // TOPS from 64 to 224 threads, 512x7x7 7.3 -> 12.8 -> 17.5 from 56 to 112 to 224), 512 when the reduction is a
     // single float run (no int32 accumulators: 256x56x56 1x1 12.4 -> 15.2 TOPS from 224 to 448 threads): 8
     // channel groups and as many rows as fit (evened out over the row blocks), then more channel groups (up to
-    // 32) where the rows are few and short.
+    // 32) where the rows are few and short. With prefetch 256 again (1x1 above: 0.219 ms at 448 threads, 0.201 at 224).
     const uint64_t target = options.float_target_threads ? options.float_target_threads
-                            : g.in_channels_per_group * g.kernel[0] * g.kernel[1] <= kMaxExactTaps ? 512
-                                                                                                     : 256;
+                            : !k.prefetch && g.in_channels_per_group * g.kernel[0] * g.kernel[1] <= kMaxExactTaps
+                                ? 512
+                                : 256;
     const uint64_t tiles = mpg / k.channels_per_thread;
     const auto largest_dividing = [&](uint64_t limit) {
         uint64_t c = 1;

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -163,8 +164,9 @@ struct PlanOptions {
     // an H100, the view won on all 8 ResNet-50 perf shapes, 1.03-1.34x the staged heuristic plans
     // (results/h100_2026-11-27_wview).
     bool float_weights_from_view = true;
-    // The float kernel's next chunk loaded during the current one's multiply-adds (FloatConvKernelOptions::prefetch).
-    bool float_prefetch = false;
+    // The float kernel's next chunk loaded during the current one's multiply-adds (FloatConvKernelOptions::prefetch);
+    // unset: the planner's rule (with the view, for 1x1 kernels).
+    std::optional<bool> float_prefetch;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.
     enum class Kernel { kAny, kFloat, kTiled, kDirect };

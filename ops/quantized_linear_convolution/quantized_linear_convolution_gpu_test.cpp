@@ -991,7 +991,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
             balance_output_scale(c);
             const std::string name = "qlconv_gpu/float/" + std::to_string(s) + "/" + type_tag(c) +
                                      (options.float_weights_from_view ? "/wview" : "") +
-                                     (options.float_prefetch ? "/pf" : "");
+                                     (*options.float_prefetch ? "/pf" : "");
             const DifferentialCase d = to_differential(c, name, seed);
             ASSERT_TRUE(takes_float_kernel(d, options)) << name;
             const auto result = run_differential(PlannedOp(options), d);
@@ -1045,7 +1045,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
         DifferentialCase d = to_differential(c, "qlconv_gpu/float_exact/c" + std::to_string(r.channels) + "_k" +
                                                     std::to_string(r.kernel) +
                                                     (r.options.float_weights_from_view ? "/wview" : "") +
-                                                    (r.options.float_prefetch ? "/pf" : ""),
+                                                    (*r.options.float_prefetch ? "/pf" : ""),
                                              seed);
         HostTensor& x = d.inputs[0];
         HostTensor& w = d.inputs[3];
