@@ -137,7 +137,8 @@ struct Conditions {
     std::set<std::string> flag_backends;
     std::map<std::string, uint64_t> flush_bytes;  // by backend
     std::string cache_note, throttle_note;
-    long slow_probe = -1;  // DMLTOOL_TEST_SLOW_PROBE=N: probes N (0-based) and later report a tenth of their bandwidth
+    long slow_probe = -1;  // DMLTOOL_TEST_SLOW_PROBE=N: probes N (0-based) and later report a hundredth of their
+                           // bandwidth
 };
 
 Status set_up_conditions(const BenchCommandOptions& options, Backend* device, ThreadPool* cpu, const Runner& runner,
@@ -184,7 +185,7 @@ Status set_up_conditions(const BenchCommandOptions& options, Backend* device, Th
     }
     if (const char* slow = std::getenv("DMLTOOL_TEST_SLOW_PROBE")) {
         c.slow_probe = std::strtol(slow, nullptr, 10);
-        std::fprintf(stderr, "dmltool: note: DMLTOOL_TEST_SLOW_PROBE=%s: probes %ld and later report a tenth of their "
+        std::fprintf(stderr, "dmltool: note: DMLTOOL_TEST_SLOW_PROBE=%s: probes %ld and later report a hundredth of their "
                              "bandwidth (a test hook: a throttle that sets in and stays)\n", slow, c.slow_probe);
     }
     return Status::ok();
@@ -219,7 +220,7 @@ void attach_conditions(Conditions& c, BenchTargets& targets) {
             DMLTOOL_ASSIGN_OR_RETURN(double seconds, c.device_probe->fastest(*c.aux, kDeviceProbeExecutions));
             bytes_per_second = seconds > 0 ? double(c.device_probe->bytes()) / seconds : 0;
         }
-        if (c.slow_probe >= 0 && long(c.monitor.history().size()) >= c.slow_probe) bytes_per_second /= 10;
+        if (c.slow_probe >= 0 && long(c.monitor.history().size()) >= c.slow_probe) bytes_per_second /= 100;
         c.monitor.record({backend, after, bytes_per_second});
         return bytes_per_second;
     };
