@@ -48,7 +48,7 @@ fi
 # run_ctest NAME CTEST_ARGS...: ctest in build-windows with the whole log in build-windows/test_windows/NAME.log;
 # prints the summary and, when tests failed, each failed test's own output (a tail of the log alone cut it off).
 # Failed tests then run once more, alone, selected by name (log NAME.rerun.log): under Wine on two shared cores a
-# test has now and then failed once without a message (seen: exit 1 with no output after 0.04-0.07 s, one test of
+# test has now and then failed once without a message (seen: exit 1 with no output after 0.04-0.32 s, one test of
 # 432 or 512, passing on every other run) while a real failure fails both times. A test that passes only on the
 # rerun is printed as FLAKY UNDER WINE and does not fail the stage; one that fails again does. Not `ctest
 # --rerun-failed`: it selects by test number, and a run filtered with -L/-LE/-E numbers its tests without the

@@ -274,9 +274,13 @@ public:
         const std::vector<uint32_t>& last_taps = gather_upper_ ? columns_.upper_index : columns_.lower_index;
         const uint64_t span = last_taps[first + count - 1] + 1 - span_first_;
         convert_first_ = span <= 2 * count;
-        if (convert_first_) row_values_.resize(span);
-        lower_runs_ = find_tap_runs(columns_.lower_index.data() + first, count);
-        upper_runs_ = gather_upper_ ? find_tap_runs(columns_.upper_index.data() + first, count) : TapRuns{};
+        // Runs are filled from the converted row only: a tile that converts while gathering does not need them.
+        lower_runs_ = upper_runs_ = TapRuns{};
+        if (convert_first_) {
+            row_values_.resize(span);
+            lower_runs_ = find_tap_runs(columns_.lower_index.data() + first, count);
+            if (gather_upper_) upper_runs_ = find_tap_runs(columns_.upper_index.data() + first, count);
+        }
     }
     const GatheredRow& get(uint64_t source) {
         ++clock_;
@@ -291,11 +295,8 @@ public:
         if (convert_first_) {
             convert(input_ + source + span_first_, row_values_.data(), row_values_.size(), halves_);
             const double* values = row_values_.data();
-            if (lower_runs_.valid) fill_tap_runs(values, span_first_, lower_runs_, victim->lower.data());
-            else gather(values, span_first_, columns_.lower_index.data() + first_, victim->lower.data(), count_);
-            if (gather_upper_ && upper_runs_.valid) fill_tap_runs(values, span_first_, upper_runs_, victim->upper.data());
-            else if (gather_upper_)
-                gather(values, span_first_, columns_.upper_index.data() + first_, victim->upper.data(), count_);
+            from_converted(values, lower_runs_, columns_.lower_index, victim->lower.data());
+            if (gather_upper_) from_converted(values, upper_runs_, columns_.upper_index, victim->upper.data());
         } else {
             gather(input_ + source, columns_.lower_index.data() + first_, victim->lower.data(), count_, halves_);
             if (gather_upper_)
@@ -315,6 +316,12 @@ private:
     static void gather(const double* __restrict span, uint64_t span_first, const uint32_t* __restrict index,
                        double* __restrict values, uint64_t count) {
         for (uint64_t o = 0; o < count; ++o) values[o] = span[index[o] - span_first];
+    }
+    // The converted row (row_values_) at this tile's `index` taps: filled run by run where they form runs.
+    void from_converted(const double* values, const TapRuns& runs, const std::vector<uint32_t>& index,
+                        double* out) const {
+        if (runs.valid) fill_tap_runs(values, span_first_, runs, out);
+        else gather(values, span_first_, index.data() + first_, out, count_);
     }
     static void convert(const Element* __restrict row, double* __restrict values, uint64_t count,
                         const float* __restrict halves) {
