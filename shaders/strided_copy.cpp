@@ -76,6 +76,42 @@ void advance(ProgramBuilder& b, const ConstantLayout& k, const std::vector<Opera
 
 uint64_t padded_bytes(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
 
+// A decimated chunk (see strided_copy.h): lane j's element sits at byte phase + j * decimation * unit of the
+// aligned vectors starting at the chunk's first element rounded down to 16 bytes; all positions are constants.
+void gather_decimated_chunk(ProgramBuilder& b, const StridedCopyKernelSpec& spec, const TensorViews& input16,
+                            Operand source, Operand words) {
+    const uint32_t unit = spec.unit_bytes, lanes = spec.lanes, step = spec.decimation * unit;
+    const uint32_t span = spec.phase_bytes + (lanes - 1) * step + unit;
+    Operand address = b.temp();
+    b.ishl(address.x(), source, imm(std::countr_zero(unit)));
+    b.and_(address.x(), address.x(), imm(~15u));
+    std::vector<Operand> vectors;
+    for (uint32_t v = 0; v * 16 < span; ++v) {
+        vectors.push_back(b.temp());
+        if (v > 0) b.iadd(address.y(), address.x(), imm(16 * v));
+        load_words(b, input16, v > 0 ? address.y() : address.x(), vectors.back().xyzw());
+    }
+    Operand shifted = b.temp();
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+        const uint32_t at = spec.phase_bytes + lane * step;
+        const Operand& vector = vectors[at / 16];
+        const uint32_t word = at % 16 / 4, shift = at % 4 * 8;
+        if (unit == 8) {
+            b.mov(words.select({2 * lane, 2 * lane + 1}), vector.select({word, word + 1}));
+        } else if (unit == 4) {
+            b.mov(words.component(lane), vector.component(word));
+        } else {
+            Operand element = vector.component(word);
+            if (shift > 0) {
+                b.ushr(shifted.x(), element, imm(shift));
+                element = shifted.x();
+            }
+            const uint32_t per_word = 4 / unit;
+            insert_subword(b, words.component(lane / per_word), unit, lane % per_word, element);
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<std::pair<uint32_t, uint32_t>> strided_copy_unit_lane_pairs() {
@@ -155,6 +191,18 @@ Result<StridedCopyLayout> simplify_strided_copy(const StridedCopyProblem& proble
         // Rows shorter than a chunk would take only the per-element tail path.
         if (layout.row_length < layout.lanes) layout.lanes = word_lanes;
     }
+    // Decimated rows: 16-byte chunks inside one run of the innermost dimension, which steps 2..4 units through
+    // the input, every other input stride a multiple of 16 bytes: each chunk then starts at the same byte phase.
+    const StridedCopyDim& inner = dims.back();
+    if (layout.row_rank > 0 && unit < 16 && unit * layout.lanes == 16 && inner.input_stride >= 2 &&
+        inner.input_stride <= 4 && inner.size % layout.lanes == 0) {
+        bool aligned = true;
+        for (size_t d = 0; d + 1 < rank; ++d) aligned = aligned && dims[d].input_stride * unit % 16 == 0;
+        if (aligned) {
+            layout.decimation = uint32_t(inner.input_stride);
+            layout.phase_bytes = uint32_t(layout.input_offset * unit % 16);
+        }
+    }
     layout.chunks_per_row = (layout.row_length + layout.lanes - 1) / layout.lanes;
     uint64_t outer_count = 1;
     for (size_t d = 0; d < outer_rank; ++d) outer_count *= dims[d].size;
@@ -175,7 +223,14 @@ Result<std::vector<uint8_t>> build_strided_copy_kernel(const StridedCopyKernelSp
         return invalid_input("strided copy kernel: a tensor needs a view");
     const ConstantLayout k{spec.outer_rank, spec.row_rank};
 
-    if (spec.typed_input && unit != 16) return invalid_input("strided copy kernel: typed loads need 16-byte units");
+    if (spec.decimation != 0) {
+        if (spec.decimation < 2 || spec.decimation > 4 || unit >= 16 || unit * lanes != 16 || !spec.typed_input ||
+            spec.row_rank == 0 || spec.phase_bytes >= 16 || spec.phase_bytes % unit != 0)
+            return invalid_input("strided copy kernel: decimated rows need a stride of 2..4, 16-byte chunks of smaller "
+                                 "units, a row, typed loads and a unit-aligned phase below 16");
+    } else if (spec.typed_input && unit != 16) {
+        return invalid_input("strided copy kernel: typed loads need 16-byte units");
+    }
     if (spec.typed_output && unit * lanes != 16) return invalid_input("strided copy kernel: typed stores need 16-byte chunks");
 
     const uint32_t group = spec.threads_per_group;
@@ -253,7 +308,8 @@ Result<std::vector<uint8_t>> build_strided_copy_kernel(const StridedCopyKernelSp
         {
             Operand words = b.temp();
             if (unit < 4) b.mov(words.xyzw(), imm(0));
-            for (uint32_t lane = 0; lane < lanes; ++lane) {
+            if (spec.decimation != 0) gather_decimated_chunk(b, spec, input16, source, words);
+            for (uint32_t lane = 0; spec.decimation == 0 && lane < lanes; ++lane) {
                 if (lane > 0) advance(b, k, coords, source, flag);
                 Operand value = b.temp();
                 load_unit(b, input, unit, source, value);
@@ -361,15 +417,18 @@ Status append_strided_copy(const StridedCopyProblem& problem, const StridedCopyB
         constants[k.row_wraps() + d] = uint32_t(outer_stride - dim.size * dim.input_stride);
     }
 
-    const bool typed_input = options.typed_vectors && layout.unit_bytes == 16;
+    if (!options.typed_vectors || !options.decimated_rows) layout.decimation = layout.phase_bytes = 0;
+    const bool typed_input = options.typed_vectors && (layout.unit_bytes == 16 || layout.decimation != 0);
     const bool typed_output = options.typed_vectors && layout.unit_bytes * layout.lanes == 16;
     const StridedCopyKernelSpec spec{layout.unit_bytes, layout.lanes, k.outer, k.row, input_views, output_views, window,
-                                     typed_input, typed_output, options.threads_per_group};
+                                     typed_input, typed_output, options.threads_per_group, layout.decimation,
+                                     layout.phase_bytes};
     DMLTOOL_ASSIGN_OR_RETURN(auto dxbc, strided_copy_kernel(spec));
     KernelDispatch dispatch;
     dispatch.dxbc = std::move(dxbc);
     dispatch.label = label + "/strided_copy u" + std::to_string(layout.unit_bytes) + "x" + std::to_string(layout.lanes) +
-                     " r" + std::to_string(k.outer) + "+" + std::to_string(k.row) + (typed_output ? " typed" : "");
+                     " r" + std::to_string(k.outer) + "+" + std::to_string(k.row) + (typed_output ? " typed" : "") +
+                     (layout.decimation ? " dec" + std::to_string(layout.decimation) + "p" + std::to_string(layout.phase_bytes) : "");
     dispatch.root_constants = std::move(constants);
     auto bind = [&](const StridedCopyBuffer& buffer, uint32_t views, bool typed, std::vector<BufferBinding>& out) {
         for (uint32_t i = 0; i < views; ++i) {

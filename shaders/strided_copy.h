@@ -16,6 +16,13 @@
 // is 16 bytes wide. A chunk that runs past the end of its row (row length not a multiple of lanes) stores
 // only its valid elements, sub-word ones with atomics (a neighbouring row may share the word). Outputs whose
 // rows are not chunk-aligned use one element per thread (atomic stores for 1/2-byte units).
+//
+// Decimated rows (StridedCopyLayout::decimation): when the innermost dimension steps 2 to 4 elements through
+// the input (nearest-neighbour x0.5 / x1/3 / x0.25) and a 16-byte output chunk never leaves it, the chunk's
+// elements lie in a few consecutive aligned 16-byte input vectors at the same byte phase for every chunk (all
+// other input strides and the offset's alignment are checked on the host). The thread loads those vectors whole
+// through the typed uint4 alias and picks its elements with compile-time shifts, instead of `lanes` scalar loads
+// whose warp-wide accesses each touch a sector per lane (one 4-byte word load plus an insert per INT8 element).
 #pragma once
 
 #include <compare>
@@ -54,6 +61,9 @@ struct StridedCopyLayout {
     uint64_t row_length = 1;
     uint64_t chunks_per_row = 1;
     uint64_t threads = 1;
+    // 0, or the innermost dimension's input stride (2..4 units) when chunks take the decimated-row loads.
+    uint32_t decimation = 0;
+    uint32_t phase_bytes = 0;  // with decimation: every chunk's first input byte address mod 16
 };
 Result<StridedCopyLayout> simplify_strided_copy(const StridedCopyProblem& problem);
 
@@ -74,6 +84,10 @@ struct StridedCopyKernelSpec {
     bool typed_input = false;
     bool typed_output = false;
     uint32_t threads_per_group = 64;  // 32 to 1024, a power of two
+    // Decimated rows (see the top of this file): 0, or the innermost input stride 2..4 with the chunks' byte
+    // phase (a multiple of unit_bytes below 16). Needs 16-byte chunks of sub-16-byte units and typed_input.
+    uint32_t decimation = 0;
+    uint32_t phase_bytes = 0;
     auto operator<=>(const StridedCopyKernelSpec&) const = default;
 };
 // After simplification the rank is at most 8 (DML's limit; DEPTH_TO_SPACE1's 6-D view loses its size-1 or
@@ -100,6 +114,8 @@ struct StridedCopyOptions {
     // Thread-group size of the dispatch (StridedCopyKernelSpec::threads_per_group); callers that measured a
     // better size on the H200 pass it (SPLIT: 256, the copy probe's size).
     uint32_t threads_per_group = 64;
+    // Decimated-row loads where the layout allows them (off: the per-element gather, for comparisons).
+    bool decimated_rows = true;
 };
 // Appends the dispatch that performs `problem` from `input` to `output`. kUnsupported for buffers over 4 GiB
 // (32-bit byte addresses) or sizes/strides beyond 32 bits.

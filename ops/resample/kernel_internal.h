@@ -35,8 +35,10 @@ constexpr uint32_t kChunkEntryWords = 8;  // {start, sel0[0..7], sel0[8..15], 0,
 
 // Nearest upsampling of H and W by one integer factor on vector-aligned rows (upsample.cpp), or nullopt.
 Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics);
-// Nearest downsampling by integer factors (affine tables) as a strided copy (upsample.cpp), or nullopt.
-Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics);
+// Nearest downsampling by integer factors (affine tables) as a strided copy (upsample.cpp), or nullopt. Tests
+// lower the view window to exercise the multi-view kernels.
+Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics,
+                                                       uint32_t window_log2 = shaders::kMaxViewBytesLog2);
 
 // Linear x2 upsampling or x0.5 downsampling of the last two dimensions of packed tensors whose rows are whole
 // 16-byte vectors, every data type (linear_fast.cpp), or nullopt.

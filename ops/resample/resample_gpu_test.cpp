@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,8 @@
 #include "ops/resample/desc.h"
 #include "ops/resample/gpu_test_values.h"
 #include "ops/resample/kernel.h"
+#include "ops/resample/kernel_internal.h"
+#include "ops/split/layout_test_support.h"
 #include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 #include "tests/testing/op_testing.h"
@@ -283,18 +286,48 @@ TEST(ResampleGpu, NearestUpsampleVectorPath) {
     }
 }
 
-// The common shapes: packed NCHW resampled in H and W (the 16-byte row path), odd widths (word / flat paths).
+// One nearest-downsampling case on the backend of `rule`, planned by `planner` (the op's own planner when
+// empty), against the reference's bytes; returns the first dispatch's label for the path checks.
+using DownsamplePlanner = std::function<Result<DevicePlan>(const ResampleDesc&, NearestRule)>;
+std::string check_downsample(const Case& c, const std::string& name, uint64_t seed,
+                             const DownsamplePlanner& planner = {}) {
+    const Op& op = resample_op();
+    gpu::GpuBackend* backend = backend_with_rule(c.rule);
+    if (backend == nullptr) return "";
+    const DifferentialCase d = to_differential(c, name, seed);
+    auto desc = dmltool::testing::parse_desc(op, d.desc_json);
+    EXPECT_TRUE(desc.is_ok()) << desc.status().message();
+    if (!desc.is_ok()) return "";
+    const auto& resample = static_cast<const ResampleDesc&>(**desc);
+    const dmltool::testing::layouts::ReplannedOp replanned(
+        op, [&](const OpDesc&) { return planner ? planner(resample, c.rule)
+                                                : op.plan_device(resample, SemanticsOptions{.resample_nearest_rule = c.rule}); });
+    auto plan = replanned.plan_device(resample, {});
+    EXPECT_TRUE(plan.is_ok()) << name << ": " << plan.status().message();
+    if (!plan.is_ok()) return "";
+    const std::string label = plan->dispatches[0].label;
+    auto reference = dmltool::testing::run_reference(op, resample, {&d.inputs[0]}, d.semantics);
+    EXPECT_TRUE(reference.is_ok()) << reference.status().message();
+    auto got = backend->execute(replanned, resample, {&d.inputs[0]}, nullptr);
+    EXPECT_TRUE(got.is_ok()) << name << ": " << got.status().message();
+    if (!reference.is_ok() || !got.is_ok()) return label;
+    const CompareResult compared = compare_tensors((*reference)[0], (*got)[0], op.default_tolerance(resample, 0));
+    EXPECT_EQ(compared.verdict, Verdict::kPassed)
+        << name << " (" << label << "): " << compared.reason
+        << (compared.mismatches.empty() ? "" : "\n  " + format_mismatch(compared.mismatches[0]));
+    return label;
+}
+
+constexpr NearestRule kRules[] = {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown};
+
 // Nearest downsampling by an integer factor: every rule's table is affine (index = first + step * o) for factor 2,
 // which the host proves before taking the strided-copy path; factors 3 and 4 take it only where their tables are
 // affine too. Every type, packed, padded and permuted layouts, odd widths (no 16-byte rows), ranks 2 and 4;
 // the GPU must give the reference's bytes.
 TEST(ResampleGpu, NearestDownsampleStridedCopyPath) {
     SKIP_WITHOUT_GPU();
-    const Op& op = resample_op();
     uint64_t seed = 8500;
-    for (NearestRule rule : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown}) {
-        gpu::GpuBackend* backend = backend_with_rule(rule);
-        ASSERT_NE(backend, nullptr);
+    for (NearestRule rule : kRules)
         for (DataType type : kTypes)
             for (uint32_t factor : {2u, 3u, 4u})
                 for (Layout layout : {Layout::kPacked, Layout::kPadded, Layout::kPermuted}) {
@@ -313,27 +346,66 @@ TEST(ResampleGpu, NearestDownsampleStridedCopyPath) {
                     c.rule = rule;
                     c.input = make_desc(type, in, layout, TensorRole::kInput, rng);
                     c.output = make_desc(type, out, layout, TensorRole::kOutput, rng);
-                    const DifferentialCase d = to_differential(
+                    const std::string label = check_downsample(
                         c, "resample_downsample_" + std::string(nearest_rule_name(rule)) + "_" + std::to_string(seed), seed);
-                    auto desc = dmltool::testing::parse_desc(op, d.desc_json);
-                    ASSERT_TRUE(desc.is_ok()) << desc.status().message();
-                    auto plan = op.plan_device(**desc, SemanticsOptions{.resample_nearest_rule = rule});
-                    ASSERT_TRUE(plan.is_ok()) << plan.status().message();
-                    const bool strided = plan->dispatches[0].label.find("nearest_strided") != std::string::npos;
                     if (factor == 2 && oh > 1 && ow > 1) {
-                        EXPECT_TRUE(strided) << d.name << ": " << plan->dispatches[0].label;
+                        EXPECT_NE(label.find("nearest_strided"), std::string::npos) << seed << ": " << label;
                     }
-                    auto reference = dmltool::testing::run_reference(op, **desc, {&d.inputs[0]}, d.semantics);
-                    ASSERT_TRUE(reference.is_ok()) << reference.status().message();
-                    auto got = backend->execute(op, **desc, {&d.inputs[0]}, nullptr);
-                    ASSERT_TRUE(got.is_ok()) << got.status().message();
-                    const CompareResult compared =
-                        compare_tensors((*reference)[0], (*got)[0], op.default_tolerance(**desc, 0));
-                    EXPECT_EQ(compared.verdict, Verdict::kPassed)
-                        << d.name << (strided ? " (strided copy): " : ": ") << compared.reason
-                        << (compared.mismatches.empty() ? "" : "\n  " + format_mismatch(compared.mismatches[0]));
                 }
-    }
+}
+
+// The strided copy's decimated-row loads (shaders/strided_copy.h): output rows of whole 16-byte chunks, inputs whose
+// row strides are 16-byte multiples (or not: then the per-element gather), every rule (the first column read is 0
+// or 1: phases 0 and one element), factors 2 to 4, every type, packed and padded layouts, one view and 1 KiB
+// views (tensors of a few KiB span several). The label must name the path where the layout allows it.
+TEST(ResampleGpu, NearestDownsampleDecimatedRows) {
+    SKIP_WITHOUT_GPU();
+    uint64_t seed = 8700;
+    size_t decimated = 0;
+    for (NearestRule rule : kRules)
+        for (DataType type : kTypes)
+            for (uint32_t factor : {2u, 3u, 4u})
+                for (Layout layout : {Layout::kPacked, Layout::kPadded})
+                    for (uint32_t window_log2 : {shaders::kMaxViewBytesLog2, 10u}) {
+                        ++seed;
+                        std::mt19937 rng{uint32_t(seed)};
+                        const uint32_t esize = uint32_t(element_size(type));
+                        // Small windows: at most 8 KiB of input, 8 views (a real tensor has at most 8).
+                        const bool windowed = window_log2 < shaders::kMaxViewBytesLog2;
+                        const uint32_t oh = 1 + uint32_t(rng() % (windowed ? 2 : 4));
+                        const uint32_t ow = 16 * (1 + uint32_t(rng() % (windowed ? 1 : 2)));
+                        const bool remainder = rng() % 3 == 0;  // an unread last column: rows lose 16-byte alignment
+                        const Dims out = {windowed ? 1u : 2u, windowed ? 2u : 3u, oh, ow};
+                        const Dims in = {2, 3, oh * factor + uint32_t(rng() % factor), ow * factor + (remainder ? 1u : 0u)};
+                        Case c;
+                        c.mode = InterpolationMode::kNearestNeighbor;
+                        c.scales = {1, 1, 1.0f / float(factor), 1.0f / float(factor)};
+                        c.rule = rule;
+                        c.input = make_desc(type, in, layout, TensorRole::kInput, rng);
+                        c.output = make_desc(type, out, Layout::kPacked, TensorRole::kOutput, rng);
+                        const Dims strides = c.input.effective_strides();
+                        bool aligned = strides[3] == 1;
+                        // The copy's strides: rows step `factor` input rows; size-1 output dimensions drop out.
+                        for (size_t d = 0; d < 3; ++d)
+                            aligned = aligned && (out[d] == 1 || (d == 2 ? factor : 1) * strides[d] * esize % 16 == 0);
+                        const std::string name = "resample_decimated_" + std::string(nearest_rule_name(rule)) + "_" +
+                                                 std::string(data_type_name(type)) + "_x" + std::to_string(factor) +
+                                                 "_w" + std::to_string(window_log2) + "_" + std::to_string(seed);
+                        const std::string label = check_downsample(
+                            c, name, seed, [&](const ResampleDesc& desc, NearestRule r) -> Result<DevicePlan> {
+                                DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> plan,
+                                                         plan_nearest_strided(desc, {.resample_nearest_rule = r}, window_log2));
+                                if (!plan) return invalid_input("no strided-copy plan");
+                                return std::move(*plan);
+                            });
+                        const bool has_path = label.find(" dec" + std::to_string(factor) + "p") != std::string::npos;
+                        // Affine tables always hold for factor 2; 3 and 4 depend on the rule and size.
+                        if (factor == 2 || has_path) {
+                            EXPECT_EQ(has_path, aligned) << name << ": " << label;
+                        }
+                        decimated += has_path;
+                    }
+    EXPECT_GE(decimated, 40u);  // the path is taken, not only allowed
 }
 
 TEST(ResampleGpu, NchwFastPathAndOddWidths) {

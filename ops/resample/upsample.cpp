@@ -8,7 +8,8 @@
 // And the strided-copy path for nearest-neighbour downsampling by integer factors (the x0.5 encoder downsample):
 // when every dimension's table is affine, index(o) = first + step * o (again checked against coordinates.h for
 // every o and the run's rule), the gather is a strided copy (shaders/strided_copy.h) with input strides
-// step * stride and a constant offset: no tables, one thread per 4 or 16 output bytes, one wide store each.
+// step * stride and a constant offset: no tables, one thread per 4 or 16 output bytes, one wide store each;
+// with 16-byte aligned rows its decimated-row loads (whole input vectors, elements picked in registers).
 #include <optional>
 #include <string>
 #include <utility>
@@ -47,7 +48,8 @@ std::optional<std::pair<uint64_t, uint64_t>> affine_table(const ResampleDesc& de
 
 }  // namespace
 
-Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics,
+                                                       uint32_t window_log2) {
     if (desc.mode != InterpolationMode::kNearestNeighbor) return std::optional<DevicePlan>();
     const Dims in = desc.input.effective_strides(), out = desc.output.effective_strides();
     shaders::StridedCopyProblem problem;
@@ -65,6 +67,7 @@ Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc,
     DevicePlan plan;
     shaders::StridedCopyOptions options;
     options.threads_per_group = 256;  // the copy probe's and SPLIT's size
+    options.window_log2 = window_log2;
     const Status status = shaders::append_strided_copy(
         problem, {BufferBinding::Source::kInput, 0, desc.input.total_size_in_bytes},
         {BufferBinding::Source::kOutput, 0, desc.output.total_size_in_bytes},

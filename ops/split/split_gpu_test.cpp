@@ -266,6 +266,19 @@ TEST(StridedCopyBlobs, EveryVariantValidates) {
             specs.push_back({unit, lanes, 2, 3, 3, 2, 9, unit == 16, true});
         }
     }
+    // Decimated rows: every stride and sub-16-byte unit, phases 0 and the largest, several views.
+    for (auto [unit, lanes] : shaders::strided_copy_unit_lane_pairs()) {
+        if (unit == 16 || unit * lanes != 16) continue;
+        for (uint32_t decimation : {2u, 3u, 4u})
+            for (uint32_t phase : {0u, 16 - unit}) {
+                specs.push_back({unit, lanes, 1, 2, 1, 1, 29, true, true, 256, decimation, phase});
+                specs.push_back({unit, lanes, 2, 1, 3, 2, 9, true, false, 64, decimation, phase});
+            }
+    }
+    EXPECT_FALSE(shaders::build_strided_copy_kernel({4, 4, 0, 1, 1, 1, 29, false, true, 64, 2, 0}).is_ok());  // untyped
+    EXPECT_FALSE(shaders::build_strided_copy_kernel({4, 4, 0, 1, 1, 1, 29, true, true, 64, 5, 0}).is_ok());   // stride 5
+    EXPECT_FALSE(shaders::build_strided_copy_kernel({4, 4, 0, 1, 1, 1, 29, true, true, 64, 2, 2}).is_ok());   // phase
+    EXPECT_FALSE(shaders::build_strided_copy_kernel({1, 4, 0, 1, 1, 1, 29, true, false, 64, 2, 0}).is_ok());  // 4-byte chunks
     // Typed aliases need 16-byte accesses.
     EXPECT_FALSE(shaders::build_strided_copy_kernel({4, 1, 0, 1, 1, 1, 29, true, false}).is_ok());
     EXPECT_FALSE(shaders::build_strided_copy_kernel({1, 4, 0, 1, 1, 1, 29, false, true}).is_ok());
@@ -273,7 +286,9 @@ TEST(StridedCopyBlobs, EveryVariantValidates) {
         const std::string name = "strided_copy_u" + std::to_string(spec.unit_bytes) + "x" + std::to_string(spec.lanes) +
                                  "_r" + std::to_string(spec.outer_rank) + "+" + std::to_string(spec.row_rank) + "_v" +
                                  std::to_string(spec.input_views) + "." + std::to_string(spec.output_views) +
-                                 (spec.typed_input ? "_ti" : "") + (spec.typed_output ? "_to" : "");
+                                 (spec.typed_input ? "_ti" : "") + (spec.typed_output ? "_to" : "") +
+                                 (spec.decimation ? "_d" + std::to_string(spec.decimation) + "p" +
+                                                        std::to_string(spec.phase_bytes) : "");
         auto blob = shaders::build_strided_copy_kernel(spec);
         ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
         const auto validation = shaders::testing::validate_with_vkd3d(*blob, name);
