@@ -127,6 +127,11 @@ constexpr uint64_t kSoftwareFlushCap = 16ull << 20;
 // enough to run between every two cases; software adapters and the host copy at a few GB/s get less.
 constexpr uint64_t kDeviceProbeBytes = 64ull << 20, kSoftwareProbeBytes = 1ull << 20, kHostProbeBytes = 8ull << 20;
 constexpr unsigned kDeviceProbeExecutions = 5, kHostProbeCopies = 3;
+// Device time of back-to-back copies before each hardware probe (DeviceCopy::fastest). Without it the H100 runs of
+// 2026-11-26/27 probed 1.3-2.2 TB/s around cases that themselves moved up to 2.9 TB/s (the start-of-run probe,
+// warmed up, had 2.9): the probe measured the clock ramp after the idle CPU check, and flagged 22 of 38 cases.
+// Software adapters get none: their "clock" is the host's, and the CLI tests probe them often.
+constexpr double kDeviceProbeWarmupSeconds = 0.05;
 
 // What --cache cold and the throttle probes need for the whole run.
 struct Conditions {
@@ -137,6 +142,7 @@ struct Conditions {
     std::set<std::string> flag_backends;
     std::map<std::string, uint64_t> flush_bytes;  // by backend
     std::string cache_note, throttle_note;
+    double probe_warmup_seconds = 0;
     long slow_probe = -1;  // DMLTOOL_TEST_SLOW_PROBE=N: probes N (0-based) and later report a hundredth of their
                            // bandwidth
 };
@@ -172,6 +178,7 @@ Status set_up_conditions(const BenchCommandOptions& options, Backend* device, Th
             DMLTOOL_ASSIGN_OR_RETURN(c.device_probe, DeviceCopy::create(software ? kSoftwareProbeBytes : kDeviceProbeBytes,
                                                                         registry, runner));
             if (options.throttle == "on" || !software) c.flag_backends.insert(device->label());
+            c.probe_warmup_seconds = software ? 0 : kDeviceProbeWarmupSeconds;
         }
         if (cpu) {
             c.host_probe = std::make_unique<HostCopy>(kHostProbeBytes);
@@ -217,7 +224,8 @@ void attach_conditions(Conditions& c, BenchTargets& targets) {
             bytes_per_second = best;
         } else {
             if (!c.device_probe) return 0.0;
-            DMLTOOL_ASSIGN_OR_RETURN(double seconds, c.device_probe->fastest(*c.aux, kDeviceProbeExecutions));
+            DMLTOOL_ASSIGN_OR_RETURN(double seconds, c.device_probe->fastest(*c.aux, kDeviceProbeExecutions,
+                                                                                  c.probe_warmup_seconds));
             bytes_per_second = seconds > 0 ? double(c.device_probe->bytes()) / seconds : 0;
         }
         if (c.slow_probe >= 0 && long(c.monitor.history().size()) >= c.slow_probe) bytes_per_second /= 100;
@@ -238,6 +246,7 @@ std::string conditions_json_throttle(const Conditions& c, const BenchCommandOpti
         probes.push_back({{"index", i}, {"backend", p.backend}, {"after", p.after}, {"bytes_per_second", p.bytes_per_second}});
     }
     nlohmann::json j = {{"mode", options.throttle}, {"threshold", options.throttle_threshold},
+                        {"device_probe_warmup_seconds", c.probe_warmup_seconds},
                         {"flag_backends", c.flag_backends}, {"note", c.throttle_note}, {"probes", probes}};
     return j.dump();
 }
