@@ -9,10 +9,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/op.h"
 #include "ops/resample/desc.h"
 #include "ops/resample/kernel.h"
+#include "ops/resample/kernel_internal.h"
 
 namespace dmltool::ops::resample {
 namespace {
@@ -55,6 +58,12 @@ Status validate(const ResampleDesc& desc, const std::string& path) {
                              std::to_string(desc.output.rank()) + " (" + format_dims(desc.output.sizes) + ")");
     return check_scales(desc.input, desc.scales, path);
 }
+
+// Tuning variants of nearest upsampling (device_plan_variants): name and kernel shape.
+constexpr std::pair<const char*, shaders::InterleaveShape> kUpsampleShapes[] = {
+    {"upsample/vectors", shaders::InterleaveShape::kVectors},
+    {"upsample/pieces", shaders::InterleaveShape::kPieces},
+};
 
 class ResampleOp final : public Op {
 public:
@@ -141,6 +150,35 @@ public:
     // Tables from coordinates.h on the host; the kernel only gathers and blends (kernel.cpp).
     Result<DevicePlan> plan_device(const OpDesc& base, const SemanticsOptions& semantics) const override {
         return plan_resample(static_cast<const ResampleDesc&>(base), semantics);
+    }
+
+    // Autotuning: nearest upsampling by one integer factor has two kernel shapes (shaders/vector_interleave.h):
+    // one source vector per thread feeding B adjacent output vectors, or whole coalesced output vectors gathered
+    // from pieces (B = 2 or 4, elements of at most 16 / B bytes). Which is faster depends on the device and the
+    // data type (on the H100, INT8 x2 with the first reached 77% of the copy probe, FLOAT32 98%).
+    std::vector<std::string> device_plan_variants(const OpDesc& base, const SemanticsOptions& semantics) const override {
+        const auto& desc = static_cast<const ResampleDesc&>(base);
+        std::vector<std::string> names;
+        for (const auto& [name, shape] : kUpsampleShapes) {
+            auto plan = plan_nearest_upsample(desc, semantics, shape);
+            // Only where both shapes exist (the piece gather falls back to vectors where it cannot apply).
+            if (plan.is_ok() && *plan && (shape != shaders::InterleaveShape::kPieces ||
+                                          (*plan)->dispatches[0].label.find("piece_gather") != std::string::npos))
+                names.push_back(name);
+        }
+        if (names.size() < 2) names.clear();
+        return names;
+    }
+
+    Result<DevicePlan> plan_device_variant(const OpDesc& base, const SemanticsOptions& semantics,
+                                           std::string_view variant) const override {
+        const auto& desc = static_cast<const ResampleDesc&>(base);
+        for (const auto& [name, shape] : kUpsampleShapes) {
+            if (variant != name) continue;
+            DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> plan, plan_nearest_upsample(desc, semantics, shape));
+            if (plan) return std::move(*plan);
+        }
+        return unsupported("RESAMPLE: no plan variant '" + std::string(variant) + "' for this desc");
     }
 
     // bytes = numel(in) * size + numel(out) * size (spec §6.8, input counted once).

@@ -227,9 +227,44 @@ TEST(ResampleGpu, NearestRules) {
     }
 }
 
+// One case on the GPU backend of its nearest rule, planned by `planner` (the op's own planner when
+// empty), against the reference's bytes; returns the first dispatch's label for the path checks.
+using GpuPlanner = std::function<Result<DevicePlan>(const ResampleDesc&, NearestRule)>;
+std::string check_on_gpu(const Case& c, const std::string& name, uint64_t seed,
+                             const GpuPlanner& planner = {}) {
+    const Op& op = resample_op();
+    gpu::GpuBackend* backend = backend_with_rule(c.rule);
+    if (backend == nullptr) return "";
+    const DifferentialCase d = to_differential(c, name, seed);
+    auto desc = dmltool::testing::parse_desc(op, d.desc_json);
+    EXPECT_TRUE(desc.is_ok()) << desc.status().message();
+    if (!desc.is_ok()) return "";
+    const auto& resample = static_cast<const ResampleDesc&>(**desc);
+    const dmltool::testing::layouts::ReplannedOp replanned(
+        op, [&](const OpDesc&) { return planner ? planner(resample, c.rule)
+                                                : op.plan_device(resample, SemanticsOptions{.resample_nearest_rule = c.rule}); });
+    auto plan = replanned.plan_device(resample, {});
+    EXPECT_TRUE(plan.is_ok()) << name << ": " << plan.status().message();
+    if (!plan.is_ok()) return "";
+    const std::string label = plan->dispatches[0].label;
+    auto reference = dmltool::testing::run_reference(op, resample, {&d.inputs[0]}, d.semantics);
+    EXPECT_TRUE(reference.is_ok()) << reference.status().message();
+    auto got = backend->execute(replanned, resample, {&d.inputs[0]}, nullptr);
+    EXPECT_TRUE(got.is_ok()) << name << ": " << got.status().message();
+    if (!reference.is_ok() || !got.is_ok()) return label;
+    const CompareResult compared = compare_tensors((*reference)[0], (*got)[0], op.default_tolerance(resample, 0));
+    EXPECT_EQ(compared.verdict, Verdict::kPassed)
+        << name << " (" << label << "): " << compared.reason
+        << (compared.mismatches.empty() ? "" : "\n  " + format_mismatch(compared.mismatches[0]));
+    return label;
+}
+
+constexpr NearestRule kRules[] = {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown};
+
 // Nearest upsampling of H and W by an integer factor on rows of whole 16-byte vectors takes the vector
 // interleave (one load, factor^2 stores per vector; its piece gather for 8/16-bit elements at factor 4) when the rule's table is o / B, which the host proves
 // before taking it: every nearest rule, factors 2 to 4, packed and 16-byte-aligned padded rows, 8/16/32-bit types.
+// Where both kernel shapes apply, both tuning variants run too.
 TEST(ResampleGpu, NearestUpsampleVectorPath) {
     SKIP_WITHOUT_GPU();
     const Op& op = resample_op();
@@ -282,43 +317,25 @@ TEST(ResampleGpu, NearestUpsampleVectorPath) {
                 EXPECT_EQ(compared.verdict, Verdict::kPassed)
                     << d.name << ": " << compared.reason
                     << (compared.mismatches.empty() ? "" : "\n  " + format_mismatch(compared.mismatches[0]));
+                // The tuning variants (both kernel shapes) where both apply, each against the reference.
+                const auto variants = op.device_plan_variants(**desc, SemanticsOptions{.resample_nearest_rule = rule});
+                const bool both = vector_path && (factor == 2 || factor == 4) && element_size(type) <= 16 / factor;
+                const std::vector<std::string> expected =
+                    both ? std::vector<std::string>{"upsample/vectors", "upsample/pieces"} : std::vector<std::string>{};
+                EXPECT_EQ(variants, expected) << d.name;
+                for (const std::string& variant : variants) {
+                    const std::string label =
+                        check_on_gpu(c, d.name + "/" + variant, seed, [&](const ResampleDesc& r, NearestRule n) {
+                            return op.plan_device_variant(r, SemanticsOptions{.resample_nearest_rule = n}, variant);
+                        });
+                    EXPECT_NE(label.find(variant == "upsample/pieces" ? "piece_gather" : "vector_interleave"),
+                              std::string::npos)
+                        << d.name << " " << variant << ": " << label;
+                }
+                EXPECT_FALSE(op.plan_device_variant(**desc, {}, "upsample/none").is_ok());
             }
     }
 }
-
-// One nearest-downsampling case on the backend of `rule`, planned by `planner` (the op's own planner when
-// empty), against the reference's bytes; returns the first dispatch's label for the path checks.
-using DownsamplePlanner = std::function<Result<DevicePlan>(const ResampleDesc&, NearestRule)>;
-std::string check_downsample(const Case& c, const std::string& name, uint64_t seed,
-                             const DownsamplePlanner& planner = {}) {
-    const Op& op = resample_op();
-    gpu::GpuBackend* backend = backend_with_rule(c.rule);
-    if (backend == nullptr) return "";
-    const DifferentialCase d = to_differential(c, name, seed);
-    auto desc = dmltool::testing::parse_desc(op, d.desc_json);
-    EXPECT_TRUE(desc.is_ok()) << desc.status().message();
-    if (!desc.is_ok()) return "";
-    const auto& resample = static_cast<const ResampleDesc&>(**desc);
-    const dmltool::testing::layouts::ReplannedOp replanned(
-        op, [&](const OpDesc&) { return planner ? planner(resample, c.rule)
-                                                : op.plan_device(resample, SemanticsOptions{.resample_nearest_rule = c.rule}); });
-    auto plan = replanned.plan_device(resample, {});
-    EXPECT_TRUE(plan.is_ok()) << name << ": " << plan.status().message();
-    if (!plan.is_ok()) return "";
-    const std::string label = plan->dispatches[0].label;
-    auto reference = dmltool::testing::run_reference(op, resample, {&d.inputs[0]}, d.semantics);
-    EXPECT_TRUE(reference.is_ok()) << reference.status().message();
-    auto got = backend->execute(replanned, resample, {&d.inputs[0]}, nullptr);
-    EXPECT_TRUE(got.is_ok()) << name << ": " << got.status().message();
-    if (!reference.is_ok() || !got.is_ok()) return label;
-    const CompareResult compared = compare_tensors((*reference)[0], (*got)[0], op.default_tolerance(resample, 0));
-    EXPECT_EQ(compared.verdict, Verdict::kPassed)
-        << name << " (" << label << "): " << compared.reason
-        << (compared.mismatches.empty() ? "" : "\n  " + format_mismatch(compared.mismatches[0]));
-    return label;
-}
-
-constexpr NearestRule kRules[] = {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown};
 
 // Nearest downsampling by an integer factor: every rule's table is affine (index = first + step * o) for factor 2,
 // which the host proves before taking the strided-copy path; factors 3 and 4 take it only where their tables are
@@ -346,7 +363,7 @@ TEST(ResampleGpu, NearestDownsampleStridedCopyPath) {
                     c.rule = rule;
                     c.input = make_desc(type, in, layout, TensorRole::kInput, rng);
                     c.output = make_desc(type, out, layout, TensorRole::kOutput, rng);
-                    const std::string label = check_downsample(
+                    const std::string label = check_on_gpu(
                         c, "resample_downsample_" + std::string(nearest_rule_name(rule)) + "_" + std::to_string(seed), seed);
                     if (factor == 2 && oh > 1 && ow > 1) {
                         EXPECT_NE(label.find("nearest_strided"), std::string::npos) << seed << ": " << label;
@@ -391,7 +408,7 @@ TEST(ResampleGpu, NearestDownsampleDecimatedRows) {
                         const std::string name = "resample_decimated_" + std::string(nearest_rule_name(rule)) + "_" +
                                                  std::string(data_type_name(type)) + "_x" + std::to_string(factor) +
                                                  "_w" + std::to_string(window_log2) + "_" + std::to_string(seed);
-                        const std::string label = check_downsample(
+                        const std::string label = check_on_gpu(
                             c, name, seed, [&](const ResampleDesc& desc, NearestRule r) -> Result<DevicePlan> {
                                 DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> plan,
                                                          plan_nearest_strided(desc, {.resample_nearest_rule = r}, window_log2));

@@ -77,7 +77,8 @@ Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc,
     return std::optional<DevicePlan>(std::move(plan));
 }
 
-Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics) {
+Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics,
+                                                        shaders::InterleaveShape shape) {
     if (desc.mode != InterpolationMode::kNearestNeighbor || desc.input.rank() != 4) return std::optional<DevicePlan>();
     const Dims in = desc.input.effective_strides(), out = desc.output.effective_strides();
     if (in[3] != 1 || out[3] != 1 || desc.input.sizes[3] == 0) return std::optional<DevicePlan>();
@@ -101,6 +102,7 @@ Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc
     problem.out_row = out[2];
     problem.input_bytes = desc.input.total_size_in_bytes;
     problem.output_bytes = desc.output.total_size_in_bytes;
+    problem.shape = shape;
     const std::string label = "resample/nearest/" + std::string(data_type_name(desc.input.data_type));
     DMLTOOL_ASSIGN_OR_RETURN(std::optional<KernelDispatch> dispatch,
                              shaders::plan_vector_interleave(problem, label, shaders::kMaxViewBytesLog2));
