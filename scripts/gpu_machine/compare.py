@@ -32,6 +32,7 @@ import statistics
 import sys
 
 COPY_TARGET = 3.6e12  # bytes/s, issue 4
+TORCH_THROTTLE_THRESHOLD = 0.10  # as dmltool bench's default --throttle-threshold
 
 
 def target_for(name):
@@ -172,6 +173,16 @@ def main():
         if case.get("backend") == "gpu" and best > 0:
             around[case["name"]] = (best, probes.get("flagged", False))
 
+    # PyTorch's own throttle probes (pytorch_baseline.py): a case timed more than 10% below PyTorch's best probe
+    # of the run ran on a slower GPU than its peers; its ratio is marked (dmltool's side is marked as above).
+    torch_around = {}
+    for name, record in theirs.items():
+        probes = [record.get(k) or 0 for k in ("probe_before_bytes_per_second", "probe_after_bytes_per_second")]
+        if max(probes) > 0:
+            torch_around[name] = max(probes)
+    torch_best = max(torch_around.values(), default=0)
+    torch_throttled = {name for name, p in torch_around.items() if p < (1 - TORCH_THROTTLE_THRESHOLD) * torch_best}
+
     print("| workload | dmltool | % of copy | % of probes around | PyTorch | PyTorch op | ratio | target | |")
     print("|---|---:|---:|---:|---:|---|---:|---:|---|")
     met = missed = run_probe_met = run_probe_missed = 0
@@ -201,7 +212,9 @@ def main():
         note = other.get("not_measured") or other.get("note", "")
         print(f"| {name} | {fmt_rate(mine, unit)} | {fmt_percent(percent)} | {near_text} | {fmt_rate(other_value, unit)} | "
               f"{other.get('torch_op', '')}{' (' + note + ')' if note else ''} | "
-              f"{'n/a' if ratio is None else f'{ratio:.2f}x'} | {target_text} | {outcome} |")
+              f"{'n/a' if ratio is None else f'{ratio:.2f}x'}"
+              f"{' (PyTorch throttled)' if ratio is not None and name in torch_throttled else ''} | {target_text} | "
+              f"{outcome} |")
     print(f"\nGPU targets: {met} met, {missed} missed (rows without a target or a baseline are not counted; copy "
           f"targets judged on the probes around each case where the report has them). Against the run's single copy "
           f"probe instead: {run_probe_met} met, {run_probe_missed} missed.")
@@ -210,6 +223,12 @@ def main():
               "more than the throttle threshold below the run's best (\"throttled\"): their absolute throughputs and "
               "PyTorch ratios (PyTorch is timed later in the same call, under whatever bandwidth the GPU then has) "
               "are not comparable with a steady machine's.")
+    if torch_around:
+        values = sorted(torch_around.values())
+        print(f"\nPyTorch's throttle probes (64 MiB copy, warmed up, fastest of 5, before and after each case): "
+              f"{fmt_rate(values[0], 'B/s')} to {fmt_rate(values[-1], 'B/s')}; {len(torch_throttled)} of "
+              f"{len(torch_around)} cases more than {100 * TORCH_THROTTLE_THRESHOLD:g}% below the best "
+              f"(\"PyTorch throttled\": that ratio compares dmltool with a slowed PyTorch).")
     missing = sorted(set(n for n in theirs if n.startswith("perf/")) - set(ours))
     if missing:
         print(f"\nTimed by PyTorch only (no dmltool GPU result): {', '.join(missing)}")

@@ -22,6 +22,9 @@ file's sweeps are expanded by `dmltool list --json` (the packaged binary beside 
 
 Timing: after warm-up, the median over 15 samples of the mean of 20 back-to-back calls between two CUDA events
 (as `dmltool bench --gpu-batch 20`), so idle gaps and the clock drops they cause stay out of both sides.
+Throttle probes, as dmltool's: before and after every case, a 64 MiB device-to-device copy, warmed up for 50 ms of
+back-to-back copies, then the fastest of 5 (probe_before/after_bytes_per_second): compare.py marks a ratio whose
+PyTorch side ran more than 10% below PyTorch's best probe of the run.
 Bytes are dmltool's logical bytes (inputs read once, outputs written once); ops count a MAC as 2.
 """
 import argparse
@@ -176,6 +179,37 @@ def measure(name, build, samples, batch):
     return record
 
 
+class CopyProbe:
+    """The throttle probe: the bandwidth of a 64 MiB device-to-device copy, fastest of 5 after 50 ms of warm-up
+    (the same size, count and warm-up as dmltool's probe), in bytes read + written per second."""
+
+    def __init__(self, nbytes=64 << 20, executions=5, warmup_seconds=0.05):
+        self.nbytes, self.executions, self.warmup_seconds = nbytes, executions, warmup_seconds
+        self.source = torch.empty(nbytes, device="cuda", dtype=torch.uint8).random_(0, 256)
+        self.target = torch.empty_like(self.source)
+
+    def _timed(self, count):
+        """Device seconds of each of `count` back-to-back copies."""
+        events = [torch.cuda.Event(enable_timing=True) for _ in range(count + 1)]
+        events[0].record()
+        for i in range(count):
+            self.target.copy_(self.source)
+            events[i + 1].record()
+        events[-1].synchronize()
+        return [events[i].elapsed_time(events[i + 1]) / 1e3 for i in range(count)]
+
+    def measure(self):
+        warmed, batch = 0.0, 4
+        while warmed < self.warmup_seconds:
+            spent = sum(self._timed(batch))
+            if spent <= 0:
+                break
+            warmed += spent
+            batch = min(2 * batch, 256)
+        fastest = min(self._timed(self.executions))
+        return 2 * self.nbytes / fastest if fastest > 0 else 0.0
+
+
 def copy_workload(nbytes):
     source = torch.empty(nbytes, device="cuda", dtype=torch.uint8).random_(0, 256)
     target = torch.empty_like(source)
@@ -191,6 +225,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(os.environ["OUT"], "pytorch.json") if os.environ.get("OUT") else "")
     ap.add_argument("--samples", type=int, default=15)
     ap.add_argument("--batch", type=int, default=20)
+    ap.add_argument("--no-probes", dest="probes", action="store_false",
+                    help="skip the throttle probes before and after every case")
     args = ap.parse_args()
 
     # The strongest honest float32 baseline: cuDNN autotuning on, TF32 (10-bit mantissa products) off.
@@ -204,6 +240,7 @@ def main():
     pattern = re.compile(args.filter) if args.filter else None
     results = [measure("copy/1GiB", lambda: copy_workload(1 << 30), args.samples, args.batch)]
     print(json.dumps(results[-1]), flush=True)
+    probe = CopyProbe() if args.probes else None
     for case in cases:
         if pattern and not pattern.search(case["name"]):
             continue
@@ -212,10 +249,16 @@ def main():
         if build is None:
             results.append({"name": case["name"], "not_measured": f"no PyTorch equivalent for {op['type']}"})
         else:
+            before = probe.measure() if probe else None
             results.append(measure(case["name"], lambda: build(op["desc"]), args.samples, args.batch))
+            if probe and "median_ms" in results[-1]:
+                results[-1].update({"probe_before_bytes_per_second": before,
+                                    "probe_after_bytes_per_second": probe.measure()})
         print(json.dumps(results[-1]), flush=True)
     if args.out:
         settings = {"samples": args.samples, "batch": args.batch, "cudnn_benchmark": True, "tf32": False,
+                    "probe": {"bytes": probe.nbytes, "executions": probe.executions,
+                              "warmup_seconds": probe.warmup_seconds} if probe else None,
                     "cases": args.cases, "filter": args.filter}
         with open(args.out, "w") as f:
             json.dump({"torch": torch.__version__, "cuda": torch.version.cuda,
