@@ -262,7 +262,7 @@ std::string check_on_gpu(const Case& c, const std::string& name, uint64_t seed,
 constexpr NearestRule kRules[] = {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown};
 
 // Nearest upsampling of H and W by an integer factor on rows of whole 16-byte vectors takes the vector
-// interleave (one load, factor^2 stores per vector; its piece gather for 8/16-bit elements at factor 4) when the rule's table is o / B, which the host proves
+// interleave (one load, factor^2 stores per vector; its piece gather at factors 2 and 4) when the rule's table is o / B, which the host proves
 // before taking it: every nearest rule, factors 2 to 4, packed and 16-byte-aligned padded rows, 8/16/32-bit types.
 // Where both kernel shapes apply, both tuning variants run too.
 TEST(ResampleGpu, NearestUpsampleVectorPath) {
@@ -305,8 +305,9 @@ TEST(ResampleGpu, NearestUpsampleVectorPath) {
                 // The literal rule reads o / B only for B = 2 ((o + 1) / 3 - 0.5 floors to 0 at o = 3): the
                 // other factors must be refused by the host's proof and still come out right on the general path.
                 const bool vector_path = rule != NearestRule::kLiteral || factor == 2;
-                // Factor 4 with 8/16-bit elements: the interleave's piece gather (coalesced stores).
-                const std::string kernel = factor == 4 && element_size(type) <= 2 ? "piece_gather b" : "vector_interleave b";
+                // Factors 2 and 4 (elements of at most 16 / B bytes): the interleave's piece gather (coalesced stores).
+                const bool pieces = (factor == 2 || factor == 4) && element_size(type) <= 16 / factor;
+                const std::string kernel = pieces ? "piece_gather b" : "vector_interleave b";
                 EXPECT_EQ(plan->dispatches[0].label.find(kernel + std::to_string(factor)) != std::string::npos, vector_path)
                     << d.name << ": " << plan->dispatches[0].label;
                 auto reference = dmltool::testing::run_reference(op, **desc, {&d.inputs[0]}, d.semantics);
