@@ -71,9 +71,14 @@ json statistics_json(const BenchCase& c) {
 // How the device plan was chosen (autotuning); null for cases without plan variants.
 json plan_json(const BenchCase& c) {
     if (!c.plan) return json();
+    // Every candidate's device time as measured when tuning (the heuristic first), so a winner's margin can be
+    // checked against the benchmark's own figures.
+    json times = json::array();
+    for (const VariantTime& t : c.plan->candidates)
+        times.push_back({{"variant", t.variant.empty() ? "heuristic" : t.variant}, {"seconds", t.seconds}});
     return {{"variant", c.plan->display_name()}, {"source", c.plan->source},
             {"speedup_over_heuristic", c.plan->speedup()}, {"candidates", c.plan->candidates.size()},
-            {"note", c.plan->note}};
+            {"candidate_seconds", times}, {"note", c.plan->note}};
 }
 
 }  // namespace

@@ -196,6 +196,11 @@ TEST(BenchReport, FilesWriteNullAndEmptyForNotMeasured) {
     EXPECT_EQ(plan["source"], "cache");
     EXPECT_DOUBLE_EQ(plan["speedup_over_heuristic"].get<double>(), 1.25);
     EXPECT_EQ(plan["candidates"], 52);
+    ASSERT_EQ(plan["candidate_seconds"].size(), 52u);
+    EXPECT_EQ(plan["candidate_seconds"][0]["variant"], "heuristic");
+    EXPECT_DOUBLE_EQ(plan["candidate_seconds"][0]["seconds"].get<double>(), 1.25e-3);
+    EXPECT_EQ(plan["candidate_seconds"][7]["variant"], "float/mt8/cw8/tr4/cg8/s1");
+    EXPECT_DOUBLE_EQ(plan["candidate_seconds"][7]["seconds"].get<double>(), 1e-3);
 
     std::stringstream csv;
     csv << std::ifstream(csv_path).rdbuf();
