@@ -47,7 +47,6 @@ Result<FloatConvLayout> internal::float_conv_layout(const FloatConvKernelOptions
         if (!o.weights_from_view) return bad("prefetch needs weights_from_view");
         l.chunk_channels = std::min(l.chunk_channels, kPrefetchChannels);
     }
-    if (o.row_loop && !o.weights_from_view) return bad("the kernel-row loop needs weights_from_view");
     if (l.chunk_channels < 1) return bad("one input channel's patch and weights exceed 32 KiB of groupshared memory");
     l.weight_region = l.chunk_channels * l.patch_floats;
     l.shared_floats = l.chunk_channels * (l.patch_floats + l.weight_floats);
@@ -324,28 +323,16 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
     b.loop();  // multiply-add over the chunk's channels
     b.uge(cur.w(), cur.z(), cur.y());
     b.breakc_nz(cur.w());
-    // With the row loop, one kernel row per iteration: rl.x the row, rl.y its patch row's groupshared address,
-    // rl.z the texel of its first tap; the bound is the root constant, so the driver cannot unroll it whole.
-    const bool row_loop = o.row_loop && kh_count > 1;
-    Operand rl = b.temp();
-    if (row_loop) {
-        b.mov(rl.x(), imm(0));
-        b.mov(rl.y(), wa.x());
-        b.mov(rl.z(), texel.x());
-        b.loop();
-        b.uge(rl.w(), rl.x(), rc(kKernelH));
-        b.breakc_nz(rl.w());
-    }
-    for (uint32_t kh = 0; kh < (row_loop ? 1 : kh_count); ++kh) {
+    for (uint32_t kh = 0; kh < kh_count; ++kh) {
         for (uint32_t k = 0; k < window; ++k) {
             const uint32_t slot = kh * l.row_stride + (k % cw) * l.unit_stride + k / cw;
-            b.iadd(a.x(), row_loop ? rl.y() : wa.x(), imm(slot * 4));
+            b.iadd(a.x(), wa.x(), imm(slot * 4));
             b.ld_raw(pv[k / 4].component(k % 4), a.x(), shared);
         }
         for (uint32_t kw = 0; kw < kw_count; ++kw) {
             const uint32_t tap = kh * kw_count + kw;
             if (o.weights_from_view) {
-                b.imad(a.y(), texel.y(), imm(tap), row_loop ? rl.z() : texel.x());
+                b.imad(a.y(), texel.y(), imm(tap), texel.x());
                 b.ld_typed(w0.xyzw(), a.y(), weight_texels);
                 if (mt == 8) {
                     b.iadd(a.z(), a.y(), imm(1));
@@ -376,12 +363,6 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
                     b.mad(fa[j * quads + h].xyzw(), columns[h], (j < 4 ? w0 : w1).component(j % 4),
                           fa[j * quads + h].xyzw());
         }
-    }
-    if (row_loop) {
-        b.iadd(rl.x(), rl.x(), imm(1));
-        b.iadd(rl.y(), rl.y(), imm(l.row_stride * 4));
-        b.imad(rl.z(), texel.y(), imm(kw_count), rl.z());
-        b.endloop();
     }
     b.iadd(cur.z(), cur.z(), imm(1));
     b.iadd(wa.x(), wa.x(), imm(l.patch_floats * 4));

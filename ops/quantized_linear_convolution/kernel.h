@@ -127,10 +127,6 @@ struct FloatConvKernelOptions {
     bool weights_from_view = false;    // weights fetched from a typed view (one more SRV), not staged
     bool prefetch = false;             // needs weights_from_view: chunks of <= 8 channels, the next one's loads
                                        // issued before this one's multiply-adds (held in registers over them)
-    bool row_loop = false;             // needs weights_from_view: the kernel rows of a channel run as a loop with
-                                       // a run-time bound (kKernelH), not unrolled, so that the driver keeps one
-                                       // row's patch and weight loads in registers, not all KH rows' (fewer
-                                       // registers, more warps per multiprocessor)
 };
 
 // Adds the `splits` partial sums of each output and requantizes (one thread per 4 columns of one output row).
@@ -171,8 +167,6 @@ struct PlanOptions {
     // The float kernel's next chunk loaded during the current one's multiply-adds (FloatConvKernelOptions::prefetch);
     // unset: the planner's rule (with the view, for 1x1 kernels).
     std::optional<bool> float_prefetch;
-    // The float kernel's kernel-row loop (FloatConvKernelOptions::row_loop); applies to view weights and KH > 1.
-    bool float_row_loop = false;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.
     enum class Kernel { kAny, kFloat, kTiled, kDirect };
@@ -182,8 +176,7 @@ struct PlanOptions {
 // Autotuning (README "Autotuning"; Op::device_plan_variants): the named alternatives to the planner's choice for
 // this desc, and the plan of one name. Names spell the geometry they run: "float/mt8/cw8/tr4/cg8/s2" (the float
 // kernel with MT channels, CW columns per thread, TR rows and CG channel groups per thread group, S input-channel
-// slices; a "/wview" suffix: weights from a typed view, "/wview/pf": and the next chunk prefetched, "/wview/rl": and
-// the kernel rows as a run-time loop), "int-tiled/cw8",
+// slices; a "/wview" suffix: weights from a typed view, "/wview/pf": and the next chunk prefetched), "int-tiled/cw8",
 // "int-direct". Every variant computes the same outputs (exact integer accumulation).
 std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& desc);
 Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& desc, std::string_view name);

@@ -130,25 +130,21 @@ TEST(QuantizedLinearConvolutionVariants, NamesAreUniqueAndPlanTheirGeometry) {
         const std::vector<std::string> names = qlc_op().device_plan_variants(**desc, {});
         EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
         EXPECT_FALSE(names.empty());
-        bool has_float = false, has_view = false, has_prefetch = false, has_row_loop = false;
+        bool has_float = false, has_view = false, has_prefetch = false;
         for (const std::string& name : names) {
             has_float = has_float || name.rfind("float/", 0) == 0;
             has_view = has_view || name.find("/wview") != std::string::npos;
             has_prefetch = has_prefetch || name.find("/wview/pf") != std::string::npos;
-            has_row_loop = has_row_loop || name.find("/wview/rl") != std::string::npos;
             EXPECT_TRUE(qlc_op().plan_device_variant(**desc, {}, name).is_ok()) << name;
         }
         float_shapes += has_float;
         EXPECT_EQ(has_float, s.stride == 1) << "the float kernel applies to stride 1 only";
         EXPECT_EQ(has_view, has_float) << "every float shape has variants with the weights from the typed view";
         EXPECT_EQ(has_prefetch, has_float) << "... and with prefetch";
-        EXPECT_EQ(has_row_loop, has_float && s.filter[2] > 1) << "... and with the row loop where KH > 1";
         for (const char* bad : {"float/mt8/cw8/tr1/cg1/s99", "float/mt8", "float/mt8/cw8/tr1/cg1/s1/x", "int-tiled/cw6",
                                 "float/mt8/cw8/tr1/cg1/wview", "float/mt8/cw8/tr1/cg1/s1/wview/wview",
                                 "float/mt8/cw8/tr1/cg1/s1wview", "float/mt8/cw8/tr1/cg1/s1/pf",
-                                "float/mt8/cw8/tr1/cg1/s1/pf/wview", "float/mt8/cw8/tr1/cg1/s1/rl",
-                                "float/mt8/cw8/tr1/cg1/s1/rl/wview", "float/mt8/cw8/tr1/cg1/s1/wview/rl/pf", "",
-                                "heuristic"}) {
+                                "float/mt8/cw8/tr1/cg1/s1/pf/wview", "", "heuristic"}) {
             const auto plan = qlc_op().plan_device_variant(**desc, {}, bad);
             ASSERT_FALSE(plan.is_ok()) << bad;
             EXPECT_EQ(plan.status().code(), ErrorCode::kUnsupported) << bad;

@@ -941,8 +941,7 @@ bool takes_float_kernel(const DifferentialCase& d, const PlanOptions& options = 
 // The float kernel's geometry: rows per group not dividing OH, partial column units, several column blocks,
 // input-channel slices (with a short last slice), KW = CW + 1, 7x7, groups, 4 and 8 channels / columns per
 // thread, every input layout (its staging reads bytes through the strides), padded and permuted outputs, 3-D;
-// each with the weights staged in groupshared memory, fetched from the typed view, that with prefetch, and (KH > 1)
-// with the kernel-row loop.
+// each with the weights staged in groupshared memory, fetched from the typed view, and that with prefetch.
 TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
     SKIP_WITHOUT_GPU();
     struct FloatShape {
@@ -967,16 +966,13 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
     };
     uint64_t seed = 12000;
     for (size_t s = 0; s < std::size(shapes); ++s) {
-        for (size_t variant = 0; variant < 4 * std::size(kTypes); ++variant) {
+        for (size_t variant = 0; variant < 3 * std::size(kTypes); ++variant) {
             const DataType type = kTypes[variant % std::size(kTypes)];
-            const FloatShape& sh = shapes[s];
             PlanOptions options = shapes[s].options;
             options.float_weights_from_view = variant >= std::size(kTypes);
-            options.float_prefetch = variant >= 2 * std::size(kTypes) && variant < 3 * std::size(kTypes);
-            options.float_row_loop = variant >= 3 * std::size(kTypes);
-            const bool one_row = sh.filter.size() < 4 || sh.filter[2] < 2;  // 1x1, 1x3, 1-D: no row loop
-            if (options.float_row_loop && one_row) continue;
+            options.float_prefetch = variant >= 2 * std::size(kTypes);
             ++seed;
+            const FloatShape& sh = shapes[s];
             ConvCase c;
             c.input_type = type;
             c.filter_type = seed % 3 ? DataType::kInt8 : DataType::kUint8;
@@ -995,7 +991,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
             balance_output_scale(c);
             const std::string name = "qlconv_gpu/float/" + std::to_string(s) + "/" + type_tag(c) +
                                      (options.float_weights_from_view ? "/wview" : "") +
-                                     (*options.float_prefetch ? "/pf" : "") + (options.float_row_loop ? "/rl" : "");
+                                     (*options.float_prefetch ? "/pf" : "");
             const DifferentialCase d = to_differential(c, name, seed);
             ASSERT_TRUE(takes_float_kernel(d, options)) << name;
             const auto result = run_differential(PlannedOp(options), d);
@@ -1085,11 +1081,10 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
         EXPECT_TRUE(v.ok) << name << ": " << v.log;
         ++count;
     };
-    for (uint32_t bits = 0; bits < 64; ++bits) {
+    for (uint32_t bits = 0; bits < 48; ++bits) {
         FloatConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), 8, 8, 7, 4, 8, 3, 3, bool(bits & 8)};
         o.weights_from_view = bits & 48;
-        o.prefetch = (bits & 48) == 32;
-        o.row_loop = (bits & 48) == 48;
+        o.prefetch = bits & 32;
         check(o, "qlconv_float_" + std::to_string(bits));
     }
     check({.channels_per_thread = 4, .columns_per_thread = 4, .column_units = 3, .rows = 5, .channel_groups = 2,
@@ -1107,9 +1102,8 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
             ++count;
         }
     }
-    EXPECT_EQ(count, 64u + 2u + 4u);
+    EXPECT_EQ(count, 48u + 2u + 4u);
     EXPECT_FALSE(build_float_conv_kernel({.prefetch = true}).is_ok()) << "prefetch needs weights_from_view";
-    EXPECT_FALSE(build_float_conv_kernel({.row_loop = true}).is_ok()) << "the row loop needs weights_from_view";
     EXPECT_FALSE(build_float_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.columns_per_thread = 4, .kernel_w = 6}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.column_units = 16, .rows = 16, .channel_groups = 8}).is_ok());
