@@ -2,6 +2,7 @@
 // test hook, and the adapter listing for `dmltool list`.
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 
 #include "app/device.h"
 #include "gpu/directml/directml_backend.h"
@@ -49,6 +50,8 @@ Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, 
     gpu::GpuBackendOptions backend_options;
     backend_options.max_device_bytes = options.max_device_mib << 20;
     backend_options.tuning.mode = options.autotune;
+    // A diagnostics switch, not an option: the tuner's every batch (median, mean, min, max per execution) on stderr.
+    if (const char* trace = std::getenv("DMLTOOL_TUNING_TRACE")) backend_options.tuning.trace = std::string(trace) == "1";
     backend_options.tuning.cache_path =
         options.tuning_cache.empty() ? default_tuning_cache_path() : std::filesystem::path(options.tuning_cache);
     DMLTOOL_ASSIGN_OR_RETURN(backend_options.faults, gpu::parse_fault_plan(options.inject_fault));

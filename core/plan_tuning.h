@@ -26,6 +26,8 @@ std::optional<TuningMode> parse_tuning_mode(std::string_view text);
 struct TuningOptions {
     TuningMode mode = TuningMode::kOff;
     std::filesystem::path cache_path;  // empty: nothing is read or written (tuned winners last for the process)
+    // Diagnostics (DMLTOOL_TUNING_TRACE=1): every timed batch's statistics on stderr.
+    bool trace = false;
 };
 
 // The device time of one execution of one variant ("" is the heuristic plan).

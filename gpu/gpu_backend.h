@@ -90,7 +90,7 @@ private:
                             const DevicePlan& heuristic, const std::vector<std::string>& variants, DevicePlan& winner);
     // Median device time of one execution of a prepared plan over one batch of about kBatchSeconds (executions
     // from `estimate` of one execution's time; 0: a short batch measures it first).
-    Result<double> time_candidate(Prepared& prepared, double estimate);
+    Result<double> time_candidate(Prepared& prepared, double estimate, const std::string& name = "");
     // Batches of `prepared` back to back until two medians agree (the GPU's clocks have settled); the last median.
     Result<double> settle_clocks(Prepared& prepared);
     // Poisons the outputs, runs the plan once and reads the outputs back (timing: the run alone).

@@ -75,7 +75,7 @@ std::string GpuBackend::tuning_device_key() const {
     return a.name + " | " + ids + " | " + (a.driver_version.empty() ? "driver version unknown" : a.driver_version);
 }
 
-Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate) {
+Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate, const std::string& name) {
     const auto record = [&] { return record_plan(prepared); };
     if (!(estimate > 0)) {
         DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> first, context_->time_gpu(kMinExecutions, record));
@@ -86,6 +86,14 @@ Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate) {
                                            double(kMaxExecutions)))
                      : kMinExecutions;
     DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> times, context_->time_gpu(executions, record));
+    if (tuning_.trace && !times.empty()) {
+        double total = 0;
+        for (double t : times) total += t;
+        const auto [low, high] = std::minmax_element(times.begin(), times.end());
+        std::fprintf(stderr, "dmltool: tuning trace: %s: %zu executions: median %.2f us, mean %.2f us, min %.2f, max %.2f\n",
+                     name.empty() ? "(settling)" : name.c_str(), times.size(), median(times) * 1e6,
+                     total / double(times.size()) * 1e6, *low * 1e6, *high * 1e6);
+    }
     return median(std::move(times));
 }
 
@@ -164,7 +172,8 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
                 DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, plan_of(c.name));
                 DMLTOOL_ASSIGN_OR_RETURN(again, prepare_plan(op, desc, inputs, std::move(plan), io.get()));
             }
-            auto seconds = time_candidate(c.prepared ? *c.prepared : *again, c.seconds);
+            auto seconds = time_candidate(c.prepared ? *c.prepared : *again, c.seconds,
+                                          c.name == 0 ? "heuristic" : names[c.name]);
             if (!seconds.is_ok()) return fails(c.name, seconds.status());
             c.seconds = c.seconds > 0 ? std::min(c.seconds, *seconds) : *seconds;
         }
