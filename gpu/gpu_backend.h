@@ -90,8 +90,11 @@ private:
                             const DevicePlan& heuristic, const std::vector<std::string>& variants, DevicePlan& winner);
     // Median device time of one execution of a prepared plan over one batch of about kBatchSeconds (executions
     // from `estimate` of one execution's time; 0: a short batch measures it first).
-    Result<double> time_candidate(Prepared& prepared, double estimate, const std::string& name = "");
-    // Batches of `prepared` back to back until two medians agree (the GPU's clocks have settled); the last median.
+    // `name` labels the trace; `batch_seconds`, when given, receives the batch's total device time.
+    Result<double> time_candidate(Prepared& prepared, double estimate, const std::string& name = "",
+                                  double* batch_seconds = nullptr);
+    // Batches of `prepared` back to back, at least kSettleMinSeconds of device time, until two medians agree (the
+    // GPU's clocks have settled); the last median.
     Result<double> settle_clocks(Prepared& prepared);
     // Poisons the outputs, runs the plan once and reads the outputs back (timing: the run alone).
     Result<std::vector<HostTensor>> run_and_read(const Op& op, Prepared& prepared, std::byte output_poison,

@@ -23,7 +23,11 @@ constexpr unsigned kMinExecutions = 3, kMaxExecutions = 200;
 // kernels in a busy benchmark (results/h100_2026-11-26_tune). So all variants are checked first and timed after,
 // back to back, once the heuristic plan's batch medians agree within this tolerance (the clocks have settled).
 constexpr double kSettledTolerance = 0.02;
-constexpr unsigned kMaxSettleBatches = 12;
+// ... and only after this much device time of it: the H100 ran the nearest x2 cases' first ~150 ms of tuning in a
+// state whose batch medians agreed within 0.1% at 2.2x the benchmark's time, then every kernel jumped to full speed
+// at once (results/h100_2026-11-27_tuning_trace: FLOAT32 272 -> 124 us), so agreement alone settled too early.
+constexpr double kSettleMinSeconds = 0.5;
+constexpr unsigned kMaxSettleBatches = 200;
 // Rounds over all candidates; a candidate keeps its fastest, so one slow batch (a clock dip) cannot lose it.
 constexpr unsigned kRounds = 3;
 // Auxiliary buffers (bytes) the checked variants of one desc may hold while they wait to be timed; a variant
@@ -75,7 +79,8 @@ std::string GpuBackend::tuning_device_key() const {
     return a.name + " | " + ids + " | " + (a.driver_version.empty() ? "driver version unknown" : a.driver_version);
 }
 
-Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate, const std::string& name) {
+Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate, const std::string& name,
+                                          double* batch_seconds) {
     const auto record = [&] { return record_plan(prepared); };
     if (!(estimate > 0)) {
         DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> first, context_->time_gpu(kMinExecutions, record));
@@ -86,9 +91,10 @@ Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate, c
                                            double(kMaxExecutions)))
                      : kMinExecutions;
     DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> times, context_->time_gpu(executions, record));
+    double total = 0;
+    for (double t : times) total += t;
+    if (batch_seconds) *batch_seconds = total;
     if (tuning_.trace && !times.empty()) {
-        double total = 0;
-        for (double t : times) total += t;
         const auto [low, high] = std::minmax_element(times.begin(), times.end());
         std::fprintf(stderr, "dmltool: tuning trace: %s: %zu executions: median %.2f us, mean %.2f us, min %.2f, max %.2f\n",
                      name.empty() ? "(settling)" : name.c_str(), times.size(), median(times) * 1e6,
@@ -98,10 +104,15 @@ Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate, c
 }
 
 Result<double> GpuBackend::settle_clocks(Prepared& prepared) {
-    DMLTOOL_ASSIGN_OR_RETURN(double previous, time_candidate(prepared, 0));
-    for (unsigned batch = 0; batch < kMaxSettleBatches; ++batch) {
-        DMLTOOL_ASSIGN_OR_RETURN(const double current, time_candidate(prepared, previous));
-        if (std::abs(current - previous) <= kSettledTolerance * previous) return std::min(current, previous);
+    double busy = 0, batch = 0;
+    DMLTOOL_ASSIGN_OR_RETURN(double previous, time_candidate(prepared, 0, "", &batch));
+    busy += batch;
+    for (unsigned count = 0; count < kMaxSettleBatches; ++count) {
+        DMLTOOL_ASSIGN_OR_RETURN(const double current, time_candidate(prepared, previous, "", &batch));
+        busy += batch;
+        if (busy >= kSettleMinSeconds && std::abs(current - previous) <= kSettledTolerance * previous)
+            return std::min(current, previous);
+        if (!(batch > 0)) break;  // timestamps that do not advance: nothing to wait for
         previous = current;
     }
     return previous;  // never settled (a noisy device): the last batch, as warm as it gets
