@@ -1,6 +1,5 @@
 #include "shaders/vector_interleave.h"
 
-#include <algorithm>
 #include <bit>
 #include <map>
 #include <memory>
@@ -60,29 +59,11 @@ void assemble(ProgramBuilder& b, uint32_t element_bytes, uint32_t block, const s
         }
         return;
     }
-    Operand term = b.temp();
-    const bool one_source = std::all_of(source_ids.begin(), source_ids.end(), [&](uint32_t id) { return id == source_ids[0]; });
-    if (element_bytes == 1 && block == 2 && one_source) {
-        // Bytes doubled (nearest x2 of INT8/UINT8): output word q is input bytes {b0, b1} of one source word as
-        // b0 b0 b1 b1. Spread the pair to bytes 0 and 2, then or in a copy one byte up: 6 operations a word where
-        // the field moves take 11.
-        for (uint32_t q = 0; q < 4; ++q) {
-            const uint32_t w = m * 8 + 2 * q;  // the pair's first input byte
-            const Operand source = in[0].component(w / 4);
-            if (w % 4 == 2) b.ushr(term.x(), source, imm(16));
-            else b.and_(term.x(), source, imm(0xffff));
-            b.ishl(out.component(q), term.x(), imm(8));
-            b.or_(term.x(), term.x(), out.component(q));
-            b.and_(term.x(), term.x(), imm(0x00ff00ff));
-            b.ishl(out.component(q), term.x(), imm(8));
-            b.or_(out.component(q), out.component(q), term.x());
-        }
-        return;
-    }
     const uint32_t per_word = 4 / element_bytes, bits = element_bytes * 8;
     struct Field {
         uint32_t j, component, src_offset, width, dst_offset;
     };
+    Operand term = b.temp();
     for (uint32_t q = 0; q < 4; ++q) {
         std::vector<Field> fields;
         for (uint32_t s = 0; s < per_word; ++s) {
