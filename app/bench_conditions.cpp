@@ -51,12 +51,9 @@ Result<double> DeviceCopy::fastest(Backend& device, unsigned iterations, double 
     // Doubling batches (one submission each) until the warm-up time is spent; the cap bounds one submission.
     double warmed = 0;
     for (unsigned batch = 4; warmed < warmup_seconds; batch = std::min(2 * batch, 256u)) {
-        DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> times,
-                                 device.time_executions(*spec.op, *spec.desc, input_pointers_, batch));
-        double total = 0;
-        for (double t : times) total += t;
-        if (total <= 0) break;  // a device whose timestamps do not advance would never finish warming
-        warmed += total;
+        DMLTOOL_ASSIGN_OR_RETURN(const double mean, time(device, batch));
+        if (mean <= 0) break;  // a device whose timestamps do not advance would never finish warming
+        warmed += mean * batch;
     }
     DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> times,
                              device.time_executions(*spec.op, *spec.desc, input_pointers_, iterations));

@@ -308,18 +308,21 @@ Result<std::vector<uint8_t>> build_strided_copy_kernel(const StridedCopyKernelSp
         {
             Operand words = b.temp();
             if (unit < 4) b.mov(words.xyzw(), imm(0));
-            if (spec.decimation != 0) gather_decimated_chunk(b, spec, input16, source, words);
-            for (uint32_t lane = 0; spec.decimation == 0 && lane < lanes; ++lane) {
-                if (lane > 0) advance(b, k, coords, source, flag);
-                Operand value = b.temp();
-                load_unit(b, input, unit, source, value);
-                if (unit < 4) {
-                    const uint32_t per_word = 4 / unit;
-                    insert_subword(b, words.component(lane / per_word), unit, lane % per_word, value.x());
-                } else if (unit == 4) {
-                    b.mov(words.component(lane), value.x());
-                } else {
-                    b.mov(words.select({2 * lane, 2 * lane + 1}), value.xy());
+            if (spec.decimation != 0) {
+                gather_decimated_chunk(b, spec, input16, source, words);
+            } else {
+                for (uint32_t lane = 0; lane < lanes; ++lane) {
+                    if (lane > 0) advance(b, k, coords, source, flag);
+                    Operand value = b.temp();
+                    load_unit(b, input, unit, source, value);
+                    if (unit < 4) {
+                        const uint32_t per_word = 4 / unit;
+                        insert_subword(b, words.component(lane / per_word), unit, lane % per_word, value.x());
+                    } else if (unit == 4) {
+                        b.mov(words.component(lane), value.x());
+                    } else {
+                        b.mov(words.select({2 * lane, 2 * lane + 1}), value.xy());
+                    }
                 }
             }
             Operand address = b.temp();
@@ -417,7 +420,7 @@ Status append_strided_copy(const StridedCopyProblem& problem, const StridedCopyB
         constants[k.row_wraps() + d] = uint32_t(outer_stride - dim.size * dim.input_stride);
     }
 
-    if (!options.typed_vectors || !options.decimated_rows) layout.decimation = layout.phase_bytes = 0;
+    if (!options.typed_vectors) layout.decimation = layout.phase_bytes = 0;  // its loads need the typed alias
     const bool typed_input = options.typed_vectors && (layout.unit_bytes == 16 || layout.decimation != 0);
     const bool typed_output = options.typed_vectors && layout.unit_bytes * layout.lanes == 16;
     const StridedCopyKernelSpec spec{layout.unit_bytes, layout.lanes, k.outer, k.row, input_views, output_views, window,

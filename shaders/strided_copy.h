@@ -114,8 +114,6 @@ struct StridedCopyOptions {
     // Thread-group size of the dispatch (StridedCopyKernelSpec::threads_per_group); callers that measured a
     // better size on the H200 pass it (SPLIT: 256, the copy probe's size).
     uint32_t threads_per_group = 64;
-    // Decimated-row loads where the layout allows them (off: the per-element gather, for comparisons).
-    bool decimated_rows = true;
 };
 // Appends the dispatch that performs `problem` from `input` to `output`. kUnsupported for buffers over 4 GiB
 // (32-bit byte addresses) or sizes/strides beyond 32 bits.

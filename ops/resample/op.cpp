@@ -155,7 +155,7 @@ public:
     // Autotuning: nearest upsampling by one integer factor has two kernel shapes (shaders/vector_interleave.h):
     // one source vector per thread feeding B adjacent output vectors, or whole coalesced output vectors gathered
     // from pieces (B = 2 or 4, elements of at most 16 / B bytes). Which is faster depends on the device and the
-    // data type; on the H100 the pieces won every nearest x2 perf case (1.12-1.2x and more) and are the default.
+    // data type; on the H100 the pieces won every nearest x2 perf case (1.03-1.05x) and are the default.
     std::vector<std::string> device_plan_variants(const OpDesc& base, const SemanticsOptions& semantics) const override {
         const auto& desc = static_cast<const ResampleDesc&>(base);
         std::vector<std::string> names;
