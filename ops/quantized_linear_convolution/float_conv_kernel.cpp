@@ -17,10 +17,6 @@ uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 constexpr uint32_t kStageChannels = 4;
 // With prefetch a whole chunk's loads are held in registers over the multiply-adds: chunks of at most this many.
 constexpr uint32_t kPrefetchChannels = 8;
-// warm_weights: a later channel's weights are this many channels ahead of the one being multiplied (its sectors
-// reach L1 during two channels' multiply-adds), and a thread touches at most this many sectors per touch point.
-constexpr uint32_t kWarmAheadChannels = 2;
-constexpr uint32_t kMaxTouches = 4;
 
 }  // namespace
 
@@ -47,7 +43,6 @@ Result<FloatConvLayout> internal::float_conv_layout(const FloatConvKernelOptions
     l.patch_floats = l.patch_rows * l.row_stride;
     l.weight_floats = o.weights_from_view ? 0 : l.taps * l.block_channels;
     l.chunk_channels = std::min(kMaxExactTaps / l.taps, (kSharedFloats - 1) / (l.patch_floats + l.weight_floats));
-    if (o.warm_weights && !o.weights_from_view) return bad("warm_weights needs weights_from_view");
     if (o.prefetch) {
         if (!o.weights_from_view) return bad("prefetch needs weights_from_view");
         l.chunk_channels = std::min(l.chunk_channels, kPrefetchChannels);
@@ -201,50 +196,6 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
         b.ushr(texel.y(), rc(kTapBytes), imm(4));
         b.ushr(texel.z(), rc(kChannelBytes), imm(4));
     }
-    // warm_weights: per touch k, a thread's texel offset from its own weight texel of the current channel (x) and,
-    // when touching a chunk ahead, the chunk channel it touches (y); the touched words (x) and their sink.
-    const uint32_t sectors_per_tap = ceil_div(l.block_channels, 8);  // 32-byte sectors of a tap's BM weights
-    const bool warm_per_channel = o.warm_weights && l.taps > 1;
-    const uint32_t warm_sectors = (warm_per_channel ? l.taps : l.chunk_channels) * sectors_per_tap;
-    const uint32_t touches = o.warm_weights ? std::min(ceil_div(warm_sectors, l.threads), kMaxTouches) : 0;
-    std::vector<Operand> touch_offset, touch_value;
-    const Operand sink = b.temp(), touch_index = b.temp();
-    if (touches > 0) b.mov(sink.x(), imm(0));
-    for (uint32_t k = 0; k < touches; ++k) {
-        const Operand off = b.temp(), t = b.temp(), value = b.temp();
-        // Sector e = (thread + k * T) mod sectors of the touched span: unit e / spt (tap or chunk channel),
-        // sector e % spt of it (2 texels each). Texel offset: unit's + 2 * sector - the thread's own MT / 4 * cg.
-        b.iadd(t.x(), id.x(), imm(k * l.threads));
-        b.udiv(shaders::null_operand(), t.x(), t.x(), imm(warm_sectors));
-        b.udiv(t.y(), t.z(), t.x(), imm(sectors_per_tap));
-        b.ishl(off.x(), t.z(), imm(1));
-        b.imul(t.w(), tid.z(), imm(mt / 4));
-        b.isub(off.x(), off.x(), t.w());
-        if (warm_per_channel) b.imad(off.x(), t.y(), texel.y(), off.x());
-        else b.mov(off.y(), t.y());
-        b.mov(value.x(), imm(0));
-        touch_offset.push_back(off);
-        touch_value.push_back(value);
-    }
-    // Folds the previous touches into the sink (they landed long ago) and touches again from texel `base` (the
-    // thread's weight texel of the touched channel); `chunk_base`: per chunk, the channel offsets are clamped to
-    // `last` (channels past the slice would touch other slices' weights).
-    const auto touch_ahead = [&](Operand base, bool chunk_mode, Operand first_channel, Operand last) {
-        for (uint32_t k = 0; k < touches; ++k) {
-            b.xor_(sink.x(), sink.x(), touch_value[k].x());
-            const Operand index = touch_index;
-            if (chunk_mode) {
-                b.iadd(index.y(), first_channel, touch_offset[k].y());
-                b.umin(index.y(), index.y(), last);
-                b.isub(index.y(), index.y(), first_channel);
-                b.imad(index.y(), index.y(), texel.z(), base);
-            } else {
-                b.mov(index.y(), base);
-            }
-            b.iadd(index.y(), index.y(), touch_offset[k].x());
-            b.ld_typed(touch_value[k].xyzw(), index.y(), weight_texels);
-        }
-    };
     Operand cur = b.temp();   // x chunk start channel, y chunk end, z channel, w flag
     Operand walk = b.temp();  // x input byte address of channel z, y scratch offset of channel z, z/w shared bytes
     Operand run = b.temp();   // x taps in the current float run
@@ -367,24 +318,11 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
         b.endloop();
     }
     b.sync(shaders::kSyncThreadsInGroup | shaders::kSyncGroupsharedMemory);
-    Operand ahead = b.temp();  // x the touched channel's texel base, y the slice's last channel
-    if (touches > 0) b.iadd(ahead.y(), range.y(), imm_i(-1));
-    if (touches > 0 && !warm_per_channel) {  // the next chunk's weights (texel.x is channel cur.x's)
-        b.imad(ahead.x(), imm(l.chunk_channels), texel.z(), texel.x());
-        b.iadd(sh.x(), cur.x(), imm(l.chunk_channels));
-        touch_ahead(ahead.x(), true, sh.x(), ahead.y());
-    }
     b.mov(cur.z(), cur.x());
     b.mov(wa.xy(), reads.xy());
     b.loop();  // multiply-add over the chunk's channels
     b.uge(cur.w(), cur.z(), cur.y());
     b.breakc_nz(cur.w());
-    if (warm_per_channel) {  // channel min(z + ahead, last)'s weights
-        b.isub(ahead.x(), ahead.y(), cur.z());
-        b.umin(ahead.x(), ahead.x(), imm(kWarmAheadChannels));
-        b.imad(ahead.x(), ahead.x(), texel.z(), texel.x());
-        touch_ahead(ahead.x(), false, ahead.x(), ahead.x());
-    }
     for (uint32_t kh = 0; kh < kh_count; ++kh) {
         for (uint32_t k = 0; k < window; ++k) {
             const uint32_t slot = kh * l.row_stride + (k % cw) * l.unit_stride + k / cw;
@@ -470,14 +408,6 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
         emit_store_tile(b, o.output_signed, ia, mt, quads, id.y(), pos.x(), p, scratch, resources.output);
     }
     b.endif();
-    if (touches > 0) {
-        // Keeps the touches: never taken (KernelH >= 1), which the compiler cannot know.
-        b.ieq(sh.x(), rc(kKernelH), imm(0));
-        b.if_nz(sh.x());
-        for (uint32_t k = 0; k < touches; ++k) b.xor_(sink.x(), sink.x(), touch_value[k].x());
-        b.store_raw(resources.output.views[0], imm(0), sink.x());
-        b.endif();
-    }
     b.ret();
     return b.build_dxbc();
 }

@@ -41,8 +41,6 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     // (0.293 -> 0.328, 0.311 -> 0.339, 0.345 -> 0.354 ms; results/h100_2026-11-27_prefetch).
     k.prefetch = options.float_prefetch.value_or(k.weights_from_view && g.kernel[0] * g.kernel[1] == 1);
     if (k.prefetch && !k.weights_from_view) return std::nullopt;
-    k.warm_weights = options.float_warm_weights.value_or(false);
-    if (k.warm_weights && !k.weights_from_view) return std::nullopt;
     k.channels_per_thread = options.float_channels ? options.float_channels : mpg % 8 == 0 ? 8 : 4;
     if (mpg % k.channels_per_thread != 0) return std::nullopt;
     k.columns_per_thread = options.float_columns ? options.float_columns : g.out_size[1] > 4 ? 8 : 4;

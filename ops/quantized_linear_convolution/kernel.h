@@ -127,15 +127,7 @@ struct FloatConvKernelOptions {
     bool weights_from_view = false;    // weights fetched from a typed view (one more SRV), not staged
     bool prefetch = false;             // needs weights_from_view: chunks of <= 8 channels, the next one's loads
                                        // issued before this one's multiply-adds (held in registers over them)
-    bool warm_weights = false;         // needs weights_from_view: touch the weights ahead (see below)
 };
-// With `warm_weights` the threads of a group fetch, ahead of use, one word of every 32-byte sector of the block's
-// weights of a later input channel (2 channels ahead, for kernels with several taps: touched at each channel) or of
-// the next chunk (1x1 kernels, whose channel iterations are too short: touched at each chunk), so that the
-// per-tap texel fetches hit the multiprocessor's L1 instead of waiting for L2 at the start of every channel.
-// Each touched word is folded into a sink that is consumed one iteration later (a load whose value is unused would
-// be removed, and consuming it at once would wait for it) and kept alive by a store that a condition on a root
-// constant (KernelH == 0) never lets run.
 
 // Adds the `splits` partial sums of each output and requantizes (one thread per 4 columns of one output row).
 struct SplitFinalizeKernelOptions {
@@ -175,8 +167,6 @@ struct PlanOptions {
     // The float kernel's next chunk loaded during the current one's multiply-adds (FloatConvKernelOptions::prefetch);
     // unset: the planner's rule (with the view, for 1x1 kernels).
     std::optional<bool> float_prefetch;
-    // The float kernel's weights touched ahead (FloatConvKernelOptions::warm_weights); unset: the planner's rule.
-    std::optional<bool> float_warm_weights;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.
     enum class Kernel { kAny, kFloat, kTiled, kDirect };
@@ -186,8 +176,7 @@ struct PlanOptions {
 // Autotuning (README "Autotuning"; Op::device_plan_variants): the named alternatives to the planner's choice for
 // this desc, and the plan of one name. Names spell the geometry they run: "float/mt8/cw8/tr4/cg8/s2" (the float
 // kernel with MT channels, CW columns per thread, TR rows and CG channel groups per thread group, S input-channel
-// slices; a "/wview" suffix: weights from a typed view, "/wview/pf": and the next chunk prefetched, "/ww" after
-// either: and the weights touched ahead), "int-tiled/cw8",
+// slices; a "/wview" suffix: weights from a typed view, "/wview/pf": and the next chunk prefetched), "int-tiled/cw8",
 // "int-direct". Every variant computes the same outputs (exact integer accumulation).
 std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& desc);
 Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& desc, std::string_view name);

@@ -146,7 +146,7 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
         const std::string key = "float" + std::to_string(f.input_signed) + std::to_string(f.output_signed) +
                                 std::to_string(f.has_input_zero_point) + std::to_string(f.split) +
                                 std::to_string(f.single_run) + std::to_string(f.weights_from_view) +
-                                std::to_string(f.prefetch) + std::to_string(f.warm_weights) + "m" +
+                                std::to_string(f.prefetch) + "m" +
                                 std::to_string(f.channels_per_thread) + "c" + std::to_string(f.columns_per_thread) +
                                 "u" + std::to_string(f.column_units) + "r" + std::to_string(f.rows) + "g" +
                                 std::to_string(f.channel_groups) + "k" + std::to_string(f.kernel_h) + "x" +

@@ -30,8 +30,6 @@ constexpr uint32_t kViewSplitChoices[] = {0, 1, 2};
 constexpr std::string_view kViewSuffix = "/wview";
 // The view kernel with the next chunk prefetched (FloatConvKernelOptions::prefetch), over the view's geometries.
 constexpr std::string_view kPrefetchSuffix = "/pf";
-// The view kernels with the weights touched ahead (FloatConvKernelOptions::warm_weights).
-constexpr std::string_view kWarmSuffix = "/ww";
 
 // The float kernel binds InputTensor and OutputTensor as one view each (as plan.cpp counts views at the real
 // 512 MiB window).
@@ -44,8 +42,7 @@ std::string float_name(const FloatPlan& f) {
     const FloatConvKernelOptions& k = f.kernel;
     return "float/mt" + std::to_string(k.channels_per_thread) + "/cw" + std::to_string(k.columns_per_thread) + "/tr" +
            std::to_string(k.rows) + "/cg" + std::to_string(k.channel_groups) + "/s" + std::to_string(f.splits) +
-           std::string(k.weights_from_view ? kViewSuffix : "") + std::string(k.prefetch ? kPrefetchSuffix : "") +
-           std::string(k.warm_weights ? kWarmSuffix : "");
+           std::string(k.weights_from_view ? kViewSuffix : "") + std::string(k.prefetch ? kPrefetchSuffix : "");
 }
 
 // "float/mt8/cw8/tr4/cg8/s2" -> the float options that reproduce it; nullopt when the name is not of that form.
@@ -60,7 +57,6 @@ std::optional<PlanOptions> parse_float_name(std::string_view name) {
         if (found) name.remove_suffix(suffix.size());
         return found;
     };
-    o.float_warm_weights = strip_suffix(kWarmSuffix);
     o.float_prefetch = strip_suffix(kPrefetchSuffix);
     o.float_weights_from_view = strip_suffix(kViewSuffix);
     const std::pair<std::string_view, uint32_t*> fields[] = {{"mt", &o.float_channels},
@@ -98,7 +94,7 @@ std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& d) 
     const ConvGeometry g = conv_geometry(d);
     const bool single = single_views(d);
     const auto add_float = [&](std::span<const uint32_t> thread_targets, std::span<const uint32_t> split_choices,
-                               bool weights_from_view, bool prefetch, bool warm = false) {
+                               bool weights_from_view, bool prefetch) {
         for (uint32_t mt : kChannelChoices)
             for (uint32_t cw : kColumnChoices)
                 for (uint32_t threads : thread_targets)
@@ -110,7 +106,6 @@ std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& d) 
                         o.float_splits = splits;
                         o.float_weights_from_view = weights_from_view;
                         o.float_prefetch = prefetch;
-                        o.float_warm_weights = warm;
                         if (const std::optional<FloatPlan> f = choose_float_plan(d, g, single, o))
                             add(float_name(*f));
                     }
@@ -118,8 +113,6 @@ std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& d) 
     add_float(kThreadTargets, kSplitChoices, false, false);
     add_float(kViewThreadTargets, kViewSplitChoices, true, false);
     add_float(kViewThreadTargets, kViewSplitChoices, true, true);
-    add_float(kViewThreadTargets, kViewSplitChoices, true, false, true);
-    add_float(kViewThreadTargets, kViewSplitChoices, true, true, true);
     // The integer kernels: the tiled one at both column widths where it applies, and the direct one.
     for (uint32_t cw : {8u, 4u}) {
         PlanOptions o;

@@ -966,15 +966,11 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
     };
     uint64_t seed = 12000;
     for (size_t s = 0; s < std::size(shapes); ++s) {
-        for (size_t variant = 0; variant < 4 * std::size(kTypes); ++variant) {
+        for (size_t variant = 0; variant < 3 * std::size(kTypes); ++variant) {
             const DataType type = kTypes[variant % std::size(kTypes)];
             PlanOptions options = shapes[s].options;
             options.float_weights_from_view = variant >= std::size(kTypes);
-            options.float_prefetch = variant >= 2 * std::size(kTypes) && variant < 3 * std::size(kTypes);
-            // Touched weights: per channel on the multi-tap shapes, per chunk on the 1x1 one, with and without
-            // prefetch (which changes the chunks).
-            options.float_warm_weights = variant >= 3 * std::size(kTypes);
-            if (*options.float_warm_weights) options.float_prefetch = (s + variant) % 2 == 0;
+            options.float_prefetch = variant >= 2 * std::size(kTypes);
             ++seed;
             const FloatShape& sh = shapes[s];
             ConvCase c;
@@ -995,8 +991,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
             balance_output_scale(c);
             const std::string name = "qlconv_gpu/float/" + std::to_string(s) + "/" + type_tag(c) +
                                      (options.float_weights_from_view ? "/wview" : "") +
-                                     (*options.float_prefetch ? "/pf" : "") +
-                                     (*options.float_warm_weights ? "/ww" : "");
+                                     (*options.float_prefetch ? "/pf" : "");
             const DifferentialCase d = to_differential(c, name, seed);
             ASSERT_TRUE(takes_float_kernel(d, options)) << name;
             const auto result = run_differential(PlannedOp(options), d);
@@ -1024,11 +1019,10 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
         {40, 3, 256, {.float_channel_groups = 32, .float_splits = 1}},
     };
     uint64_t seed = 13000;
-    for (size_t variant = 0; variant < 4 * std::size(reductions); ++variant) {
+    for (size_t variant = 0; variant < 3 * std::size(reductions); ++variant) {
         Reduction r = reductions[variant % std::size(reductions)];
         r.options.float_weights_from_view = variant >= std::size(reductions);
-        r.options.float_prefetch = variant >= 2 * std::size(reductions) && variant < 3 * std::size(reductions);
-        r.options.float_warm_weights = variant >= 3 * std::size(reductions);
+        r.options.float_prefetch = variant >= 2 * std::size(reductions);
         ++seed;
         ConvCase c;
         c.input_type = DataType::kUint8;
@@ -1051,8 +1045,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
         DifferentialCase d = to_differential(c, "qlconv_gpu/float_exact/c" + std::to_string(r.channels) + "_k" +
                                                     std::to_string(r.kernel) +
                                                     (r.options.float_weights_from_view ? "/wview" : "") +
-                                                    (*r.options.float_prefetch ? "/pf" : "") +
-                                                    (*r.options.float_warm_weights ? "/ww" : ""),
+                                                    (*r.options.float_prefetch ? "/pf" : ""),
                                              seed);
         HostTensor& x = d.inputs[0];
         HostTensor& w = d.inputs[3];
@@ -1088,11 +1081,10 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
         EXPECT_TRUE(v.ok) << name << ": " << v.log;
         ++count;
     };
-    for (uint32_t bits = 0; bits < 64; ++bits) {
+    for (uint32_t bits = 0; bits < 48; ++bits) {
         FloatConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), 8, 8, 7, 4, 8, 3, 3, bool(bits & 8)};
         o.weights_from_view = bits & 48;
         o.prefetch = bits & 32;
-        o.warm_weights = (bits & 48) == 48;  // 48..63: prefetch and warm (per channel: 3x3)
         check(o, "qlconv_float_" + std::to_string(bits));
     }
     check({.channels_per_thread = 4, .columns_per_thread = 4, .column_units = 3, .rows = 5, .channel_groups = 2,
@@ -1100,9 +1092,6 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
           "qlconv_float_mt4_cw4_7x5");
     check({.column_units = 1, .rows = 7, .channel_groups = 8, .kernel_h = 1, .kernel_w = 1, .split = true},
           "qlconv_float_1x1_split");
-    check({.column_units = 7, .rows = 8, .channel_groups = 8, .kernel_h = 1, .kernel_w = 1, .weights_from_view = true,
-           .prefetch = true, .warm_weights = true},
-          "qlconv_float_1x1_warm");
     if (!tools_missing.empty()) GTEST_SKIP() << tools_missing;
     for (uint32_t splits : {2u, 5u}) {
         for (bool output_signed : {false, true}) {
@@ -1113,9 +1102,8 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
             ++count;
         }
     }
-    EXPECT_EQ(count, 64u + 3u + 4u);
+    EXPECT_EQ(count, 48u + 2u + 4u);
     EXPECT_FALSE(build_float_conv_kernel({.prefetch = true}).is_ok()) << "prefetch needs weights_from_view";
-    EXPECT_FALSE(build_float_conv_kernel({.warm_weights = true}).is_ok()) << "warm_weights needs weights_from_view";
     EXPECT_FALSE(build_float_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.columns_per_thread = 4, .kernel_w = 6}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.column_units = 16, .rows = 16, .channel_groups = 8}).is_ok());
