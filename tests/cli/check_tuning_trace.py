@@ -2,7 +2,9 @@
 """The tuner's clock settling, seen through DMLTOOL_TUNING_TRACE=1 (every timed batch on stderr): before the first
 candidate is timed, the heuristic plan must have run for at least 0.5 s of device time (kSettleMinSeconds in
 gpu/gpu_backend_tuning.cpp; the H100 ran ~150 ms in a slow state whose batches agreed before full clocks), and every
-offered variant (here RESAMPLE's upsample/vectors and upsample/pieces) is timed in each of the 3 rounds.
+offered variant (here RESAMPLE's upsample/vectors and upsample/pieces) is timed in each of the 3 rounds; then the
+heuristic plan and the fastest variants (here both: kFinalists is 4) are timed 5 more times each ("confirm: "), after
+every screening batch.
 
     check_tuning_trace.py DMLTOOL OUT_DIR
 """
@@ -48,6 +50,12 @@ def main(dmltool, out_dir):
     for variant in ("heuristic", "upsample/vectors", "upsample/pieces"):
         if timed.count(variant) != 3:
             failures.append(f"{variant}: timed {timed.count(variant)} times, expected once per round (3)")
+        if timed.count("confirm: " + variant) != 5:
+            failures.append(f"{variant}: confirmed {timed.count('confirm: ' + variant)} times, expected 5")
+    confirms = [i for i, name in enumerate(timed) if name.startswith("confirm: ")]
+    screens = [i for i, name in enumerate(timed) if not name.startswith("confirm: ")]
+    if confirms and screens and min(confirms) < max(screens):
+        failures.append("a confirmation batch ran before the last screening batch")
     if failures:
         print(f"command: {' '.join(command)}\nstderr:\n{r.stderr[-3000:]}")
         print("\n".join(failures))
