@@ -4,7 +4,8 @@
 // buffers, run once and its outputs compared bit for bit with the heuristic plan's (a variant that differs is a
 // kernel bug, reported as the case's error rather than silently timed); then all are timed with GPU timestamps,
 // back to back, in three rounds (each keeps its fastest), the heuristic and the fastest few are timed again (their
-// medians decide), and the winner is stored per device (adapter, ids, driver) and plan fingerprint. Later plans of the same desc, in this process or later ones, use that winner.
+// medians decide), and the winner is stored per device (adapter, ids, driver) and plan fingerprint. Later plans of
+// the same desc, in this process or later ones, use that winner.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
