@@ -129,6 +129,36 @@ struct FloatConvKernelOptions {
                                        // issued before this one's multiply-adds (held in registers over them)
 };
 
+// The Winograd kernel F(2x2, 3x3), exact in integers, for 3x3 stride-1 dilation-1 convolutions with input W stride
+// 1. With d = x - xz (a 4x4 input patch), g = w - wz (3x3), B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1],
+// G~ = [1 0 0; 1 1 1; 1 -1 1; 0 0 1] and A^T = [2 1 1 0; 0 1 -1 -2], the 2x2 output tile times 4 is
+// A^T [sum over input channels of (G~ g G~^T) . (B^T d B)] A: Lagrange's 1/2 factors moved from G onto A, so every
+// transformed value is an integer (a +-1 combination of values within one 255-wide window: |.| <= 255 * the larger
+// count of + or - coefficients: |B^T d B| <= 1020, |G~ g G~^T| <= 2295), the 16 element-wise products per channel
+// replace 36 multiply-adds, and the final sum (4 * the int32 accumulator of the direct kernels, < 2^31 while
+// C/G <= 917) is computed in wrapping int32 arithmetic: exact. Per position xi = (i, j) a float run of at most
+// floor(2^24 / (bound_V * bound_U)) channels (7 at (1, 1), 21 to 129 elsewhere: internal::winograd_run_channels)
+// stays an exact float integer; then it is converted and added to an int32 accumulator (as the float kernel's runs).
+// A thread group is 16 positions x KG channel groups x TG tile groups (thread_group {TG, KG, 16}); a thread
+// accumulates, for its position, MT output channels x NT tiles (a plain outer-product GEMM step per input channel:
+// NT transformed inputs from groupshared memory, MT transformed weights as 16-byte texels of the weight buffer that
+// build_winograd_weights_kernel writes, [c][xi][Mp] floats). Tiles come in "units" of two side by side (2 output
+// rows x 4 columns, one output word per row where aligned), flattened over (n, tile row, unit column). Per chunk of
+// input channels the group stages the transformed input tiles (each thread loading a unit's 4x6 input bytes as 3
+// words per row); after the reduction the accumulators go through groupshared memory in passes of PC channels, and
+// one thread per (channel, unit) applies A^T . A, shifts out the factor 4 and requantizes (emit_store_tile).
+struct WinogradConvKernelOptions {
+    bool input_signed = false;
+    bool output_signed = false;
+    bool has_input_zero_point = false;
+    uint32_t channels_per_thread = 8;  // MT: 4 or 8
+    uint32_t tiles_per_thread = 8;     // NT: 4 or 8
+    uint32_t channel_groups = 4;       // KG
+    uint32_t tile_groups = 4;          // TG
+    uint32_t channels_per_step = 1;    // input channels per unrolled GEMM step: 1, 2 or 4
+    bool prefetch = false;             // the next chunk's input words loaded before this chunk's multiply-adds
+};
+
 // Adds the `splits` partial sums of each output and requantizes (one thread per 4 columns of one output row).
 struct SplitFinalizeKernelOptions {
     bool output_signed = false;
@@ -140,6 +170,10 @@ Result<std::vector<uint8_t>> build_conv_kernel(const ConvKernelOptions& options)
 Result<std::vector<uint8_t>> build_tiled_conv_kernel(const TiledConvKernelOptions& options);
 Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOptions& options);
 Result<std::vector<uint8_t>> build_split_finalize_kernel(const SplitFinalizeKernelOptions& options);
+// One thread per (input channel c < C/G, padded output channel m < Mp): G~ g G~^T of the prep kernel's float filter
+// (scratch, [c][kh][kw][Mp]) into the Winograd weight buffer ([c][xi][Mp] floats, u0).
+Result<std::vector<uint8_t>> build_winograd_weights_kernel();
+Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernelOptions& options);
 
 struct PlanOptions {
     // build_conv_kernel: 8 output channels per thread only when that still leaves this many threads (tests lower
@@ -169,7 +203,11 @@ struct PlanOptions {
     std::optional<bool> float_prefetch;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.
-    enum class Kernel { kAny, kFloat, kTiled, kDirect };
+    enum class Kernel { kAny, kFloat, kTiled, kDirect, kWinograd };
+    // The Winograd kernel's geometry (WinogradConvKernelOptions: MT, NT, KG, TG); used with Kernel::kWinograd only.
+    uint32_t winograd_channels = 8, winograd_tiles = 8, winograd_channel_groups = 4, winograd_tile_groups = 4,
+             winograd_steps = 1;
+    bool winograd_prefetch = false;
     Kernel kernel = Kernel::kAny;
 };
 

@@ -98,6 +98,44 @@ void append_float_dispatches(const FloatPlan& plan_choice, const ConvGeometry& g
                              std::shared_ptr<const std::vector<uint8_t>> finalize_blob, bool has_input_zero_point,
                              DevicePlan& plan);
 
+// The Winograd kernel's derived sizes (floats unless named), shared by the generator and the planner. The conv
+// kernel's root constants are the common ConvConstant ones, with kSpatialUnits = units (n, tile row, unit column)
+// in all, kUnitsPerImage and kColumnGroups = unit columns per tile row; the weights kernel reads kThreadsPerRow,
+// kThreads, kTapBytes (Mp * 4) and kFilterRegion.
+struct WinogradLayout {
+    uint32_t threads = 0;
+    uint32_t block_channels = 0;   // BK = MT * KG output channels per group
+    uint32_t block_units = 0;      // BU = TG * NT / 2 units (2 tiles each) per group
+    uint32_t block_tiles = 0;      // BT = 2 * BU
+    uint32_t position_stride = 0;  // floats between positions of one staged channel (BT + 4: other banks)
+    uint32_t chunk_channels = 0;   // input channels staged per chunk
+    uint32_t staging_jobs = 0;     // (channel, unit) staging jobs per thread per chunk
+    uint32_t pass_channels = 0;    // PC: accumulator channels per thread per exchange pass
+    uint32_t shared_floats = 0;
+};
+// Input channels per float run at transformed position 4i + j: floor(2^24 / (max |B^T d B|_ij * max |G~ g G~^T|_ij))
+// with the bounds that 8-bit data (minus 8-bit zero points, so within one 255-wide window) can reach.
+uint32_t winograd_run_channels(uint32_t position);
+constexpr uint32_t kWinogradExchangeStride = 17;  // floats per (channel, tile) in the exchange: 16 positions + 1
+Result<WinogradLayout> winograd_layout(const WinogradConvKernelOptions& options);
+
+// The Winograd path of one shape (PlanOptions::Kernel::kWinograd): nullopt when the shape does not take it.
+struct WinogradPlan {
+    WinogradConvKernelOptions kernel;
+    WinogradLayout layout;
+    uint64_t units = 0, units_per_image = 0, unit_columns = 0;
+    uint32_t unit_blocks = 0, channel_blocks = 0;
+};
+std::optional<WinogradPlan> choose_winograd_plan(const QuantizedLinearConvolutionDesc& desc,
+                                                 const ConvGeometry& geometry, bool single_views,
+                                                 const PlanOptions& options);
+// Appends the weight transform and the conv dispatch (and the weight buffer) to `plan`, whose auxiliary buffer 0
+// is the prepared scratch buffer (float filter).
+void append_winograd_dispatches(const WinogradPlan& plan_choice, const ConvGeometry& geometry,
+                                std::vector<uint32_t> constants, std::shared_ptr<const std::vector<uint8_t>> weights_blob,
+                                std::shared_ptr<const std::vector<uint8_t>> conv_blob, bool has_input_zero_point,
+                                uint32_t padded_channels, DevicePlan& plan);
+
 // Kernels are deterministic in their options; build each variant once per process.
 template <typename Options, typename Build>
 Result<std::shared_ptr<const std::vector<uint8_t>>> cached_blob(const Options& options, const std::string& key,

@@ -35,6 +35,7 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
     if (options.kernel == PlanOptions::Kernel::kTiled || options.kernel == PlanOptions::Kernel::kDirect)
         options.allow_float = false;
     if (options.kernel == PlanOptions::Kernel::kDirect) options.allow_tiled = false;
+    if (options.kernel == PlanOptions::Kernel::kWinograd) options.allow_float = options.allow_tiled = false;
     const ConvGeometry g = conv_geometry(d);
     const uint64_t taps = g.in_channels_per_group * g.kernel[0] * g.kernel[1];
     // |x - xz| <= 255 and |w - wz| <= 255: the int32 accumulator is exact while taps * 255^2 fits (the bias is
@@ -131,17 +132,30 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                                             .window_log2 = kernel_window};
     const std::optional<FloatPlan> float_plan =
         choose_float_plan(d, g, input_views == 1 && output_views == 1, options);
+    const std::optional<WinogradPlan> winograd_plan =
+        choose_winograd_plan(d, g, input_views == 1 && output_views == 1, options);
+    if (options.kernel == PlanOptions::Kernel::kWinograd && !winograd_plan)
+        return unsupported(op + ": the Winograd conv kernel does not apply to this shape");
     if ((options.kernel == PlanOptions::Kernel::kFloat && !float_plan) ||
         (options.kernel == PlanOptions::Kernel::kTiled && !tiled))
         return unsupported(op + ": the " +
                            std::string(options.kernel == PlanOptions::Kernel::kFloat ? "float" : "tiled") +
                            " conv kernel does not apply to this shape");
     // The float kernel multiplies float weights: the prep kernel writes them so.
-    prep.float_filter = float_plan.has_value();
+    prep.float_filter = float_plan.has_value() || winograd_plan.has_value();
     DMLTOOL_ASSIGN_OR_RETURN(auto prep_blob, cached_blob(prep, "prep" + prep_key + std::to_string(prep.float_filter),
                                                          build_prep_kernel));
-    std::shared_ptr<const std::vector<uint8_t>> conv_blob, finalize_blob;
-    if (float_plan) {
+    std::shared_ptr<const std::vector<uint8_t>> conv_blob, finalize_blob, winograd_weights_blob;
+    if (winograd_plan) {
+        const WinogradConvKernelOptions& w = winograd_plan->kernel;
+        const std::string key = "winograd" + std::to_string(w.input_signed) + std::to_string(w.output_signed) +
+                                std::to_string(w.has_input_zero_point) + "m" + std::to_string(w.channels_per_thread) +
+                                "n" + std::to_string(w.tiles_per_thread) + "k" + std::to_string(w.channel_groups) +
+                                "t" + std::to_string(w.tile_groups) + "s" + std::to_string(w.channels_per_step) + "p" + std::to_string(w.prefetch);
+        DMLTOOL_ASSIGN_OR_RETURN(conv_blob, cached_blob(w, key, build_winograd_conv_kernel));
+        DMLTOOL_ASSIGN_OR_RETURN(winograd_weights_blob,
+                                 cached_blob(0, "winograd_weights", [](int) { return build_winograd_weights_kernel(); }));
+    } else if (float_plan) {
         const FloatConvKernelOptions& f = float_plan->kernel;
         const std::string key = "float" + std::to_string(f.input_signed) + std::to_string(f.output_signed) +
                                 std::to_string(f.has_input_zero_point) + std::to_string(f.split) +
@@ -262,6 +276,11 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
         c[kRowStep] = uint32_t(g.dilation[0] * in_h_stride);
         c[kRowBytes] = uint32_t(g.kernel[1] * padded_channels * 4);
         c[kChannelBytes] = uint32_t(g.kernel[0] * g.kernel[1] * padded_channels * 4);
+        if (winograd_plan) {
+            append_winograd_dispatches(*winograd_plan, g, std::move(c), winograd_weights_blob, conv_blob,
+                                       conv.has_input_zero_point, uint32_t(padded_channels), plan);
+            return plan;
+        }
         if (float_plan) {
             append_float_dispatches(*float_plan, g, std::move(c), conv_blob, finalize_blob,
                                     conv.has_input_zero_point, plan);

@@ -1066,6 +1066,72 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
     }
 }
 
+// The Winograd kernel (PlanOptions::Kernel::kWinograd) equals the reference exactly: tile rows and unit columns
+// past OH / OW (odd sizes), partial last unit blocks, batches flattened into the blocks, several chunks of input
+// channels with a short last one and runs flushed inside them, groups, asymmetric padding, padded input rows
+// (unaligned row starts) and padded / permuted outputs, each geometry (MT, NT, KG, TG), every type and zero point.
+TEST(QuantizedLinearConvolutionGpu, WinogradKernelExact) {
+    // Run lengths: 2^24 / (max |V| * max |U|), e.g. (1, 1): 1020 * 2295, (2, 2): 510 * 1275, (0, 0): 510 * 255.
+    const uint32_t runs[16] = {129, 43, 64, 129, 43, 7, 21, 43, 64, 21, 25, 64, 129, 43, 64, 129};
+    for (uint32_t position = 0; position < 16; ++position)
+        EXPECT_EQ(internal::winograd_run_channels(position), runs[position]) << position;
+    SKIP_WITHOUT_GPU();
+    struct WinogradShape {
+        Dims input, filter;
+        uint32_t groups;
+        Dims start_pad, end_pad;
+        Layout in, out;
+        uint32_t mt, nt, kg, tg, steps;
+    };
+    const WinogradShape shapes[] = {
+        {{2, 12, 9, 19}, {8, 12, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 8, 8, 1, 1, 1},
+        {{1, 40, 14, 14}, {16, 40, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPadded, Layout::kPacked, 4, 4, 2, 2, 2},
+        {{3, 8, 7, 7}, {32, 8, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPermuted, 8, 8, 4, 4, 4},
+        {{1, 16, 6, 10}, {16, 8, 3, 3}, 2, {0, 1}, {2, 0}, Layout::kPadded, Layout::kPadded, 8, 4, 1, 2, 2},
+        {{2, 70, 5, 9}, {8, 70, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 4, 8, 2, 1, 4},
+        {{1, 9, 3, 3}, {64, 9, 3, 3}, 1, {0, 0}, {0, 0}, Layout::kPacked, Layout::kPacked, 8, 8, 8, 2, 1},
+    };
+    uint64_t seed = 14000, elements = 0, unclamped = 0;
+    for (size_t s = 0; s < std::size(shapes); ++s) {
+        for (size_t variant = 0; variant < 2 * std::size(kTypes); ++variant) {
+            const DataType type = kTypes[variant % std::size(kTypes)];
+            ++seed;
+            const WinogradShape& sh = shapes[s];
+            PlanOptions options{.kernel = PlanOptions::Kernel::kWinograd};
+            options.winograd_channels = sh.mt;
+            options.winograd_tiles = sh.nt;
+            options.winograd_channel_groups = sh.kg;
+            options.winograd_tile_groups = sh.tg;
+            options.winograd_steps = sh.steps;
+            options.winograd_prefetch = variant >= std::size(kTypes);
+            ConvCase c;
+            c.input_type = type;
+            c.filter_type = seed % 3 ? DataType::kInt8 : DataType::kUint8;
+            c.output_type = seed % 5 < 2 ? DataType::kInt8 : DataType::kUint8;
+            c.input_sizes = sh.input;
+            c.filter_sizes = sh.filter;
+            c.groups = sh.groups;
+            c.strides = c.dilations = {1, 1};
+            c.start_pad = sh.start_pad;
+            c.end_pad = sh.end_pad;
+            c.input_layout = sh.in;
+            c.output_layout = sh.out;
+            c.input_zp = seed % 4 != 0;
+            c.per_channel_scale = c.per_channel_zp = s % 2 == 0;
+            balance_output_scale(c);
+            const std::string name = "qlconv_gpu/winograd/" + std::to_string(s) + "/" + type_tag(c) +
+                                     (options.winograd_prefetch ? "/pf" : "");
+            const DifferentialCase d = to_differential(c, name, seed);
+            const ExactCount n = count_exact_mismatches(d, options);
+            ASSERT_TRUE(n.error.empty()) << name << ": " << n.error;
+            EXPECT_EQ(n.mismatches, 0u) << name << ": " << n.mismatches << " of " << n.elements;
+            elements += n.elements;
+            unclamped += n.unclamped;
+        }
+    }
+    EXPECT_GT(unclamped, elements / 4) << "the outputs must mostly not saturate";
+}
+
 // Every float kernel variant and finalize kernel passes vkd3d-compiler and spirv-val; bad geometry is refused.
 TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
     size_t count = 0;
