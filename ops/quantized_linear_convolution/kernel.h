@@ -156,7 +156,6 @@ struct WinogradConvKernelOptions {
     uint32_t channel_groups = 4;       // KG
     uint32_t tile_groups = 4;          // TG
     uint32_t channels_per_step = 1;    // input channels per unrolled GEMM step: 1, 2 or 4
-    bool prefetch = false;             // the next chunk's input words loaded before this chunk's multiply-adds
 };
 
 // Adds the `splits` partial sums of each output and requantizes (one thread per 4 columns of one output row).
@@ -207,7 +206,6 @@ struct PlanOptions {
     // The Winograd kernel's geometry (WinogradConvKernelOptions: MT, NT, KG, TG); used with Kernel::kWinograd only.
     uint32_t winograd_channels = 8, winograd_tiles = 8, winograd_channel_groups = 4, winograd_tile_groups = 4,
              winograd_steps = 1;
-    bool winograd_prefetch = false;
     Kernel kernel = Kernel::kAny;
 };
 

@@ -107,7 +107,7 @@ struct WinogradLayout {
     uint32_t block_channels = 0;   // BK = MT * KG output channels per group
     uint32_t block_units = 0;      // BU = TG * NT / 2 units (2 tiles each) per group
     uint32_t block_tiles = 0;      // BT = 2 * BU
-    uint32_t position_stride = 0;  // floats between positions of one staged channel (BT + 4: other banks)
+    uint32_t position_stride = 0;  // floats between positions of one staged channel (BT + pad: fewest bank conflicts)
     uint32_t chunk_channels = 0;   // input channels staged per chunk
     uint32_t staging_jobs = 0;     // (channel, unit) staging jobs per thread per chunk
     uint32_t pass_channels = 0;    // PC: accumulator channels per thread per exchange pass

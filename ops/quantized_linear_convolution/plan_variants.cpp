@@ -33,21 +33,19 @@ constexpr std::string_view kPrefetchSuffix = "/pf";
 
 // The Winograd kernel's geometries (MT, NT, KG, TG): 128 to 512 threads, 16 to 64 channels and 8 to 32 units per
 // group.
-// The Winograd kernel's geometries (MT, NT, KG, TG), each with 4 channels per step (on the H200 4 beat 1 and 2 on
-// every geometry: 56x56 best 271.6 us against 289.9 and 325.4; results/h200_2026-11-27_winograd), with and without
-// the next chunk's loads prefetched.
-constexpr uint32_t kWinogradGeometries[][4] = {{8, 4, 4, 4}, {8, 4, 8, 2}, {8, 8, 4, 2},
-                                               {8, 4, 8, 4}, {4, 8, 8, 4}, {4, 4, 8, 8}};
+// The Winograd kernel's geometries (MT, NT, KG, TG), each with 4 channels per step: on the H200, 4 beat 1 and 2 on
+// every geometry (56x56 best 271.6 us against 289.9 and 325.4), and these 4 were the fastest of 16 geometries on
+// the three ResNet-50 3x3 layers (results/h200_2026-11-27_winograd).
+constexpr uint32_t kWinogradGeometries[][4] = {{8, 4, 4, 4}, {8, 4, 8, 2}, {8, 4, 8, 4}, {4, 8, 8, 4}};
 constexpr uint32_t kWinogradStep = 4;
 constexpr std::string_view kWinogradPrefix = "wino/";
 
-std::string winograd_name(const uint32_t (&g)[4], bool prefetch) {
+std::string winograd_name(const uint32_t (&g)[4]) {
     return std::string(kWinogradPrefix) + "mt" + std::to_string(g[0]) + "/nt" + std::to_string(g[1]) + "/kg" +
-           std::to_string(g[2]) + "/tg" + std::to_string(g[3]) + "/u" + std::to_string(kWinogradStep) +
-           (prefetch ? std::string(kPrefetchSuffix) : "");
+           std::to_string(g[2]) + "/tg" + std::to_string(g[3]) + "/u" + std::to_string(kWinogradStep);
 }
 
-PlanOptions winograd_options(const uint32_t (&g)[4], bool prefetch) {
+PlanOptions winograd_options(const uint32_t (&g)[4]) {
     PlanOptions o;
     o.kernel = PlanOptions::Kernel::kWinograd;
     o.winograd_channels = g[0];
@@ -55,7 +53,6 @@ PlanOptions winograd_options(const uint32_t (&g)[4], bool prefetch) {
     o.winograd_channel_groups = g[2];
     o.winograd_tile_groups = g[3];
     o.winograd_steps = kWinogradStep;
-    o.winograd_prefetch = prefetch;
     return o;
 }
 
@@ -151,10 +148,8 @@ std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& d) 
     PlanOptions direct;
     direct.kernel = PlanOptions::Kernel::kDirect;
     if (plan_quantized_linear_convolution(d, direct).is_ok()) add("int-direct");
-    for (bool prefetch : {false, true})
-        for (const auto& geometry : kWinogradGeometries)
-            if (choose_winograd_plan(d, g, single, winograd_options(geometry, prefetch)))
-                add(winograd_name(geometry, prefetch));
+    for (const auto& geometry : kWinogradGeometries)
+        if (choose_winograd_plan(d, g, single, winograd_options(geometry))) add(winograd_name(geometry));
     return names;
 }
 
@@ -170,10 +165,8 @@ Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& d, std::st
         o.tiled_columns = name.back() == '4' ? 4 : 8;
         return plan_quantized_linear_convolution(d, o);
     }
-    for (bool prefetch : {false, true})
-        for (const auto& geometry : kWinogradGeometries)
-            if (name == winograd_name(geometry, prefetch))
-                return plan_quantized_linear_convolution(d, winograd_options(geometry, prefetch));
+    for (const auto& geometry : kWinogradGeometries)
+        if (name == winograd_name(geometry)) return plan_quantized_linear_convolution(d, winograd_options(geometry));
     const std::optional<PlanOptions> o = parse_float_name(name);
     if (!o) return unknown_variant(name);
     // The planner may adjust explicit options (fewer slices when the partial buffer would be too large): the plan

@@ -119,6 +119,7 @@ const Shape kShapes[] = {
     {{1, 8, 7, 9}, {4, 8, 3, 3}},
     {{1, 8, 11, 13}, {8, 8, 3, 3}, 2},
     {{1, 16, 6, 7}, {16, 8, 3, 3}, 1, 1, 2},
+    {{2, 24, 6, 8}, {64, 24, 3, 3}},  // 64 output channels: every Winograd geometry applies
 };
 
 TEST(QuantizedLinearConvolutionVariants, NamesAreUniqueAndPlanTheirGeometry) {
@@ -131,7 +132,9 @@ TEST(QuantizedLinearConvolutionVariants, NamesAreUniqueAndPlanTheirGeometry) {
         EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
         EXPECT_FALSE(names.empty());
         bool has_float = false, has_view = false, has_prefetch = false;
+        size_t winograd = 0;
         for (const std::string& name : names) {
+            winograd += name.rfind("wino/", 0) == 0;
             has_float = has_float || name.rfind("float/", 0) == 0;
             has_view = has_view || name.find("/wview") != std::string::npos;
             has_prefetch = has_prefetch || name.find("/wview/pf") != std::string::npos;
@@ -141,10 +144,14 @@ TEST(QuantizedLinearConvolutionVariants, NamesAreUniqueAndPlanTheirGeometry) {
         EXPECT_EQ(has_float, s.stride == 1) << "the float kernel applies to stride 1 only";
         EXPECT_EQ(has_view, has_float) << "every float shape has variants with the weights from the typed view";
         EXPECT_EQ(has_prefetch, has_float) << "... and with prefetch";
+        // Winograd: 3x3 stride 1 with M / G a multiple of each geometry's block channels (32 or 64).
+        const bool winograd_shape = s.filter[2] == 3 && s.stride == 1 && s.groups == 1;
+        EXPECT_EQ(winograd, winograd_shape && s.filter[0] % 64 == 0 ? 4u : 0u) << s.filter[0];
         for (const char* bad : {"float/mt8/cw8/tr1/cg1/s99", "float/mt8", "float/mt8/cw8/tr1/cg1/s1/x", "int-tiled/cw6",
                                 "float/mt8/cw8/tr1/cg1/wview", "float/mt8/cw8/tr1/cg1/s1/wview/wview",
                                 "float/mt8/cw8/tr1/cg1/s1wview", "float/mt8/cw8/tr1/cg1/s1/pf",
-                                "float/mt8/cw8/tr1/cg1/s1/pf/wview", "", "heuristic"}) {
+                                "float/mt8/cw8/tr1/cg1/s1/pf/wview", "", "heuristic", "wino/mt8/nt4/kg4/tg4",
+                                "wino/mt8/nt4/kg4/tg4/u2", "wino/mt8/nt4/kg4/tg5/u4"}) {
             const auto plan = qlc_op().plan_device_variant(**desc, {}, bad);
             ASSERT_FALSE(plan.is_ok()) << bad;
             EXPECT_EQ(plan.status().code(), ErrorCode::kUnsupported) << bad;

@@ -1,7 +1,9 @@
 // The Winograd conv kernel F(2x2, 3x3) and its weight transform (see WinogradConvKernelOptions in kernel.h).
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,30 @@ uint64_t transformed_bound(const int (&rows)[4][C], uint32_t i, uint32_t j) {
     return 255 * std::max(positive, negative);
 }
 
+// The floats between positions of a staged channel: BT + p, the p in 0..31 whose GEMM reads (thread (tg, kg, xi)
+// reading floats xi * stride + tg * NT + k) hit the fewest distinct addresses in one bank within a warp (threads
+// reading the same address share it), ties to the smallest p.
+uint32_t conflict_free_position_stride(const WinogradConvKernelOptions& o, uint32_t block_tiles) {
+    const uint32_t threads = kPositions * o.channel_groups * o.tile_groups;
+    uint32_t best_stride = block_tiles, best_degree = ~0u;
+    for (uint32_t pad = 0; pad < 32; ++pad) {
+        const uint32_t stride = block_tiles + pad;
+        uint32_t degree = 0;
+        for (uint32_t warp = 0; warp < threads; warp += 32)
+            for (uint32_t k = 0; k < o.tiles_per_thread; ++k) {
+                std::array<std::set<uint32_t>, 32> banks;
+                for (uint32_t t = warp; t < std::min(threads, warp + 32); ++t) {
+                    const uint32_t tg = t % o.tile_groups, xi = t / (o.tile_groups * o.channel_groups);
+                    const uint32_t address = xi * stride + tg * o.tiles_per_thread + k;
+                    banks[address % 32].insert(address);
+                }
+                for (const auto& bank : banks) degree = std::max(degree, uint32_t(bank.size()));
+            }
+        if (degree < best_degree) best_degree = degree, best_stride = stride;
+    }
+    return best_stride;
+}
+
 }  // namespace
 
 uint32_t internal::winograd_run_channels(uint32_t position) {
@@ -61,7 +87,7 @@ Result<WinogradLayout> internal::winograd_layout(const WinogradConvKernelOptions
     l.block_channels = o.channels_per_thread * o.channel_groups;
     l.block_units = o.tile_groups * o.tiles_per_thread / 2;
     l.block_tiles = 2 * l.block_units;
-    l.position_stride = l.block_tiles + 4;
+    l.position_stride = conflict_free_position_stride(o, l.block_tiles);
     const uint32_t per_channel = kPositions * l.position_stride;
     // At most 2 staging jobs per thread: each holds its addresses and masks in registers for the whole kernel.
     l.chunk_channels = std::min({kMaxChunkChannels, kSharedFloats / per_channel, 2 * l.threads / l.block_units});
@@ -168,7 +194,7 @@ Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernel
     // Per job: rowaddr (4 rows' input byte address of column c0 in the group's channel 0), rowmask (rows inside the
     // input, unit and job valid), colmask (columns c0 .. c0 + 3) and (columns c0 + 4, c0 + 5, shared byte of the
     // job's first tile at position 0, chunk channel), and the job's own validity.
-    // The job's loaded words (3 per row) and their bit shift are held from issue_loads to convert_and_store.
+    // The job's loaded words (3 per row) and their bit shift, from issue_loads to convert_and_store.
     struct Job {
         Operand rowaddr, rowmask, colmask, rest, valid;
         Operand words[3], shift;
@@ -313,14 +339,6 @@ Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernel
         b.isub(dst, rc(kInChannelsPerGroup), start);
         b.umin(dst, dst, imm(l.chunk_channels));
     };
-    if (o.prefetch) {  // the first chunk's loads (C/G >= 1)
-        channels_from(cur.y(), cur.x());
-        for (Job& j : jobs) {
-            b.if_nz(j.valid.x());
-            issue_loads(j, cur.x(), cur.y());
-            b.endif();
-        }
-    }
     b.loop();  // chunks
     b.uge(cur.w(), cur.x(), rc(kInChannelsPerGroup));
     b.breakc_nz(cur.w());
@@ -328,22 +346,8 @@ Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernel
     b.sync(shaders::kSyncThreadsInGroup | shaders::kSyncGroupsharedMemory);  // the last chunk's reads are done
     for (Job& j : jobs) {
         b.if_nz(j.valid.x());
-        if (!o.prefetch) issue_loads(j, cur.x(), cur.y());
+        issue_loads(j, cur.x(), cur.y());
         convert_and_store(j);
-        b.endif();
-    }
-    if (o.prefetch) {
-        // The next chunk's loads stay in flight during this chunk's multiply-adds.
-        Operand next = b.temp();  // x start, y channels, z flag
-        b.iadd(next.x(), cur.x(), imm(l.chunk_channels));
-        b.ult(next.z(), next.x(), rc(kInChannelsPerGroup));
-        b.if_nz(next.z());
-        channels_from(next.y(), next.x());
-        for (Job& j : jobs) {
-            b.if_nz(j.valid.x());
-            issue_loads(j, next.x(), next.y());
-            b.endif();
-        }
         b.endif();
     }
     b.sync(shaders::kSyncThreadsInGroup | shaders::kSyncGroupsharedMemory);
