@@ -132,7 +132,8 @@ std::optional<WinogradPlan> choose_winograd_plan(const QuantizedLinearConvolutio
 // Appends the weight transform and the conv dispatch (and the weight buffer) to `plan`, whose auxiliary buffer 0
 // is the prepared scratch buffer (float filter).
 void append_winograd_dispatches(const WinogradPlan& plan_choice, const ConvGeometry& geometry,
-                                std::vector<uint32_t> constants, std::shared_ptr<const std::vector<uint8_t>> weights_blob,
+                                std::vector<uint32_t> constants,
+                                std::shared_ptr<const std::vector<uint8_t>> weights_blob,
                                 std::shared_ptr<const std::vector<uint8_t>> conv_blob, bool has_input_zero_point,
                                 uint32_t padded_channels, DevicePlan& plan);
 

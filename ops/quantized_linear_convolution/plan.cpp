@@ -153,8 +153,8 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                                 "n" + std::to_string(w.tiles_per_thread) + "k" + std::to_string(w.channel_groups) +
                                 "t" + std::to_string(w.tile_groups) + "s" + std::to_string(w.channels_per_step);
         DMLTOOL_ASSIGN_OR_RETURN(conv_blob, cached_blob(w, key, build_winograd_conv_kernel));
-        DMLTOOL_ASSIGN_OR_RETURN(winograd_weights_blob,
-                                 cached_blob(0, "winograd_weights", [](int) { return build_winograd_weights_kernel(); }));
+        const auto build_weights = [](int) { return build_winograd_weights_kernel(); };
+        DMLTOOL_ASSIGN_OR_RETURN(winograd_weights_blob, cached_blob(0, "winograd_weights", build_weights));
     } else if (float_plan) {
         const FloatConvKernelOptions& f = float_plan->kernel;
         const std::string key = "float" + std::to_string(f.input_signed) + std::to_string(f.output_signed) +

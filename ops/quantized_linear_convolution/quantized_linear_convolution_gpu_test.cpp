@@ -1196,19 +1196,20 @@ TEST(QuantizedLinearConvolutionGpu, WinogradBlobsValidate) {
         ++count;
     };
     check(build_winograd_weights_kernel(), "qlconv_winograd_weights");
-    const uint32_t geometries[][5] = {{8, 4, 4, 4, 4}, {8, 4, 8, 2, 4}, {8, 4, 8, 4, 4}, {4, 8, 8, 4, 4}, {8, 8, 1, 1, 1},
-                                      {4, 4, 2, 2, 2}};
+    const uint32_t geometries[][5] = {{8, 4, 4, 4, 4}, {8, 4, 8, 2, 4}, {8, 4, 8, 4, 4},
+                                      {4, 8, 8, 4, 4}, {8, 8, 1, 1, 1}, {4, 4, 2, 2, 2}};
     for (size_t g = 0; g < std::size(geometries); ++g)
         for (uint32_t bits = 0; bits < 8; ++bits) {
             const auto& k = geometries[g];
-            check(build_winograd_conv_kernel({bool(bits & 1), bool(bits & 2), bool(bits & 4), k[0], k[1], k[2], k[3], k[4]}),
-                  "qlconv_winograd_" + std::to_string(g) + "_" + std::to_string(bits));
+            const WinogradConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), k[0], k[1], k[2], k[3],
+                                              k[4]};
+            check(build_winograd_conv_kernel(o), "qlconv_winograd_" + std::to_string(g) + "_" + std::to_string(bits));
         }
     if (!tools_missing.empty()) GTEST_SKIP() << tools_missing;
     EXPECT_EQ(count, 1u + 6u * 8u);
     EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_winograd_conv_kernel({.tiles_per_thread = 16}).is_ok());
-    EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_step = 8}).is_ok()) << "a step longer than the 7-channel run";
+    EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_step = 8}).is_ok()) << "a step past the 7-channel run";
     EXPECT_FALSE(build_winograd_conv_kernel({.channel_groups = 8, .tile_groups = 16}).is_ok()) << "2048 threads";
 }
 

@@ -363,7 +363,8 @@ Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernel
     b.mov(cur.z(), imm(0));
     b.mov(walk.x(), rd.x());
     b.imad(walk.y(), cur.x(), rd.z(), rd.y());
-    const std::vector<uint32_t> step_loops = step_max > 1 ? std::vector<uint32_t>{step_max, 1} : std::vector<uint32_t>{1};
+    const std::vector<uint32_t> step_loops =
+        step_max > 1 ? std::vector<uint32_t>{step_max, 1} : std::vector<uint32_t>{1};
     for (const uint32_t loop_steps : step_loops) {
         b.loop();
         b.iadd(cur.w(), cur.z(), imm(loop_steps));
