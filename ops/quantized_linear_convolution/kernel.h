@@ -1,7 +1,8 @@
 // GPU kernels of DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION (built with shaders/, SM 5.0 DXBC).
 //
 // Dispatches per case: prep, then the float conv kernel where it applies (FloatConvKernelOptions below; with its
-// input channels split, a finalize dispatch adds the slices), otherwise one of the integer conv kernels:
+// input channels split, a finalize dispatch adds the slices; or, as the autotuning variant that names it, the
+// Winograd weight transform and conv kernel: WinogradConvKernelOptions), otherwise one of the integer conv kernels:
 //  1. prep: one thread per filter element writes the zero-point-shifted filter (w - wz[m]) as int32 (float32 for
 //     the float conv kernel) into a scratch buffer in [c][kh][kw][m] order (so the output channels one thread
 //     accumulates are adjacent words: one ld_raw per tap), and one thread per output channel m writes a 16-byte requantization record

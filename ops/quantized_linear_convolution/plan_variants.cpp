@@ -34,8 +34,8 @@ constexpr std::string_view kPrefetchSuffix = "/pf";
 // The Winograd kernel's geometries (MT, NT, KG, TG): 128 to 512 threads, 16 to 64 channels and 8 to 32 units per
 // group.
 // The Winograd kernel's geometries (MT, NT, KG, TG), each with 4 channels per step: on the H200, 4 beat 1 and 2 on
-// every geometry (56x56 best 271.6 us against 289.9 and 325.4), and these 4 were the fastest of 16 geometries on
-// the three ResNet-50 3x3 layers (results/h200_2026-11-27_winograd).
+// every geometry (56x56 best 271.6 us against 289.9 and 325.4), and these 4 led the 11 geometries tried at 4 channels
+// per step on the three ResNet-50 3x3 layers (results/h200_2026-11-27_winograd).
 constexpr uint32_t kWinogradGeometries[][4] = {{8, 4, 4, 4}, {8, 4, 8, 2}, {8, 4, 8, 4}, {4, 8, 8, 4}};
 constexpr uint32_t kWinogradStep = 4;
 constexpr std::string_view kWinogradPrefix = "wino/";
