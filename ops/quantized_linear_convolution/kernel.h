@@ -200,7 +200,7 @@ struct PlanOptions {
     bool float_weights_from_view = true;
     // The float kernel's next chunk loaded during the current one's multiply-adds (FloatConvKernelOptions::prefetch);
     // unset: the planner's rule (with the view, for 1x1 kernels).
-    std::optional<bool> float_prefetch;
+    std::optional<bool> float_prefetch = std::nullopt;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.
     enum class Kernel { kAny, kFloat, kTiled, kDirect, kWinograd };
