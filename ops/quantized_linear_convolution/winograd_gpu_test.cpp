@@ -1,0 +1,168 @@
+// The Winograd QLinearConv kernel (kernel.h: WinogradConvKernelOptions) on the GPU backend (lavapipe in CI) against
+// the CPU reference: exact outputs over its geometries, the run length of each transformed position at the largest
+// products 8-bit data can make, and every blob through vkd3d-compiler + spirv-val.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ops/quantized_linear_convolution/conv_case_testing.h"
+#include "ops/quantized_linear_convolution/kernel.h"
+#include "ops/quantized_linear_convolution/kernel_internal.h"
+#include "shaders/testing/validate_blob.h"
+#include "tests/testing/gpu_testing.h"
+
+namespace dmltool::ops::quantized_linear_convolution {
+namespace {
+
+using namespace conv_testing;
+
+// The Winograd kernel (PlanOptions::Kernel::kWinograd) equals the reference exactly: tile rows and unit columns
+// past OH / OW (odd sizes), partial last unit blocks, batches flattened into the blocks, several chunks of input
+// channels with a short last one and runs flushed inside them, groups, asymmetric padding, padded input rows
+// (unaligned row starts) and padded / permuted outputs, rows whose last unit reads one column past the input,
+// each geometry (MT, NT, KG, TG, channels per step), every type and zero point.
+TEST(QuantizedLinearConvolutionGpu, WinogradKernelExact) {
+    // Run lengths: 2^24 / (max |V| * max |U|), e.g. (1, 1): 1020 * 2295, (2, 2): 510 * 1275, (0, 0): 510 * 255.
+    const uint32_t runs[16] = {129, 43, 64, 129, 43, 7, 21, 43, 64, 21, 25, 64, 129, 43, 64, 129};
+    for (uint32_t position = 0; position < 16; ++position)
+        EXPECT_EQ(internal::winograd_run_channels(position), runs[position]) << position;
+    SKIP_WITHOUT_GPU();
+    struct WinogradShape {
+        Dims input, filter;
+        uint32_t groups;
+        Dims start_pad, end_pad;
+        Layout in, out;
+        uint32_t mt, nt, kg, tg, steps;
+    };
+    const WinogradShape shapes[] = {
+        {{2, 12, 9, 19}, {8, 12, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 8, 8, 1, 1, 1},
+        {{1, 40, 14, 14}, {16, 40, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPadded, Layout::kPacked, 4, 4, 2, 2, 2},
+        {{3, 8, 7, 7}, {32, 8, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPermuted, 8, 8, 4, 4, 4},
+        {{1, 16, 6, 10}, {16, 8, 3, 3}, 2, {0, 1}, {2, 0}, Layout::kPadded, Layout::kPadded, 8, 4, 1, 2, 2},
+        {{2, 70, 5, 9}, {8, 70, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 4, 8, 2, 1, 4},
+        {{1, 9, 3, 3}, {64, 9, 3, 3}, 1, {0, 0}, {0, 0}, Layout::kPacked, Layout::kPacked, 8, 8, 8, 2, 1},
+        // W a multiple of 4 with padding 1 (as 56x56): the last unit's 6th input column is the first past the row.
+        {{2, 20, 8, 16}, {16, 20, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 8, 4, 2, 2, 4},
+        {{1, 6, 5, 8}, {8, 6, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPadded, Layout::kPacked, 4, 8, 2, 1, 2},
+    };
+    uint64_t seed = 14000, elements = 0, unclamped = 0;
+    for (size_t s = 0; s < std::size(shapes); ++s) {
+        for (DataType type : kTypes) {
+            ++seed;
+            const WinogradShape& sh = shapes[s];
+            PlanOptions options{.kernel = PlanOptions::Kernel::kWinograd};
+            options.winograd_channels = sh.mt;
+            options.winograd_tiles = sh.nt;
+            options.winograd_channel_groups = sh.kg;
+            options.winograd_tile_groups = sh.tg;
+            options.winograd_steps = sh.steps;
+            ConvCase c;
+            c.input_type = type;
+            c.filter_type = seed % 3 ? DataType::kInt8 : DataType::kUint8;
+            c.output_type = seed % 5 < 2 ? DataType::kInt8 : DataType::kUint8;
+            c.input_sizes = sh.input;
+            c.filter_sizes = sh.filter;
+            c.groups = sh.groups;
+            c.strides = c.dilations = {1, 1};
+            c.start_pad = sh.start_pad;
+            c.end_pad = sh.end_pad;
+            c.input_layout = sh.in;
+            c.output_layout = sh.out;
+            c.input_zp = seed % 4 != 0;
+            c.per_channel_scale = c.per_channel_zp = s % 2 == 0;
+            balance_output_scale(c);
+            const std::string name = "qlconv_gpu/winograd/" + std::to_string(s) + "/" + type_tag(c);
+            const DifferentialCase d = to_differential(c, name, seed);
+            const ExactCount n = count_exact_mismatches(d, options);
+            ASSERT_TRUE(n.error.empty()) << name << ": " << n.error;
+            EXPECT_EQ(n.mismatches, 0u) << name << ": " << n.mismatches << " of " << n.elements;
+            elements += n.elements;
+            unclamped += n.unclamped;
+        }
+    }
+    EXPECT_GT(unclamped, elements / 4) << "the outputs must mostly not saturate";
+}
+
+// The Winograd kernel's float runs end in time: with x - xz = -255 and w - wz = -255 everywhere, position (1, 1)
+// multiplies its largest values, 1020 * 2295 per channel (every other position sees 0), so 7 channels sum to
+// 16386300 < 2^24. One input of the 8th channel at x = 1 makes that channel's product odd (1019 * 2295): a run of 8
+// would reach 18724905, which float32 cannot hold, and the tile's 4 outputs would come out one lower. The bias brings
+// those outputs (whose windows hold the odd input) to 45 at M = 1; the others saturate. Steps of 1 and 4 channels.
+TEST(QuantizedLinearConvolutionGpu, WinogradKernelExactAtRunBoundaries) {
+    SKIP_WITHOUT_GPU();
+    uint64_t seed = 15000;
+    for (uint32_t channels : {8u, 15u}) {
+        for (uint32_t steps : {1u, 4u}) {
+            ++seed;
+            ConvCase c;
+            c.input_type = DataType::kUint8;
+            c.filter_type = DataType::kInt8;
+            c.output_type = DataType::kUint8;
+            c.input_sizes = {1, channels, 6, 6};
+            c.filter_sizes = {8, channels, 3, 3};
+            c.strides = c.dilations = {1, 1};
+            c.start_pad = c.end_pad = {0, 0};
+            c.input_scale = {1.0};
+            c.filter_scale = {1.0};
+            c.output_scale = {1.0};
+            c.input_zero = 255;
+            c.output_zero = 0;
+            c.bias_values = std::vector<double>(8, -double(channels) * 9 * 65025 + 300);
+            DifferentialCase d = to_differential(c, "qlconv_gpu/winograd_exact/c" + std::to_string(channels) + "/u" +
+                                                        std::to_string(steps), seed);
+            HostTensor& x = d.inputs[0];
+            for (uint64_t i = 0; i < x.element_count(); ++i) x.set_from_double(i, 0);
+            x.set_from_double(7 * 36 + 1 * 6 + 1, 1);  // channel 7, row 1, column 1: inside tile (0, 0)'s centre
+            HostTensor& w = d.inputs[3];
+            for (uint64_t i = 0; i < w.element_count(); ++i) w.set_from_double(i, -128);
+            d.inputs[5] = dmltool::testing::make_tensor(DataType::kInt8, {1, 1, 1, 1}, {127});
+            PlanOptions options{.kernel = PlanOptions::Kernel::kWinograd};
+            options.winograd_channels = 8;
+            options.winograd_tiles = 4;
+            options.winograd_channel_groups = 1;
+            options.winograd_tile_groups = 1;
+            options.winograd_steps = steps;
+            const ExactCount n = count_exact_mismatches(d, options);
+            ASSERT_TRUE(n.error.empty()) << d.name << ": " << n.error;
+            EXPECT_EQ(n.mismatches, 0u) << d.name << ": " << n.mismatches << " of " << n.elements;
+            EXPECT_EQ(n.unclamped, 8u * 4u) << d.name << ": the 4 outputs of tile (0, 0) of each channel";
+        }
+    }
+}
+
+// Every Winograd conv kernel option combination at the tuned geometries, and the weight transform, pass
+// vkd3d-compiler and spirv-val; bad geometry is refused.
+TEST(QuantizedLinearConvolutionGpu, WinogradBlobsValidate) {
+    size_t count = 0;
+    std::string tools_missing;  // GTEST_SKIP in the lambda would only leave the lambda: the test skips below
+    const auto check = [&](Result<std::vector<uint8_t>> blob, const std::string& name) {
+        ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
+        const auto v = shaders::testing::validate_with_vkd3d(*blob, name);
+        if (!v.tools_found) {
+            tools_missing = v.log;
+            return;
+        }
+        EXPECT_TRUE(v.ok) << name << ": " << v.log;
+        ++count;
+    };
+    check(build_winograd_weights_kernel(), "qlconv_winograd_weights");
+    const uint32_t geometries[][5] = {{8, 4, 4, 4, 4}, {8, 4, 8, 2, 4}, {8, 4, 8, 4, 4},
+                                      {4, 8, 8, 4, 4}, {8, 8, 1, 1, 1}, {4, 4, 2, 2, 2}};
+    for (size_t g = 0; g < std::size(geometries); ++g)
+        for (uint32_t bits = 0; bits < 8; ++bits) {
+            const auto& k = geometries[g];
+            const WinogradConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), k[0], k[1], k[2], k[3],
+                                              k[4]};
+            check(build_winograd_conv_kernel(o), "qlconv_winograd_" + std::to_string(g) + "_" + std::to_string(bits));
+        }
+    if (!tools_missing.empty()) GTEST_SKIP() << tools_missing;
+    EXPECT_EQ(count, 1u + 6u * 8u);
+    EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_thread = 2}).is_ok());
+    EXPECT_FALSE(build_winograd_conv_kernel({.tiles_per_thread = 16}).is_ok());
+    EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_step = 8}).is_ok()) << "a step past the 7-channel run";
+    EXPECT_FALSE(build_winograd_conv_kernel({.channel_groups = 8, .tile_groups = 16}).is_ok()) << "2048 threads";
+}
+
+}  // namespace
+}  // namespace dmltool::ops::quantized_linear_convolution
