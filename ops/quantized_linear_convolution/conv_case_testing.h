@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "ops/quantized_linear_convolution/kernel.h"
+#include "ops/split/layout_test_support.h"
+#include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 #include "tests/testing/op_testing.h"
 
@@ -28,21 +30,13 @@ using dmltool::testing::tensor_json;
 
 inline const Op& qlc_op() { return dmltool::testing::builtin_op("QUANTIZED_LINEAR_CONVOLUTION"); }
 
-enum class Layout { kPacked, kPadded, kPermuted, kBroadcast };
-inline const char* layout_name(Layout l) {
-    switch (l) {
-        case Layout::kPacked: return "packed";
-        case Layout::kPadded: return "padded";
-        case Layout::kPermuted: return "permuted";
-        case Layout::kBroadcast: return "broadcast";
-    }
-    return "?";
-}
+using dmltool::testing::layouts::Layout;
+using dmltool::testing::layouts::layout_name;
 
 // Strides (elements) for `sizes` in a layout: padded = packed over sizes enlarged by a few elements per
 // dimension; permuted = channels innermost (NHWC-like: the W stride is not 1); broadcast = packed with the
 // batch dimension repeated (stride 0).
-inline Dims make_strides(const Dims& sizes, Layout layout, std::mt19937& rng) {
+inline Dims conv_strides(const Dims& sizes, Layout layout, std::mt19937& rng) {
     const size_t rank = sizes.size();
     Dims strides(rank, 1);
     if (layout == Layout::kPermuted) {
@@ -109,11 +103,11 @@ inline DifferentialCase to_differential(const ConvCase& c, const std::string& na
     const Dims zp_quant = c.one_dim_quant ? (c.per_channel_zp ? Dims{m} : Dims{1}) : (c.per_channel_zp ? channel : quant);
     json desc;
     std::optional<Dims> in_strides;
-    if (c.input_layout != Layout::kPacked) in_strides = make_strides(c.input_sizes, c.input_layout, rng);
+    if (c.input_layout != Layout::kPacked) in_strides = conv_strides(c.input_sizes, c.input_layout, rng);
     std::optional<Dims> out_strides;
-    if (c.output_layout != Layout::kPacked) out_strides = make_strides(out, c.output_layout, rng);
+    if (c.output_layout != Layout::kPacked) out_strides = conv_strides(out, c.output_layout, rng);
     std::optional<Dims> filter_strides;
-    if (c.strided_filter) filter_strides = make_strides(c.filter_sizes, Layout::kPadded, rng);
+    if (c.strided_filter) filter_strides = conv_strides(c.filter_sizes, Layout::kPadded, rng);
     desc["InputTensor"] = tensor_json(c.input_type, c.input_sizes, in_strides);
     desc["InputScaleTensor"] = tensor_json(DataType::kFloat32, quant);
     if (c.input_zp) desc["InputZeroPointTensor"] = tensor_json(c.input_type, quant);
@@ -247,27 +241,14 @@ inline std::string type_tag(const ConvCase& c) {
     return std::string(t(c.input_type)) + "_" + t(c.filter_type) + "_" + t(c.output_type);
 }
 
-// The op planned with given PlanOptions (8-channel tiles forced, the tiled kernel off or with 4/8 columns).
-class PlannedOp final : public Op {
-public:
-    explicit PlannedOp(PlanOptions options) : options_(options) {}
-    std::string_view name() const override { return qlc_op().name(); }
-    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const override { return qlc_op().parse(desc); }
-    std::vector<TensorSlot> tensors(const OpDesc& desc) const override { return qlc_op().tensors(desc); }
-    const FeatureLevelTable& feature_levels() const override { return qlc_op().feature_levels(); }
-    Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
-                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
-        return qlc_op().run_reference(desc, inputs, outputs, context);
-    }
-    Tolerance default_tolerance(const OpDesc& desc, size_t i) const override { return qlc_op().default_tolerance(desc, i); }
-    WorkEstimate work(const OpDesc& desc) const override { return qlc_op().work(desc); }
-    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
-        return plan_quantized_linear_convolution(static_cast<const QuantizedLinearConvolutionDesc&>(desc), options_);
-    }
-
-private:
-    PlanOptions options_;
-};
+// The op planned with given PlanOptions (8-channel tiles forced, the tiled kernel off or with 4/8 columns, a named
+// kernel).
+inline dmltool::testing::layouts::ReplannedOp planned_op(const PlanOptions& options) {
+    return {qlc_op(), [options](const OpDesc& desc) {
+                return plan_quantized_linear_convolution(static_cast<const QuantizedLinearConvolutionDesc&>(desc),
+                                                         options);
+            }};
+}
 
 // Runs a case on the GPU and the reference and counts elements that differ at all (the contract allows +-1).
 struct ExactCount {
@@ -283,7 +264,7 @@ inline ExactCount count_exact_mismatches(const DifferentialCase& d, const PlanOp
     for (const HostTensor& t : d.inputs) inputs.push_back(t.element_count() ? &t : nullptr);
     auto reference = dmltool::testing::run_reference(qlc_op(), **parsed, inputs);
     if (!reference.is_ok()) return {0, 0, reference.status().message()};
-    auto gpu = dmltool::testing::test_gpu_backend(nullptr)->execute(PlannedOp(options), **parsed, inputs, nullptr);
+    auto gpu = dmltool::testing::test_gpu_backend(nullptr)->execute(planned_op(options), **parsed, inputs, nullptr);
     if (!gpu.is_ok()) return {0, 0, gpu.status().message()};
     const HostTensor& want = (*reference)[0];
     const HostTensor& got = (*gpu)[0];
@@ -301,5 +282,22 @@ inline ExactCount count_exact_mismatches(const DifferentialCase& d, const PlanOp
         }
     return result;
 }
+
+// Kernel blobs through vkd3d-compiler + spirv-val: `count` those that passed; without the tools `tools_missing` says
+// why (the test then skips: GTEST_SKIP inside check would only leave check).
+struct BlobChecker {
+    size_t count = 0;
+    std::string tools_missing;
+    void check(const Result<std::vector<uint8_t>>& blob, const std::string& name) {
+        ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
+        const auto v = shaders::testing::validate_with_vkd3d(*blob, name);
+        if (!v.tools_found) {
+            tools_missing = v.log;
+            return;
+        }
+        EXPECT_TRUE(v.ok) << name << ": " << v.log;
+        ++count;
+    }
+};
 
 }  // namespace dmltool::ops::quantized_linear_convolution::conv_testing

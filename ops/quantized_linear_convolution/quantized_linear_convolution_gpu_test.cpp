@@ -111,7 +111,7 @@ TEST(QuantizedLinearConvolutionGpu, KernelPaths) {
 TEST(QuantizedLinearConvolutionGpu, EightChannelTiles) {
     SKIP_WITHOUT_GPU();
     for (bool tiled : {true, false}) {
-    const PlannedOp op({.wide_tile_min_threads = 0, .allow_tiled = tiled, .allow_float = false});
+    const auto op = planned_op({.wide_tile_min_threads = 0, .allow_tiled = tiled, .allow_float = false});
     uint64_t seed = 4000;
     for (uint32_t rank : {3u, 4u}) {
         for (DataType type : kTypes) {
@@ -136,7 +136,7 @@ TEST(QuantizedLinearConvolutionGpu, EightChannelTiles) {
 // packed-W coverage now that the planner sends those shapes to the tiled kernel.
 TEST(QuantizedLinearConvolutionGpu, UntiledKernelRandomCases) {
     SKIP_WITHOUT_GPU();
-    const PlannedOp op({.allow_tiled = false});
+    const auto op = planned_op({.allow_tiled = false});
     uint64_t seed = 100;
     for (uint32_t rank : {3u, 4u}) {
         for (DataType in : kTypes) {
@@ -179,7 +179,7 @@ TEST(QuantizedLinearConvolutionGpu, TiledKernelChunksAndWindows) {
     uint64_t seed = 5000;
     for (size_t s = 0; s < std::size(shapes); ++s) {
         for (uint32_t columns : {4u, 8u}) {
-            const PlannedOp op({.tiled_columns = columns, .allow_float = false});
+            const auto op = planned_op({.tiled_columns = columns, .allow_float = false});
             for (DataType type : kTypes) {
                 ++seed;
                 const TiledShape& sh = shapes[s];
@@ -419,7 +419,7 @@ TEST(QuantizedLinearConvolutionGpu, MultiViewKernels) {
     uint64_t seed = 9100;
     size_t multi_view_runs = 0;
     for (const Variant& variant : variants) {
-        const PlannedOp op(variant.options);
+        const auto op = planned_op(variant.options);
         for (size_t s = 0; s < std::size(shapes); ++s) {
             ++seed;
             const Shape& sh = shapes[s];
@@ -459,7 +459,7 @@ TEST(QuantizedLinearConvolutionGpu, MultiViewRandomCases) {
     uint64_t seed = 9500;
     for (bool tiled : {true, false}) {
         const PlanOptions options{.wide_tile_min_threads = 0, .allow_tiled = tiled, .window_log2 = 8};
-        const PlannedOp op(options);
+        const auto op = planned_op(options);
         for (uint32_t rank : {3u, 4u}) {
             for (int variant = 0; variant < 6; ++variant, ++seed) {
                 std::mt19937 rng{uint32_t(seed)};
@@ -724,7 +724,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
                                      (*options.float_prefetch ? "/pf" : "");
             const DifferentialCase d = to_differential(c, name, seed);
             ASSERT_TRUE(takes_float_kernel(d, options)) << name;
-            const auto result = run_differential(PlannedOp(options), d);
+            const auto result = run_differential(planned_op(options), d);
             EXPECT_TRUE(result.passed) << result.message;
         }
     }
@@ -798,18 +798,9 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelExactAtRunBoundaries) {
 
 // Every float kernel variant and finalize kernel passes vkd3d-compiler and spirv-val; bad geometry is refused.
 TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
-    size_t count = 0;
-    std::string tools_missing;  // GTEST_SKIP in the lambda would only leave the lambda: the test skips below
+    BlobChecker blobs;
     const auto check = [&](const FloatConvKernelOptions& o, const std::string& name) {
-        auto blob = build_float_conv_kernel(o);
-        ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
-        const auto v = shaders::testing::validate_with_vkd3d(*blob, name);
-        if (!v.tools_found) {
-            tools_missing = v.log;
-            return;
-        }
-        EXPECT_TRUE(v.ok) << name << ": " << v.log;
-        ++count;
+        blobs.check(build_float_conv_kernel(o), name);
     };
     for (uint32_t bits = 0; bits < 48; ++bits) {
         FloatConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), 8, 8, 7, 4, 8, 3, 3, bool(bits & 8)};
@@ -822,17 +813,12 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
           "qlconv_float_mt4_cw4_7x5");
     check({.column_units = 1, .rows = 7, .channel_groups = 8, .kernel_h = 1, .kernel_w = 1, .split = true},
           "qlconv_float_1x1_split");
-    if (!tools_missing.empty()) GTEST_SKIP() << tools_missing;
-    for (uint32_t splits : {2u, 5u}) {
-        for (bool output_signed : {false, true}) {
-            auto blob = build_split_finalize_kernel({.output_signed = output_signed, .splits = splits});
-            ASSERT_TRUE(blob.is_ok()) << blob.status().message();
-            const auto v = shaders::testing::validate_with_vkd3d(*blob, "qlconv_finalize_" + std::to_string(splits));
-            EXPECT_TRUE(v.ok) << v.log;
-            ++count;
-        }
-    }
-    EXPECT_EQ(count, 48u + 2u + 4u);
+    for (uint32_t splits : {2u, 5u})
+        for (bool output_signed : {false, true})
+            blobs.check(build_split_finalize_kernel({.output_signed = output_signed, .splits = splits}),
+                        "qlconv_finalize_" + std::to_string(splits));
+    if (!blobs.tools_missing.empty()) GTEST_SKIP() << blobs.tools_missing;
+    EXPECT_EQ(blobs.count, 48u + 2u + 4u);
     EXPECT_FALSE(build_float_conv_kernel({.prefetch = true}).is_ok()) << "prefetch needs weights_from_view";
     EXPECT_FALSE(build_float_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.columns_per_thread = 4, .kernel_w = 6}).is_ok());

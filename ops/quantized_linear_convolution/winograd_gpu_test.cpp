@@ -9,7 +9,6 @@
 #include "ops/quantized_linear_convolution/conv_case_testing.h"
 #include "ops/quantized_linear_convolution/kernel.h"
 #include "ops/quantized_linear_convolution/kernel_internal.h"
-#include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 
 namespace dmltool::ops::quantized_linear_convolution {
@@ -134,19 +133,8 @@ TEST(QuantizedLinearConvolutionGpu, WinogradKernelExactAtRunBoundaries) {
 // Every Winograd conv kernel option combination at the tuned geometries, and the weight transform, pass
 // vkd3d-compiler and spirv-val; bad geometry is refused.
 TEST(QuantizedLinearConvolutionGpu, WinogradBlobsValidate) {
-    size_t count = 0;
-    std::string tools_missing;  // GTEST_SKIP in the lambda would only leave the lambda: the test skips below
-    const auto check = [&](Result<std::vector<uint8_t>> blob, const std::string& name) {
-        ASSERT_TRUE(blob.is_ok()) << name << ": " << blob.status().message();
-        const auto v = shaders::testing::validate_with_vkd3d(*blob, name);
-        if (!v.tools_found) {
-            tools_missing = v.log;
-            return;
-        }
-        EXPECT_TRUE(v.ok) << name << ": " << v.log;
-        ++count;
-    };
-    check(build_winograd_weights_kernel(), "qlconv_winograd_weights");
+    BlobChecker blobs;
+    blobs.check(build_winograd_weights_kernel(), "qlconv_winograd_weights");
     const uint32_t geometries[][5] = {{8, 4, 4, 4, 4}, {8, 4, 8, 2, 4}, {8, 4, 8, 4, 4},
                                       {4, 8, 8, 4, 4}, {8, 8, 1, 1, 1}, {4, 4, 2, 2, 2}};
     for (size_t g = 0; g < std::size(geometries); ++g)
@@ -154,10 +142,11 @@ TEST(QuantizedLinearConvolutionGpu, WinogradBlobsValidate) {
             const auto& k = geometries[g];
             const WinogradConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), k[0], k[1], k[2], k[3],
                                               k[4]};
-            check(build_winograd_conv_kernel(o), "qlconv_winograd_" + std::to_string(g) + "_" + std::to_string(bits));
+            blobs.check(build_winograd_conv_kernel(o),
+                        "qlconv_winograd_" + std::to_string(g) + "_" + std::to_string(bits));
         }
-    if (!tools_missing.empty()) GTEST_SKIP() << tools_missing;
-    EXPECT_EQ(count, 1u + 6u * 8u);
+    if (!blobs.tools_missing.empty()) GTEST_SKIP() << blobs.tools_missing;
+    EXPECT_EQ(blobs.count, 1u + 6u * 8u);
     EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_winograd_conv_kernel({.tiles_per_thread = 16}).is_ok());
     EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_step = 8}).is_ok()) << "a step past the 7-channel run";
