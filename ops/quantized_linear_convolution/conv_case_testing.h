@@ -241,6 +241,30 @@ inline std::string type_tag(const ConvCase& c) {
     return std::string(t(c.input_type)) + "_" + t(c.filter_type) + "_" + t(c.output_type);
 }
 
+// The stride-1, dilation-1 case of a kernel-geometry test's shape (fields input, filter, groups, start_pad, end_pad,
+// in, out): input type given, filter and output types and the input zero point varied by `seed`, per-channel or
+// per-tensor quantization, the output scale balanced.
+template <typename Shape>
+ConvCase stride1_case(const Shape& sh, DataType input_type, uint64_t seed, bool per_channel) {
+    ConvCase c;
+    c.input_type = input_type;
+    c.filter_type = seed % 3 ? DataType::kInt8 : DataType::kUint8;
+    c.output_type = seed % 5 < 2 ? DataType::kInt8 : DataType::kUint8;
+    c.input_sizes = sh.input;
+    c.filter_sizes = sh.filter;
+    c.groups = sh.groups;
+    c.strides = Dims(sh.start_pad.size(), 1);
+    c.dilations = Dims(sh.start_pad.size(), 1);
+    c.start_pad = sh.start_pad;
+    c.end_pad = sh.end_pad;
+    c.input_layout = sh.in;
+    c.output_layout = sh.out;
+    c.input_zp = seed % 4 != 0;
+    c.per_channel_scale = c.per_channel_zp = per_channel;
+    balance_output_scale(c);
+    return c;
+}
+
 // The op planned with given PlanOptions (8-channel tiles forced, the tiled kernel off or with 4/8 columns, a named
 // kernel).
 inline dmltool::testing::layouts::ReplannedOp planned_op(const PlanOptions& options) {

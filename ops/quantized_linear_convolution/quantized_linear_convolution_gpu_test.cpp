@@ -702,23 +702,7 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
             options.float_weights_from_view = variant >= std::size(kTypes);
             options.float_prefetch = variant >= 2 * std::size(kTypes);
             ++seed;
-            const FloatShape& sh = shapes[s];
-            ConvCase c;
-            c.input_type = type;
-            c.filter_type = seed % 3 ? DataType::kInt8 : DataType::kUint8;
-            c.output_type = seed % 5 < 2 ? DataType::kInt8 : DataType::kUint8;
-            c.input_sizes = sh.input;
-            c.filter_sizes = sh.filter;
-            c.groups = sh.groups;
-            c.strides = Dims(sh.start_pad.size(), 1);
-            c.dilations = Dims(sh.start_pad.size(), 1);
-            c.start_pad = sh.start_pad;
-            c.end_pad = sh.end_pad;
-            c.input_layout = sh.in;
-            c.output_layout = sh.out;
-            c.input_zp = seed % 4 != 0;
-            c.per_channel_scale = c.per_channel_zp = s % 2 == 0;
-            balance_output_scale(c);
+            const ConvCase c = stride1_case(shapes[s], type, seed, s % 2 == 0);
             const std::string name = "qlconv_gpu/float/" + std::to_string(s) + "/" + type_tag(c) +
                                      (options.float_weights_from_view ? "/wview" : "") +
                                      (*options.float_prefetch ? "/pf" : "");
