@@ -37,6 +37,11 @@ struct KernelDispatch {
 struct DevicePlan {
     std::vector<std::vector<std::byte>> auxiliary_buffers;
     std::vector<KernelDispatch> dispatches;
+    // The kernels use the f32tof16 opcode and rely on it rounding to nearest even, as the integer conversion of
+    // shaders/elements.h does. Vulkan leaves the rounding of the SPIR-V instruction vkd3d translates it to open, so
+    // the backend runs such a plan only on a device whose opcode its probe found exact (gpu/half_opcode_probe.h)
+    // and refuses it (kUnsupported) elsewhere.
+    bool needs_exact_half_opcodes = false;
 };
 
 }  // namespace dmltool

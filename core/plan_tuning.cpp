@@ -6,6 +6,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/compare.h"
 #include "core/platform.h"
 
 namespace dmltool {
@@ -93,6 +94,21 @@ size_t choose_variant(const std::vector<VariantTime>& measured, double margin) {
     const double heuristic = measured[0].seconds;
     if (best != 0 && heuristic > 0 && measured[best].seconds * (1 + margin) > heuristic) return 0;
     return best;
+}
+
+std::string variant_output_difference(const std::vector<HostTensor>& expected, const std::vector<HostTensor>& got) {
+    if (expected.size() != got.size()) return "a different number of outputs";
+    for (size_t o = 0; o < expected.size(); ++o) {
+        // Not bitwise, ulp 0, abs 0: equal values only; ulp_distance counts two NaNs and +-0 as 0 ulp apart.
+        const Tolerance equal_values;
+        const CompareResult r = compare_tensors(expected[o], got[o], equal_values, 1);
+        if (r.verdict == Verdict::kPassed) continue;
+        if (r.mismatches.empty()) return "output " + std::to_string(o) + ": " + r.reason;
+        const Mismatch& m = r.mismatches.front();
+        return "output " + std::to_string(o) + " element " + std::to_string(m.index) + ": expected " + m.expected +
+               ", got " + m.got;
+    }
+    return {};
 }
 
 std::string plan_fingerprint(std::string_view op_name, const DevicePlan& heuristic,

@@ -14,6 +14,7 @@
 
 #include "core/device_plan.h"
 #include "core/status.h"
+#include "core/tensor.h"
 
 namespace dmltool {
 
@@ -52,6 +53,13 @@ struct PlanChoice {
 // heuristic (index 0) — noise of a few percent must not flip choices from run to run. Candidates with no time
 // (seconds <= 0: failed or skipped) never win. 0 for an empty list.
 size_t choose_variant(const std::vector<VariantTime>& measured, double margin = 0.02);
+
+// Empty when a variant's outputs have the same values as the heuristic plan's: bit for bit, except that any NaN
+// equals any NaN and -0 equals +0. Which NaN or zero an evaluation produces depends on its operation order (x86's
+// inf - inf is a negative NaN, a + b and b + a can pick different NaN operands), so two correct kernels that
+// order the same operations differently may differ there and nowhere else. Otherwise: where the first
+// difference is ("output 0 element 12: expected ..., got ...").
+std::string variant_output_difference(const std::vector<HostTensor>& expected, const std::vector<HostTensor>& got);
 
 // A key that changes whenever what would run changes: FNV-1a (64-bit) over the op name, the heuristic plan
 // (kernel bytes, root constants, bindings, group counts, auxiliary buffer sizes) and the variant names. A new

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <chrono>
+#include <cstdio>
 
 #include "gpu/device_footprint.h"
 
@@ -65,6 +66,18 @@ Status GpuBackend::check_capacity(const Op& op, const OpDesc& desc) {
 
 std::string GpuBackend::name() const { return "gpu (" + context_->adapter().name + ")"; }
 
+Status GpuBackend::check_half_opcodes(const KernelDispatch& first_dispatch) {
+    if (!half_opcodes_) {
+        auto probe = probe_half_opcodes(*context_);
+        if (!probe.is_ok()) return probe.status().with_context("probing the device's half opcodes");
+        half_opcodes_ = std::move(probe).value();
+        if (tuning_.trace) std::fprintf(stderr, "dmltool: half opcode probe: %s\n", half_opcodes_->summary().c_str());
+    }
+    if (half_opcodes_->exact()) return Status::ok();
+    return unsupported(first_dispatch.label + " needs exact half opcodes, and on '" + context_->adapter().name +
+                       "' " + half_opcodes_->summary());
+}
+
 Result<const ComputeKernel*> GpuBackend::kernel_for(const KernelDispatch& dispatch) {
     if (!dispatch.dxbc || dispatch.dxbc->empty()) return internal_error(dispatch.label + ": dispatch without a kernel");
     KernelLayout layout{uint32_t(dispatch.root_constants.size()), uint32_t(dispatch.srvs.size()),
@@ -95,6 +108,8 @@ Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare_plan(const Op&
     prepared->inputs = inputs;
     prepared->plan = std::move(plan);
     DMLTOOL_RETURN_IF_ERROR(check_footprint(op, desc, prepared->plan));
+    if (prepared->plan.needs_exact_half_opcodes && !prepared->plan.dispatches.empty())
+        DMLTOOL_RETURN_IF_ERROR(check_half_opcodes(prepared->plan.dispatches.front()));
     for (const KernelDispatch& dispatch : prepared->plan.dispatches) {
         DMLTOOL_ASSIGN_OR_RETURN(const ComputeKernel* kernel, kernel_for(dispatch));
         prepared->kernels.push_back(kernel);

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "gpu/fault_injector.h"
 #include "gpu/gpu_buffer.h"
 #include "gpu/gpu_context.h"
+#include "gpu/half_opcode_probe.h"
 
 namespace dmltool::gpu {
 
@@ -109,6 +111,9 @@ private:
     Status reset_outputs(const Op& op, Prepared& prepared, std::byte output_poison);
     Status record_plan(Prepared& prepared);
     Result<const ComputeKernel*> kernel_for(const KernelDispatch& dispatch);
+    // kUnsupported, with the probe's finding, when the plan needs exact half opcodes and this device's are not
+    // (gpu/half_opcode_probe.h: probed once per device, on the first plan that needs them).
+    Status check_half_opcodes(const KernelDispatch& first_dispatch);
 
     // The injector outlives every context made with it (declared first: destroyed last).
     std::unique_ptr<FaultInjector> faults_;
@@ -121,6 +126,7 @@ private:
     TuningOptions tuning_;
     std::unique_ptr<TuningCache> tuning_cache_;  // loaded on the first case with variants
     std::map<std::string, PlanChoice> plan_choices_;  // by plan fingerprint: each desc is tuned once per process
+    std::optional<HalfOpcodeProbe> half_opcodes_;     // the device's probe, once a plan needed it
 };
 
 }  // namespace dmltool::gpu

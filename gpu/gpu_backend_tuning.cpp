@@ -1,8 +1,9 @@
 // Autotuning on the D3D12 backend (README "Autotuning"; the cache and the winner rule are core/plan_tuning.h).
 // An op that offers plan variants for a desc (Op::device_plan_variants) gets them timed on this device the first
 // time the desc is planned in tune mode: each variant is prepared on the heuristic plan's input and output
-// buffers, run once and its outputs compared bit for bit with the heuristic plan's (a variant that differs is a
-// kernel bug, reported as the case's error rather than silently timed); then all are timed with GPU timestamps,
+// buffers, run once and its outputs compared with the heuristic plan's, bit for bit but for NaN payloads and the
+// sign of zero (core/plan_tuning.h: variant_output_difference; a variant that differs is a kernel bug, reported as
+// the case's error rather than silently timed); then all are timed with GPU timestamps,
 // back to back, in three rounds (each keeps its fastest), the heuristic and the fastest few are timed again (their
 // medians decide), and the winner is stored per device (adapter, ids, driver) and plan fingerprint. Later plans of
 // the same desc, in this process or later ones, use that winner.
@@ -61,21 +62,6 @@ std::string plan_label(const Op& op, const OpDesc& desc) {
     for (const TensorSlot& slot : op.tensors(desc))
         if (slot.desc) label += " " + slot.name + " " + shape_text(*slot.desc);
     return label;
-}
-
-// Empty when equal; otherwise where the first difference is.
-std::string first_difference(const std::vector<HostTensor>& expected, const std::vector<HostTensor>& got) {
-    if (expected.size() != got.size()) return "a different number of outputs";
-    for (size_t o = 0; o < expected.size(); ++o) {
-        const auto a = expected[o].bytes(), b = got[o].bytes();
-        if (a.size() != b.size()) return "output " + std::to_string(o) + " has a different size";
-        const auto mismatch = std::mismatch(a.begin(), a.end(), b.begin());
-        if (mismatch.first != a.end()) {
-            const uint64_t element = uint64_t(mismatch.first - a.begin()) / expected[o].element_bytes();
-            return "output " + std::to_string(o) + " element " + std::to_string(element);
-        }
-    }
-    return {};
 }
 
 }  // namespace
@@ -150,7 +136,7 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
     // never timed itself: every candidate, the heuristic included, is timed the same way.
     std::unique_ptr<Prepared> io;
     // 1. Check: every variant runs once on the heuristic plan's input and output buffers and must reproduce its
-    // outputs bit for bit.
+    // outputs (variant_output_difference).
     for (size_t i = 0; i < names.size(); ++i) {
         auto plan = plan_of(i);
         // A variant the op cannot build for this desc, or that does not fit this device, is not a candidate; the
@@ -167,7 +153,7 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
         if (!outputs.is_ok()) return fails(i, outputs.status());
         if (i == 0) {
             expected = std::move(outputs).value();
-        } else if (const std::string where = first_difference(expected, *outputs); !where.empty()) {
+        } else if (const std::string where = variant_output_difference(expected, *outputs); !where.empty()) {
             return internal_error(std::string(op.name()) + ": autotuning: plan variant '" + names[i] +
                                   "' computes other outputs than the heuristic plan (first at " + where +
                                   "): a kernel bug; --autotune off runs the heuristic plan only");

@@ -43,8 +43,15 @@ Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc
 Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics,
                                                        uint32_t window_log2 = shaders::kMaxViewBytesLog2);
 
+// Tuning variants of the dedicated linear kernels (linear_fast.cpp); the default is the heuristic plan's.
+struct LinearFastVariant {
+    bool native_half = false;     // FLOAT16 outputs through f32tof16 (the plan then needs_exact_half_opcodes)
+    bool one_output_row = false;  // x2: one output row per thread instead of a pair
+};
+
 // Linear x2 upsampling or x0.5 downsampling of the last two dimensions of packed tensors whose rows are whole
-// 16-byte vectors, every data type (linear_fast.cpp), or nullopt.
-Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc);
+// 16-byte vectors, every data type (linear_fast.cpp), or nullopt (also when the variant does not apply: native_half
+// to a type other than FLOAT16, one_output_row to x0.5).
+Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc, LinearFastVariant variant = {});
 
 }  // namespace dmltool::ops::resample

@@ -31,6 +31,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,7 @@ constexpr uint32_t kFastChunks = 3;  // x2: input vectors per input row; x0.5: o
 constexpr uint32_t kFastPairs = 4;   // x2: row pairs per plane (H + 1)
 constexpr uint32_t kFastInH = 5;     // x2: input rows per plane
 constexpr uint32_t kFastInW = 6;     // x2: input elements per row
+constexpr uint32_t kFastOutH = 7;    // x2: output rows per plane (2H)
 constexpr uint32_t kFastConstantCount = 8;
 
 constexpr float kByteBias = 32768.0f;            // 2^15: biased byte value = 2^15 + u
@@ -80,7 +82,11 @@ private:
 // How one element type's 16-byte vectors become float32 values and back.
 class Codec {
 public:
-    Codec(ProgramBuilder& b, DataType type) : b_(b), type_(type), s_(b) {}
+    // native_half: FLOAT16 outputs through the f32tof16 opcode instead of the integer conversion (6 instructions
+    // instead of 14 per output; only where the device's opcode was found exact: DevicePlan::needs_exact_half_opcodes).
+    // Inputs keep the integer conversion: exact on every device, and a quarter as many per output for x2.
+    Codec(ProgramBuilder& b, DataType type, bool native_half = false)
+        : b_(b), type_(type), native_half_(native_half), s_(b) {}
 
     uint32_t per_vector() const { return 16 / uint32_t(element_size(type_)); }
     uint32_t per_word() const { return 4 / uint32_t(element_size(type_)); }
@@ -188,6 +194,18 @@ private:
     // by the add gives +-0 (within the bound's F). The operands of the add are integer results, so no compiler
     // can fold it into the blend before.
     void to_half(Operand dst, Operand f) {
+        if (native_half_) {
+            // The opcode (exact on every non-NaN float where the plan runs); a NaN f becomes 0x7e00 with f's sign,
+            // as below: NVIDIA's f32tof16 writes 0x7fff for every NaN, dropping the sign.
+            Operand h = b_.temp();
+            b_.f32tof16(h.x(), f);
+            b_.and_(h.y(), f, imm(0x7fffffffu));
+            b_.ult(h.y(), imm(0x7f800000u), h.y());                  // NaN
+            b_.ushr(h.z(), f, imm(31));
+            b_.bfi(h.z(), imm(1), imm(15), h.z(), imm(0x7e00u));
+            b_.movc(dst, h.y(), h.z(), h.x());
+            return;
+        }
         Operand t = b_.temp(), u = b_.temp();
         b_.and_(t.x(), f, imm(0x7fffffffu));                        // |f|
         b_.and_(t.y(), t.x(), imm(0x7f800000u));
@@ -256,17 +274,20 @@ private:
 
     ProgramBuilder& b_;
     DataType type_;
+    bool native_half_;
     Scalars s_;
 };
 
-// x2: see the file comment. Thread = (plane * (H + 1) + j) * chunks + c.
-Result<std::vector<uint8_t>> build_x2_kernel(DataType type) {
+// x2: see the file comment. Thread = (plane * (H + 1) + j) * chunks + c. With one_row (a tuning variant: half the
+// registers per thread, so more threads in flight), a thread writes one output row: thread = (plane * 2H + r) *
+// chunks + c, r = 2j - 1 or 2j with the same rows and weights as that row of the pair.
+Result<std::vector<uint8_t>> build_x2_kernel(DataType type, bool native_half, bool one_row) {
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     Resource vectors = b.srv_typed_uint4(0);
     const Resource words = b.srv_raw(1);
     Resource output = b.uav_typed_uint4(0);
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    Codec codec(b, type);
+    Codec codec(b, type, native_half);
     const uint32_t V = codec.per_vector();
     const uint32_t esize = uint32_t(element_size(type));
 
@@ -274,8 +295,16 @@ Result<std::vector<uint8_t>> build_x2_kernel(DataType type) {
     Operand t = b.temp(), p = b.temp(), r = b.temp(), col = b.temp();
     b.ult(t.x(), thread, rc(kFastThreads));
     b.if_nz(t.x());
-    b.udiv(t.y(), t.z(), thread, rc(kFastChunks));   // t.y plane * (H + 1) + j, t.z chunk c
-    b.udiv(p.x(), p.y(), t.y(), rc(kFastPairs));     // p.x plane, p.y j
+    b.udiv(t.y(), t.z(), thread, rc(kFastChunks));   // t.y plane * (H + 1) + j (one_row: plane * 2H + r), t.z chunk c
+    Operand odd = b.temp();
+    if (one_row) {
+        b.udiv(p.x(), p.w(), t.y(), rc(kFastOutH));  // p.x plane, p.w output row r
+        b.and_(odd.x(), p.w(), imm(1));               // r = 2j - 1 (odd) or 2j
+        b.iadd(p.y(), p.w(), imm(1));
+        b.ushr(p.y(), p.y(), imm(1));                 // j
+    } else {
+        b.udiv(p.x(), p.y(), t.y(), rc(kFastPairs));  // p.x plane, p.y j
+    }
     b.iadd(p.z(), rc(kFastInH), imm(0xffffffffu));   // H - 1
     // Input rows (plane-relative): A = j == 0 ? 1 : j - 1, B = min(j, H - 1).
     b.ieq(t.w(), p.y(), imm(0));
@@ -293,6 +322,7 @@ Result<std::vector<uint8_t>> build_x2_kernel(DataType type) {
     b.ieq(t.w(), p.y(), imm(0));
     b.movc(w.z(), t.w(), imm_f(0.0f), imm_f(0.25f));  // wa2
     b.sub(w.w(), imm_f(1.0f), w.z());                 // wb2
+    if (one_row) b.movc(w.xy(), odd.x(), w.xy(), w.zw());  // this row's pair: (wa1, wb1) or (wa2, wb2)
     // Columns: first cV, left neighbour max(cV - 1, 0), right min(cV + V, W - 1) (their words' byte addresses
     // below); the edge chunks replace them with in[1] and in[W - 1] after loading.
     Operand edge = b.temp();
@@ -344,11 +374,13 @@ Result<std::vector<uint8_t>> build_x2_kernel(DataType type) {
     b.imul(o.y(), rc(kFastChunks), imm(2));           // output vectors per row
     b.imad(o.z(), t.z(), imm(2), imm(0));
     const Operand quarter = imm_f(0.25f), three_quarters = imm_f(0.75f);
-    for (int out_row = 0; out_row < 2; ++out_row) {
-        Operand valid = b.temp();
-        if (out_row == 0) b.ine(valid.x(), p.y(), imm(0));
-        else b.ine(valid.x(), p.y(), rc(kFastInH));
-        b.if_nz(valid.x());
+    for (int out_row = 0; out_row < (one_row ? 1 : 2); ++out_row) {
+        if (!one_row) {
+            Operand valid = b.temp();
+            if (out_row == 0) b.ine(valid.x(), p.y(), imm(0));
+            else b.ine(valid.x(), p.y(), rc(kFastInH));
+            b.if_nz(valid.x());
+        }
         const Operand wa = out_row == 0 ? w.x() : w.z();
         const Operand wb = out_row == 0 ? w.y() : w.w();
         std::vector<Operand> v(V + 2);
@@ -363,14 +395,18 @@ Result<std::vector<uint8_t>> build_x2_kernel(DataType type) {
                                         : codec.blend(v[k + 1], three_quarters, v[k + 2], quarter);
         }
         Operand a = b.temp();
-        b.iadd(a.x(), o.x(), imm(out_row == 0 ? 0xffffffffu : 0u));
-        b.imad(a.x(), a.x(), o.y(), o.z());
+        if (one_row) {
+            b.imad(a.x(), t.y(), o.y(), o.z());       // t.y = plane * 2H + r
+        } else {
+            b.iadd(a.x(), o.x(), imm(out_row == 0 ? 0xffffffffu : 0u));
+            b.imad(a.x(), a.x(), o.y(), o.z());
+        }
         const Operand lo = codec.pack(std::vector<Operand>(out.begin(), out.begin() + V));
         const Operand hi = codec.pack(std::vector<Operand>(out.begin() + V, out.end()));
         b.store_typed(output, a.x(), lo.xyzw());
         b.iadd(a.y(), a.x(), imm(1));
         b.store_typed(output, a.y(), hi.xyzw());
-        b.endif();
+        if (!one_row) b.endif();
     }
     b.endif();
     b.ret();
@@ -379,12 +415,12 @@ Result<std::vector<uint8_t>> build_x2_kernel(DataType type) {
 
 // x0.5: see the file comment. Thread = output vector index = (plane * Ho + oh) * chunks + c; its input rows
 // are 2 * (plane * Ho + oh) and the next, its input vectors 2c and 2c + 1 of each.
-Result<std::vector<uint8_t>> build_half_kernel(DataType type) {
+Result<std::vector<uint8_t>> build_half_kernel(DataType type, bool native_half) {
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     Resource vectors = b.srv_typed_uint4(0);
     Resource output = b.uav_typed_uint4(0);
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    Codec codec(b, type);
+    Codec codec(b, type, native_half);
     const uint32_t V = codec.per_vector();
 
     Operand thread = shaders::linear_thread_index(b, rc(kFastThreadsPerRow));
@@ -479,14 +515,15 @@ bool is_packed(const TensorDesc& tensor) {
 
 enum class FastKind { kX2, kHalf };
 
-Result<std::shared_ptr<const std::vector<uint8_t>>> cached(FastKind kind, DataType type) {
+Result<std::shared_ptr<const std::vector<uint8_t>>> cached(FastKind kind, DataType type, LinearFastVariant variant) {
     static std::mutex mutex;
-    static std::map<std::pair<FastKind, DataType>, std::shared_ptr<const std::vector<uint8_t>>> blobs;
+    static std::map<std::tuple<FastKind, DataType, bool, bool>, std::shared_ptr<const std::vector<uint8_t>>> blobs;
     std::lock_guard<std::mutex> lock(mutex);
-    auto& slot = blobs[{kind, type}];
+    auto& slot = blobs[{kind, type, variant.native_half, variant.one_output_row}];
     if (!slot) {
         DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob,
-                                 kind == FastKind::kX2 ? build_x2_kernel(type) : build_half_kernel(type));
+                                 kind == FastKind::kX2 ? build_x2_kernel(type, variant.native_half, variant.one_output_row)
+                                                       : build_half_kernel(type, variant.native_half));
         slot = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
     }
     return slot;
@@ -494,7 +531,7 @@ Result<std::shared_ptr<const std::vector<uint8_t>>> cached(FastKind kind, DataTy
 
 }  // namespace
 
-Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc) {
+Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc, LinearFastVariant variant) {
     const std::optional<DevicePlan> none;
     const DataType type = desc.input.data_type;
     const uint32_t rank = desc.input.rank();
@@ -515,8 +552,9 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc) {
     if (w % per_vector == 0 && is_x2_dim(desc, rank - 2) && is_x2_dim(desc, rank - 1)) {
         kind = FastKind::kX2;
         chunks = w / per_vector;
-        threads = planes * (uint64_t(h) + 1) * chunks;
-    } else if ((w / 2) % per_vector == 0 && is_half_dim(desc, rank - 2) && is_half_dim(desc, rank - 1)) {
+        threads = planes * (variant.one_output_row ? 2 * uint64_t(h) : uint64_t(h) + 1) * chunks;
+    } else if (!variant.one_output_row && (w / 2) % per_vector == 0 && is_half_dim(desc, rank - 2) &&
+               is_half_dim(desc, rank - 1)) {
         kind = FastKind::kHalf;
         chunks = w / 2 / per_vector;
         threads = planes * (h / 2) * chunks;
@@ -527,9 +565,12 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc) {
 
     DevicePlan plan;
     KernelDispatch dispatch;
-    DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, cached(kind, type));
+    if (variant.native_half && type != DataType::kFloat16) return none;
+    DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, cached(kind, type, variant));
     dispatch.label = "resample/" + std::string(data_type_name(type)) +
-                     (kind == FastKind::kX2 ? "/linear_x2" : "/linear_half");
+                     (kind == FastKind::kX2 ? "/linear_x2" : "/linear_half") +
+                     (variant.one_output_row ? "/one_row" : "") + (variant.native_half ? "/native_half" : "");
+    plan.needs_exact_half_opcodes = variant.native_half;
     const shaders::DispatchGrid grid = shaders::plan_dispatch(threads, kThreadsPerGroup);
     std::vector<uint32_t> constants(kFastConstantCount, 0);
     constants[kFastThreads] = uint32_t(threads);
@@ -539,6 +580,7 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc) {
     constants[kFastPairs] = h + 1;
     constants[kFastInH] = h;
     constants[kFastInW] = w;
+    constants[kFastOutH] = 2 * h;  // < 2^32: h * w elements fit one 512 MiB view
     dispatch.root_constants = std::move(constants);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     dispatch.srvs.push_back({BufferBinding::Source::kInput, 0, 0, 0, /*typed_uint4=*/true});

@@ -4,7 +4,9 @@
 // row (both row edges in one thread), two input rows (every row an edge), and inf/NaN/-0/subnormal/huge
 // inputs placed on edge rows and columns (the zero-weight corners there must give the reference's NaN).
 // The 8-bit kernels are exact (biased float32 blends, round half to even): their outputs must equal the
-// reference's bit for bit. Both blobs of every type pass vkd3d-compiler + spirv-val.
+// reference's bit for bit. Both blobs of every type pass vkd3d-compiler + spirv-val. The tuning variants (x2 with one
+// output row per thread; FLOAT16 with the f32tof16 opcode, run where this device's half opcode probe is exact and
+// refused where not) run the same tests and must give the heuristic plan's values (NaN signs aside).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,9 +17,12 @@
 #include <vector>
 
 #include "core/compare.h"
+#include "core/plan_tuning.h"
 #include "core/thread_pool.h"
+#include "gpu/half_opcode_probe.h"
 #include "ops/resample/desc.h"
 #include "ops/resample/gpu_test_values.h"
+#include "ops/split/layout_test_support.h"
 #include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 #include "tests/testing/op_testing.h"
@@ -89,11 +94,33 @@ TEST(ResampleLinearFast, PathSelection) {
     }
 }
 
-// Runs `s` with `input` on the GPU and judges it against the reference's exact values; 8-bit outputs must also
-// equal the reference bit for bit. Returns false (after reporting) on a failure.
-bool judge(DataType type, const Shape& s, const HostTensor& input, const std::string& what) {
+constexpr const char* kNativeHalf = "linear/native_half";
+
+// Runs the heuristic plan (variant "") or a tuning variant of `desc` on the test backend.
+Result<std::vector<HostTensor>> run_on_gpu(const OpDesc& desc, const HostTensor& input, const std::string& variant) {
     const Op& op = resample_op();
     gpu::GpuBackend* backend = dmltool::testing::test_gpu_backend(nullptr);
+    if (variant.empty()) return backend->execute(op, desc, {&input}, nullptr);
+    const dmltool::testing::layouts::ReplannedOp replanned(op, [&](const OpDesc& d) { return op.plan_device_variant(d, {}, variant); });
+    return backend->execute(replanned, desc, {&input}, nullptr);
+}
+
+// Whether this device runs the native-half variant: the backend refuses it (kUnsupported) where the half opcode
+// probe found the device's f32tof16 inexact. Checked against the probe itself in NativeHalfFollowsTheProbe.
+bool device_runs_native_half(std::string* why) {
+    static const gpu::HalfOpcodeProbe probe = [] {
+        auto result = gpu::probe_half_opcodes(dmltool::testing::test_gpu_backend(nullptr)->context());
+        return result.is_ok() ? *result : gpu::HalfOpcodeProbe{};
+    }();
+    *why = probe.summary();
+    return probe.exact();
+}
+
+// Runs `s` with `input` on the GPU (the heuristic plan, or `variant`) and judges it against the reference's exact
+// values; 8-bit outputs must also equal the reference bit for bit. Returns false (after reporting) on a failure.
+bool judge(DataType type, const Shape& s, const HostTensor& input, const std::string& what,
+           const std::string& variant = "") {
+    const Op& op = resample_op();
     auto desc = dmltool::testing::parse_desc(op, desc_json(type, s.in, s.out, s.scales));
     EXPECT_TRUE(desc.is_ok()) << desc.status().message();
     if (!desc.is_ok()) return false;
@@ -105,7 +132,7 @@ bool judge(DataType type, const Shape& s, const HostTensor& input, const std::st
     HostTensor* outputs[] = {&reference};
     const Status ran = op.run_reference(**desc, inputs, outputs, ReferenceContext{pool, semantics, &exact});
     EXPECT_TRUE(ran.is_ok()) << ran.message();
-    auto got = backend->execute(op, **desc, {&input}, nullptr);
+    auto got = run_on_gpu(**desc, input, variant);
     EXPECT_TRUE(got.is_ok()) << what << ": " << got.status().message();
     if (!ran.is_ok() || !got.is_ok()) return false;
     const CompareResult r = compare_to_exact(exact[0], (*got)[0], op.default_tolerance(**desc, 0));
@@ -118,6 +145,35 @@ bool judge(DataType type, const Shape& s, const HostTensor& input, const std::st
         ok = ok && same;
     }
     return ok;
+}
+
+// The tuning variants the op offers for `s` that this device runs (the native-half ones only where the probe is
+// exact: elsewhere the backend refuses them, checked in NativeHalfFollowsTheProbe).
+std::vector<std::string> runnable_variants(DataType type, const Shape& s) {
+    auto desc = dmltool::testing::parse_desc(resample_op(), desc_json(type, s.in, s.out, s.scales));
+    if (!desc.is_ok()) return {};
+    std::string why;
+    const bool native = device_runs_native_half(&why);
+    std::vector<std::string> names;
+    for (const std::string& name : resample_op().device_plan_variants(**desc, {}))
+        if (native || name.find("native_half") == std::string::npos) names.push_back(name);
+    return names;
+}
+
+// judge() on the heuristic plan and on every runnable variant, each variant's outputs also the heuristic plan's
+// values (what the tuner requires of a variant: core/plan_tuning.h, variant_output_difference).
+void judge_with_variants(DataType type, const Shape& s, const HostTensor& input, const std::string& what) {
+    judge(type, s, input, what);
+    auto desc = dmltool::testing::parse_desc(resample_op(), desc_json(type, s.in, s.out, s.scales));
+    ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+    auto heuristic = run_on_gpu(**desc, input, "");
+    ASSERT_TRUE(heuristic.is_ok()) << heuristic.status().message();
+    for (const std::string& variant : runnable_variants(type, s)) {
+        judge(type, s, input, what + " [" + variant + "]", variant);
+        auto got = run_on_gpu(**desc, input, variant);
+        ASSERT_TRUE(got.is_ok()) << what << " [" << variant << "]: " << got.status().message();
+        EXPECT_EQ(variant_output_difference(*heuristic, *got), "") << what << " [" << variant << "]";
+    }
 }
 
 std::vector<Shape> test_shapes(DataType type) {
@@ -146,14 +202,14 @@ TEST(ResampleLinearFast, RandomAndCancellingInputsWithinTheBound) {
             value_range(type, lo, hi);
             const std::string what = std::string(data_type_name(type)) + " " + format_dims(s.in) + " -> " +
                                      format_dims(s.out);
-            judge(type, s, dmltool::testing::random_tensor(type, s.in, ++seed, lo, hi), what + " (random)");
+            judge_with_variants(type, s, dmltool::testing::random_tensor(type, s.in, ++seed, lo, hi), what + " (random)");
             if (type == DataType::kFloat32 || type == DataType::kFloat16) {
                 // Neighbours that nearly cancel: +-(big + small noise), alternating in sign.
                 HostTensor input = dmltool::testing::random_tensor(type, s.in, ++seed, -1, 1);
                 const double big = type == DataType::kFloat32 ? 3e4 : 512;
                 for (uint64_t i = 0; i < input.element_count(); ++i)
                     input.set_from_double(i, (i % 2 ? -1 : 1) * big + input.get_as_double(i));
-                judge(type, s, input, what + " (cancelling)");
+                judge_with_variants(type, s, input, what + " (cancelling)");
             }
         }
 }
@@ -188,9 +244,9 @@ TEST(ResampleLinearFast, NonFiniteAndSpecialInputs) {
                     }
                     input.set_from_double(at, specials[i]);
                 }
-                judge(type, s, input,
-                      std::string(data_type_name(type)) + " " + format_dims(s.in) + " -> " + format_dims(s.out) +
-                          " specials placement " + std::to_string(placement));
+                const std::string what = std::string(data_type_name(type)) + " " + format_dims(s.in) + " -> " +
+                                         format_dims(s.out) + " specials placement " + std::to_string(placement);
+                judge_with_variants(type, s, input, what);
             }
     }
 }
@@ -201,8 +257,7 @@ TEST(ResampleLinearFast, NonFiniteAndSpecialInputs) {
 // float32 value is the exact blend and its rounding must give the reference's bits.
 TEST(ResampleLinearFast, Float16RoundingMatchesTheReferenceBitForBit) {
     std::string why;
-    gpu::GpuBackend* backend = dmltool::testing::test_gpu_backend(&why);
-    if (backend == nullptr) GTEST_SKIP() << why;
+    if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why;
     std::vector<uint16_t> lows;
     for (uint16_t exponent = 0; exponent <= 30; ++exponent)
         for (uint16_t mantissa : {0x000, 0x001, 0x155, 0x2aa, 0x3fe, 0x3ff})
@@ -224,24 +279,93 @@ TEST(ResampleLinearFast, Float16RoundingMatchesTheReferenceBitForBit) {
             set(row, quarter + 1, row == 0 ? h : next);
         }
     }
-    EXPECT_TRUE(judge(DataType::kFloat16, s, input, "FLOAT16 ties and quarter points"));
+    std::vector<std::string> variants = {""};
+    if (device_runs_native_half(&why)) variants.push_back(kNativeHalf);
     const Op& op = resample_op();
     auto desc = dmltool::testing::parse_desc(op, desc_json(DataType::kFloat16, s.in, s.out, s.scales));
     ASSERT_TRUE(desc.is_ok()) << desc.status().message();
     auto reference = dmltool::testing::run_reference(op, **desc, {&input});
-    auto got = backend->execute(op, **desc, {&input}, nullptr);
-    ASSERT_TRUE(reference.is_ok() && got.is_ok());
-    const auto a = (*got)[0].bytes(), b = (*reference)[0].bytes();
-    for (size_t i = 0; i + 2 <= a.size(); i += 2) {
-        uint16_t x, y;
-        std::memcpy(&x, &a[i], 2);
-        std::memcpy(&y, &b[i], 2);
-        if (x != y) {
-            ADD_FAILURE() << "output " << i / 2 << " (h = 0x" << std::hex << lows[std::min(i / 4, lows.size() - 1)]
-                          << "): got 0x" << x << ", the reference 0x" << y;
-            break;
+    ASSERT_TRUE(reference.is_ok()) << reference.status().message();
+    for (const std::string& variant : variants) {
+        const std::string name = variant.empty() ? "heuristic plan" : variant;
+        EXPECT_TRUE(judge(DataType::kFloat16, s, input, "FLOAT16 ties and quarter points, " + name, variant));
+        auto got = run_on_gpu(**desc, input, variant);
+        ASSERT_TRUE(got.is_ok()) << got.status().message();
+        const auto a = (*got)[0].bytes(), b = (*reference)[0].bytes();
+        for (size_t i = 0; i + 2 <= a.size(); i += 2) {
+            uint16_t x, y;
+            std::memcpy(&x, &a[i], 2);
+            std::memcpy(&y, &b[i], 2);
+            if (x != y) {
+                ADD_FAILURE() << name << ": output " << i / 2 << " (h = 0x" << std::hex
+                              << lows[std::min(i / 4, lows.size() - 1)] << "): got 0x" << x << ", the reference 0x" << y;
+                break;
+            }
         }
     }
+}
+
+// The native-half variant exists for FLOAT16 linear x2 / x0.5 only, and the backend runs it exactly where the
+// device's half opcode probe is exact: then its outputs are the heuristic plan's values (the tuner's
+// contract) on inputs with ties, half subnormals, overflow to infinity and NaNs; elsewhere it is refused as
+// unsupported (the tuner then skips it), never run.
+TEST(ResampleLinearFast, NativeHalfFollowsTheProbe) {
+    std::string why;
+    if (!dmltool::testing::test_gpu_backend(&why)) GTEST_SKIP() << why;
+    const Op& op = resample_op();
+    for (DataType type : kTypes) {
+        const Shape s = scaled({2, 3, 4, 2 * per_vector(type)}, 2.0f);
+        auto desc = dmltool::testing::parse_desc(op, desc_json(type, s.in, s.out, s.scales));
+        ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+        const auto variants = op.device_plan_variants(**desc, {});
+        const bool offered = std::find(variants.begin(), variants.end(), kNativeHalf) != variants.end();
+        EXPECT_EQ(offered, type == DataType::kFloat16) << data_type_name(type);
+        EXPECT_NE(std::find(variants.begin(), variants.end(), "linear/one_row"), variants.end()) << data_type_name(type);
+        const Shape down = scaled({2, 3, 4, 2 * per_vector(type)}, 0.5f);
+        auto down_desc = dmltool::testing::parse_desc(op, desc_json(type, down.in, down.out, down.scales));
+        ASSERT_TRUE(down_desc.is_ok()) << down_desc.status().message();
+        const auto down_variants = op.device_plan_variants(**down_desc, {});
+        EXPECT_EQ(std::find(down_variants.begin(), down_variants.end(), "linear/one_row"), down_variants.end());
+        if (type != DataType::kFloat16) {
+            EXPECT_FALSE(op.plan_device_variant(**desc, {}, kNativeHalf).is_ok());
+        }
+    }
+    // Not offered for nearest or for shapes the dedicated kernels do not take.
+    for (const Shape& s : {scaled({2, 3, 4, 9}, 2.0f), Shape{{1, 2, 4, 8}, {1, 2, 8, 8}, {1, 1, 2, 1}}}) {
+        auto desc = dmltool::testing::parse_desc(op, desc_json(DataType::kFloat16, s.in, s.out, s.scales));
+        ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+        EXPECT_TRUE(op.device_plan_variants(**desc, {}).empty()) << format_dims(s.in);
+    }
+    const bool exact = device_runs_native_half(&why);
+    for (float factor : {2.0f, 0.5f}) {
+        const Shape s = scaled({2, 64, 512}, factor);
+        auto desc = dmltool::testing::parse_desc(op, desc_json(DataType::kFloat16, s.in, s.out, s.scales));
+        ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+        auto plan = op.plan_device_variant(**desc, {}, kNativeHalf);
+        ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+        EXPECT_TRUE(plan->needs_exact_half_opcodes);
+        EXPECT_NE(plan->dispatches[0].label.find("native_half"), std::string::npos) << plan->dispatches[0].label;
+        // Every half bit pattern once (i * an odd number is a permutation of 0 .. 2^16 - 1), scattered, so the
+        // blends hit ties, subnormal halves, the largest finite halves next to infinity and NaNs.
+        HostTensor input = dmltool::testing::random_tensor(DataType::kFloat16, s.in, 7, -1, 1);
+        ASSERT_EQ(input.element_count(), 65536u);
+        for (uint32_t i = 0; i < 65536; ++i) {
+            const uint16_t bits = uint16_t(i * 0x9e37u);
+            std::memcpy(input.bytes().data() + 2 * uint64_t(i), &bits, 2);
+        }
+        auto heuristic = run_on_gpu(**desc, input, "");
+        ASSERT_TRUE(heuristic.is_ok()) << heuristic.status().message();
+        auto native = run_on_gpu(**desc, input, kNativeHalf);
+        if (!exact) {
+            ASSERT_FALSE(native.is_ok()) << "the device's probe is not exact (" << why << "), yet the plan ran";
+            EXPECT_EQ(native.status().code(), ErrorCode::kUnsupported) << native.status().message();
+            EXPECT_NE(native.status().message().find("needs exact half opcodes"), std::string::npos);
+            continue;
+        }
+        ASSERT_TRUE(native.is_ok()) << native.status().message();
+        EXPECT_EQ(variant_output_difference(*heuristic, *native), "") << "x" << factor;
+    }
+    std::printf("half opcode probe: %s\n", why.c_str());
 }
 
 TEST(ResampleLinearFast, BlobsValidate) {
@@ -251,13 +375,17 @@ TEST(ResampleLinearFast, BlobsValidate) {
             const Shape s = scaled({1, 2, 4, 2 * v}, factor);
             auto desc = dmltool::testing::parse_desc(resample_op(), desc_json(type, s.in, s.out, s.scales));
             ASSERT_TRUE(desc.is_ok()) << desc.status().message();
-            auto plan = resample_op().plan_device(**desc, {});
-            ASSERT_TRUE(plan.is_ok()) << plan.status().message();
-            ASSERT_EQ(plan->dispatches.size(), 1u);
-            const KernelDispatch& dispatch = plan->dispatches[0];
-            const auto validation = shaders::testing::validate_with_vkd3d(*dispatch.dxbc, dispatch.label);
-            if (!validation.tools_found) GTEST_SKIP() << validation.log;
-            EXPECT_TRUE(validation.ok) << dispatch.label << ": " << validation.log;
+            std::vector<Result<DevicePlan>> plans;
+            plans.push_back(resample_op().plan_device(**desc, {}));
+            if (type == DataType::kFloat16) plans.push_back(resample_op().plan_device_variant(**desc, {}, kNativeHalf));
+            for (const auto& plan : plans) {
+                ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+                ASSERT_EQ(plan->dispatches.size(), 1u);
+                const KernelDispatch& dispatch = plan->dispatches[0];
+                const auto validation = shaders::testing::validate_with_vkd3d(*dispatch.dxbc, dispatch.label);
+                if (!validation.tools_found) GTEST_SKIP() << validation.log;
+                EXPECT_TRUE(validation.ok) << dispatch.label << ": " << validation.log;
+            }
         }
     }
 }

@@ -64,6 +64,12 @@ constexpr std::pair<const char*, shaders::InterleaveShape> kUpsampleShapes[] = {
     {"upsample/vectors", shaders::InterleaveShape::kVectors},
     {"upsample/pieces", shaders::InterleaveShape::kPieces},
 };
+// Tuning variants of the dedicated linear x2 / x0.5 kernels (kernel_internal.h: LinearFastVariant).
+constexpr std::pair<const char*, LinearFastVariant> kLinearVariants[] = {
+    {"linear/native_half", {.native_half = true}},
+    {"linear/one_row", {.one_output_row = true}},
+    {"linear/one_row/native_half", {.native_half = true, .one_output_row = true}},
+};
 
 class ResampleOp final : public Op {
 public:
@@ -152,10 +158,13 @@ public:
         return plan_resample(static_cast<const ResampleDesc&>(base), semantics);
     }
 
-    // Autotuning: nearest upsampling by one integer factor has two kernel shapes (shaders/vector_interleave.h):
+    // Autotuning. Nearest upsampling by one integer factor has two kernel shapes (shaders/vector_interleave.h):
     // one source vector per thread feeding B adjacent output vectors, or whole coalesced output vectors gathered
     // from pieces (B = 2 or 4, elements of at most 16 / B bytes). Which is faster depends on the device and the
     // data type; on the H100 the pieces won every nearest x2 perf case (1.03-1.05x) and are the default.
+    // The dedicated linear x2 / x0.5 kernels: FLOAT16 outputs through the integer conversion (exact everywhere) or
+    // the f32tof16 opcode, which only devices whose opcode a probe found exact run (the same bits); x2 with a pair
+    // of output rows per thread or one (fewer registers, more threads in flight).
     std::vector<std::string> device_plan_variants(const OpDesc& base, const SemanticsOptions& semantics) const override {
         const auto& desc = static_cast<const ResampleDesc&>(base);
         std::vector<std::string> names;
@@ -167,6 +176,11 @@ public:
                 names.push_back(name);
         }
         if (names.size() < 2) names.clear();
+        if (names.empty() && desc.mode == InterpolationMode::kLinear)
+            for (const auto& [name, variant] : kLinearVariants) {
+                auto plan = plan_linear_fast(desc, variant);
+                if (plan.is_ok() && *plan) names.push_back(name);
+            }
         return names;
     }
 
@@ -176,6 +190,11 @@ public:
         for (const auto& [name, shape] : kUpsampleShapes) {
             if (variant != name) continue;
             DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> plan, plan_nearest_upsample(desc, semantics, shape));
+            if (plan) return std::move(*plan);
+        }
+        for (const auto& [name, fast] : kLinearVariants) {
+            if (variant != name) continue;
+            DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> plan, plan_linear_fast(desc, fast));
             if (plan) return std::move(*plan);
         }
         return unsupported("RESAMPLE: no plan variant '" + std::string(variant) + "' for this desc");

@@ -4,12 +4,47 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <fstream>
 
 #include "tests/unit/temp_dir.h"
 
 namespace dmltool {
 namespace {
+
+HostTensor tensor_of(DataType type, const std::vector<double>& values) {
+    TensorDesc d;
+    d.data_type = type;
+    d.sizes = {uint32_t(values.size())};
+    EXPECT_TRUE(validate_tensor_desc(d, TensorRole::kOutput, false).is_ok());
+    HostTensor t(d);
+    for (uint64_t i = 0; i < t.element_count(); ++i) t.set_from_double(i, values[i]);
+    return t;
+}
+
+// A variant must reproduce the heuristic plan's values: any difference fails it, but a NaN's sign or payload and
+// the sign of zero are evaluation-order artefacts, not differences.
+TEST(PlanTuning, VariantOutputsMustHaveTheSameValues) {
+    for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+        const std::vector<HostTensor> expected = {tensor_of(type, {1.0, -0.0, NAN, 3.5})};
+        EXPECT_EQ(variant_output_difference(expected, expected), "");
+        EXPECT_EQ(variant_output_difference(expected, {tensor_of(type, {1.0, 0.0, -NAN, 3.5})}), "");
+        // One ulp off, a number for a NaN, a NaN for a number, an infinity: differences, with where.
+        const double next = type == DataType::kFloat32 ? 3.5 + 0x1p-22 : 3.5 + 0x1p-9;
+        EXPECT_EQ(variant_output_difference(expected, {tensor_of(type, {1.0, -0.0, NAN, next})}).rfind(
+                      "output 0 element 3: expected ", 0), 0u);
+        EXPECT_NE(variant_output_difference(expected, {tensor_of(type, {1.0, -0.0, 0.0, 3.5})}), "");
+        EXPECT_NE(variant_output_difference(expected, {tensor_of(type, {NAN, -0.0, NAN, 3.5})}), "");
+        EXPECT_NE(variant_output_difference(expected, {tensor_of(type, {1.0, -0.0, NAN, INFINITY})}), "");
+    }
+    // Integers: every bit counts; and output counts and shapes must match.
+    const std::vector<HostTensor> bytes = {tensor_of(DataType::kInt8, {1, -2, 3})};
+    EXPECT_EQ(variant_output_difference(bytes, {tensor_of(DataType::kInt8, {1, -2, 3})}), "");
+    EXPECT_NE(variant_output_difference(bytes, {tensor_of(DataType::kInt8, {1, -2, 4})}), "");
+    EXPECT_NE(variant_output_difference(bytes, {}), "");
+    EXPECT_NE(variant_output_difference(bytes, {tensor_of(DataType::kInt8, {1, -2, 3, 0})}), "");
+}
 
 TEST(PlanTuning, ModeNamesRoundTrip) {
     for (TuningMode mode : {TuningMode::kOff, TuningMode::kCached, TuningMode::kTune})
