@@ -1,5 +1,6 @@
 #include "gpu/half_opcode_probe.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -15,21 +16,31 @@
 namespace dmltool::gpu {
 namespace {
 
-// out[i] = f32tof16(in[i]) for i < root constant 0.
+constexpr uint32_t kHalves = 65536;
+
+bool is_nan_bits(uint32_t f) { return (f & 0x7fffffffu) > 0x7f800000u; }
+
+// narrowed[i] = f32tof16(floats[i]) for i < root constant 0; widened[i] = f16tof32(i) for i < 65536.
 Result<std::vector<uint8_t>> build_probe_kernel() {
     using shaders::imm;
     using shaders::Operand;
     shaders::ProgramBuilder b({.thread_group = {shaders::kDefaultThreadsPerGroup, 1, 1}});
-    const shaders::Resource in = b.srv_raw(0);
-    const shaders::Resource out = b.uav_raw(0);
+    const shaders::Resource floats = b.srv_raw(0);
+    const shaders::Resource narrowed = b.uav_raw(0);
+    const shaders::Resource widened = b.uav_raw(1);
     Operand i = shaders::linear_thread_index(b, b.root_constant(1));
     Operand t = b.temp();
+    b.ishl(t.y(), i, imm(2));
     b.ult(t.x(), i, b.root_constant(0));
     b.if_nz(t.x());
-    b.ishl(t.y(), i, imm(2));
-    b.ld_raw(t.z(), t.y(), in);
+    b.ld_raw(t.z(), t.y(), floats);
     b.f32tof16(t.w(), t.z());
-    b.store_raw(out, t.y(), t.w());
+    b.store_raw(narrowed, t.y(), t.w());
+    b.endif();
+    b.ult(t.x(), i, imm(kHalves));
+    b.if_nz(t.x());
+    b.f16tof32(t.w(), i);
+    b.store_raw(widened, t.y(), t.w());
     b.endif();
     b.ret();
     return b.build_dxbc();
@@ -39,8 +50,8 @@ Result<std::vector<uint8_t>> build_probe_kernel() {
 
 std::string HalfOpcodeProbe::summary() const {
     if (exact())
-        return "f32tof16 rounds to nearest even on all " + std::to_string(conversions) + " probe inputs";
-    return "f32tof16 differs from round to nearest even on " + std::to_string(mismatches) + " of " +
+        return "f32tof16 and f16tof32 are exact on all " + std::to_string(conversions) + " probe inputs";
+    return "f32tof16 / f16tof32 differ from the exact conversions on " + std::to_string(mismatches) + " of " +
            std::to_string(conversions) + " probe inputs (first: " + first_mismatch + ")";
 }
 
@@ -64,47 +75,64 @@ std::vector<uint32_t> half_rounding_probe_inputs() {
     return inputs;
 }
 
-HalfOpcodeProbe judge_half_conversions(std::span<const uint32_t> inputs, std::span<const uint32_t> results) {
+HalfOpcodeProbe judge_half_conversions(std::span<const uint32_t> inputs, std::span<const uint32_t> narrowed,
+                                       std::span<const uint32_t> widened) {
     HalfOpcodeProbe probe;
-    probe.conversions = inputs.size();
-    if (results.size() != inputs.size()) {
-        probe.mismatches = inputs.size();
-        probe.first_mismatch = std::to_string(results.size()) + " results for " + std::to_string(inputs.size()) +
-                               " inputs";
+    probe.conversions = inputs.size() + kHalves;
+    if (narrowed.size() != inputs.size() || widened.size() != kHalves || inputs.empty()) {
+        probe.mismatches = probe.conversions;
+        probe.first_mismatch = std::to_string(narrowed.size()) + " + " + std::to_string(widened.size()) +
+                               " results for " + std::to_string(inputs.size()) + " + 65536 inputs";
         return probe;
     }
+    const auto mismatch = [&](const char* text) {
+        if (probe.mismatches++ == 0) probe.first_mismatch = text;
+    };
+    char text[96];
     for (size_t k = 0; k < inputs.size(); ++k) {
-        const uint32_t f = inputs[k], got = results[k];
+        const uint32_t f = inputs[k], got = narrowed[k];
         const uint32_t expected = float_to_half(std::bit_cast<float>(f));
         if (got == expected) continue;  // upper 16 bits included: the opcode leaves them zero
-        if (probe.mismatches++ == 0) {
-            char text[96];
-            std::snprintf(text, sizeof text, "f32tof16(0x%08x) = 0x%04x, expected 0x%04x", f, got, expected);
-            probe.first_mismatch = text;
-        }
+        std::snprintf(text, sizeof text, "f32tof16(0x%08x) = 0x%04x, expected 0x%04x", f, got, expected);
+        mismatch(text);
+    }
+    for (uint32_t h = 0; h < kHalves; ++h) {
+        const uint32_t expected = std::bit_cast<uint32_t>(half_to_float(uint16_t(h))), got = widened[h];
+        // A NaN half must stay a NaN (any sign or payload: kernels only carry it into float arithmetic, which
+        // picks NaN signs by its own operation order); every other half exactly, subnormal halves included.
+        if (is_nan_bits(expected) ? is_nan_bits(got) : got == expected) continue;
+        std::snprintf(text, sizeof text, "f16tof32(0x%04x) = 0x%08x, expected 0x%08x", h, got, expected);
+        mismatch(text);
     }
     return probe;
 }
 
 Result<HalfOpcodeProbe> probe_half_opcodes(GpuContext& context) {
     const std::vector<uint32_t> inputs = half_rounding_probe_inputs();
-    const uint64_t bytes = inputs.size() * 4;
+    const uint64_t bytes = inputs.size() * 4, widened_bytes = uint64_t{kHalves} * 4;
     DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_probe_kernel());
-    DMLTOOL_ASSIGN_OR_RETURN(ComputeKernel kernel, ComputeKernel::create(context, blob, {2, 1, 1}, "half opcode probe"));
+    DMLTOOL_ASSIGN_OR_RETURN(ComputeKernel kernel, ComputeKernel::create(context, blob, {2, 1, 2}, "half opcode probe"));
     DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer source, GpuBuffer::create(context, MemoryKind::kDevice, bytes, "probe floats"));
     DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer halves, GpuBuffer::create(context, MemoryKind::kDevice, bytes, "probe halves"));
+    DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer floats,
+                             GpuBuffer::create(context, MemoryKind::kDevice, widened_bytes, "probe widened halves"));
     DMLTOOL_RETURN_IF_ERROR(upload(context, source, 0, std::as_bytes(std::span(inputs))));
     // Poison: a kernel that wrote nothing must not read as zeros.
     DMLTOOL_RETURN_IF_ERROR(upload(context, halves, 0, std::vector<std::byte>(bytes, std::byte{0xa5})));
-    const shaders::DispatchGrid grid = shaders::plan_dispatch(inputs.size(), shaders::kDefaultThreadsPerGroup);
+    DMLTOOL_RETURN_IF_ERROR(upload(context, floats, 0, std::vector<std::byte>(widened_bytes, std::byte{0xa5})));
+    const shaders::DispatchGrid grid =
+        shaders::plan_dispatch(std::max<uint64_t>(inputs.size(), kHalves), shaders::kDefaultThreadsPerGroup);
     const uint32_t constants[] = {uint32_t(inputs.size()), grid.threads_per_row};
-    const BufferView srv{&source, 0, bytes}, uav{&halves, 0, bytes};
-    DMLTOOL_RETURN_IF_ERROR(kernel.record_dispatch(context, {constants, {&srv, 1}, {&uav, 1}, grid.groups_x, grid.groups_y}));
+    const BufferView srv{&source, 0, bytes};
+    const BufferView uavs[] = {{&halves, 0, bytes}, {&floats, 0, widened_bytes}};
+    DMLTOOL_RETURN_IF_ERROR(kernel.record_dispatch(context, {constants, {&srv, 1}, uavs, grid.groups_x, grid.groups_y}));
     DMLTOOL_RETURN_IF_ERROR(context.submit_and_wait());
     DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> raw, download(context, halves, 0, bytes));
-    std::vector<uint32_t> results(inputs.size());
-    std::memcpy(results.data(), raw.data(), bytes);
-    return judge_half_conversions(inputs, results);
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> raw_widened, download(context, floats, 0, widened_bytes));
+    std::vector<uint32_t> narrowed(inputs.size()), widened(kHalves);
+    std::memcpy(narrowed.data(), raw.data(), bytes);
+    std::memcpy(widened.data(), raw_widened.data(), widened_bytes);
+    return judge_half_conversions(inputs, narrowed, widened);
 }
 
 }  // namespace dmltool::gpu

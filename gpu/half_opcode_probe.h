@@ -1,9 +1,10 @@
-// Whether a device's f32tof16 opcode rounds like shaders/elements.h's integer conversion, so a kernel may use
-// the one instruction instead of the 13 integer operations (DevicePlan::needs_exact_half_opcodes).
+// Whether a device's f32tof16 and f16tof32 opcodes convert like shaders/elements.h's integer conversions, so a
+// kernel may use one instruction instead of 11-14 integer operations (DevicePlan::needs_exact_half_opcodes).
 //
-// Why a probe: vkd3d translates f32tof16 to SPIR-V's PackHalf2x16, whose rounding Vulkan leaves to the
-// implementation (round to nearest even, toward zero, ...). The probe converts every float32 that decides a
-// rounding rule and compares the device's half bits with core/dtype.h's float_to_half (round to nearest even):
+// Why a probe: vkd3d translates them to SPIR-V's PackHalf2x16 / UnpackHalf2x16, whose rounding (and handling of
+// half subnormals) Vulkan leaves to the implementation. f16tof32 is checked on all 65536 halves (each exactly; a
+// NaN as any NaN). f32tof16 on every float32 that decides a rounding rule, against core/dtype.h's float_to_half
+// (round to nearest even):
 // for every finite half h of either sign, h's own value, the midpoint between h and the next half up in
 // magnitude (a tie), and the float32 just below and just above that midpoint; the overflow boundary (65520,
 // the tie between 65504 and infinity, and the float below it), infinities and float32 denormals (which may be
@@ -26,8 +27,8 @@ namespace dmltool::gpu {
 class GpuContext;
 
 struct HalfOpcodeProbe {
-    uint64_t conversions = 0;  // floats converted
-    uint64_t mismatches = 0;   // conversions whose half differs from round to nearest even
+    uint64_t conversions = 0;    // floats and halves converted
+    uint64_t mismatches = 0;     // conversions that differ from the exact ones
     std::string first_mismatch;  // "f32tof16(0x3f800001) = 0x3c01, expected 0x3c00" (empty when exact)
     bool exact() const { return conversions > 0 && mismatches == 0; }
     std::string summary() const;  // one line, for traces and refusals
@@ -36,10 +37,13 @@ struct HalfOpcodeProbe {
 // The float32 inputs described above (bit patterns), every one once.
 std::vector<uint32_t> half_rounding_probe_inputs();
 
-// Judges a device's results (the low 16 bits of each word; upper bits must be 0) for those inputs.
-HalfOpcodeProbe judge_half_conversions(std::span<const uint32_t> inputs, std::span<const uint32_t> results);
+// Judges a device's results: `narrowed` f32tof16 of each of `inputs` (the half in the low 16 bits, upper bits 0),
+// `widened` f16tof32 of the halves 0 .. 65535 (float32 bits).
+HalfOpcodeProbe judge_half_conversions(std::span<const uint32_t> inputs, std::span<const uint32_t> narrowed,
+                                       std::span<const uint32_t> widened);
 
-// Runs f32tof16 on `context` over half_rounding_probe_inputs() and judges it. Errors are device failures.
+// Runs both opcodes on `context` (f32tof16 over half_rounding_probe_inputs(), f16tof32 over every half) and judges
+// them. Errors are device failures.
 Result<HalfOpcodeProbe> probe_half_opcodes(GpuContext& context);
 
 }  // namespace dmltool::gpu

@@ -1,5 +1,5 @@
-// The half opcode probe (gpu/half_opcode_probe.h): its judgement accepts round to nearest even and rejects every
-// other rounding rule a converter might apply, and the probe runs on the device (lavapipe in
+// The half opcode probe (gpu/half_opcode_probe.h): its judgement accepts exact conversions (f32tof16 rounding to
+// nearest even, f16tof32 exact with any NaN for a NaN) and rejects every other rule a converter might apply, and the probe runs on the device (lavapipe in
 // CI). Whether the backend then runs or refuses plans that need exact half opcodes is checked against this
 // device's probe in ops/resample/linear_fast_gpu_test.cpp.
 #include <gtest/gtest.h>
@@ -25,6 +25,14 @@ std::vector<uint32_t> convert_all(const std::vector<uint32_t>& inputs, const std
 }
 
 uint32_t nearest_even(uint32_t f) { return float_to_half(std::bit_cast<float>(f)); }
+
+// f16tof32 of every half by `rule` (the half's bits -> the float's bits); exact by default.
+std::vector<uint32_t> widen_all(const std::function<uint32_t(uint32_t)>& rule = {}) {
+    std::vector<uint32_t> floats;
+    for (uint32_t h = 0; h < 65536; ++h)
+        floats.push_back(rule ? rule(h) : std::bit_cast<uint32_t>(half_to_float(uint16_t(h))));
+    return floats;
+}
 
 // Toward zero: the nearest-even half, one step smaller in magnitude when it rounded up in magnitude.
 uint32_t toward_zero(uint32_t f) {
@@ -56,11 +64,17 @@ TEST(HalfOpcodeProbe, InputsHoldEveryBoundary) {
     EXPECT_TRUE(has(std::nextafter(1.0f + 0x1p-11f, 2.0f)));
 }
 
-TEST(HalfOpcodeProbe, JudgementAcceptsRoundToNearestEven) {
+TEST(HalfOpcodeProbe, JudgementAcceptsExactConversions) {
     const std::vector<uint32_t> inputs = half_rounding_probe_inputs();
-    const HalfOpcodeProbe probe = judge_half_conversions(inputs, convert_all(inputs, nearest_even));
+    const std::vector<uint32_t> narrowed = convert_all(inputs, nearest_even);
+    HalfOpcodeProbe probe = judge_half_conversions(inputs, narrowed, widen_all());
     EXPECT_TRUE(probe.exact()) << probe.summary();
-    EXPECT_EQ(probe.conversions, inputs.size());
+    EXPECT_EQ(probe.conversions, inputs.size() + 65536);
+    // A NaN half may widen to any NaN (NVIDIA writes 0x7fffffff for every one).
+    probe = judge_half_conversions(inputs, narrowed, widen_all([](uint32_t h) {
+        return (h & 0x7fffu) > 0x7c00u ? 0x7fffffffu : std::bit_cast<uint32_t>(half_to_float(uint16_t(h)));
+    }));
+    EXPECT_TRUE(probe.exact()) << probe.summary();
 }
 
 TEST(HalfOpcodeProbe, JudgementRejectsEveryOtherRule) {
@@ -83,23 +97,44 @@ TEST(HalfOpcodeProbe, JudgementRejectsEveryOtherRule) {
         {"one wrong result", [](uint32_t f) { return f == 0x3f800000u ? 0x3c01u : nearest_even(f); }},
     };
     for (const auto& [name, rule] : rules) {
-        const HalfOpcodeProbe probe = judge_half_conversions(inputs, convert_all(inputs, rule));
+        const HalfOpcodeProbe probe = judge_half_conversions(inputs, convert_all(inputs, rule), widen_all());
         EXPECT_FALSE(probe.exact()) << name;
         EXPECT_GT(probe.mismatches, 0u) << name;
         EXPECT_NE(probe.summary().find("first: f32tof16(0x"), std::string::npos) << name << ": " << probe.summary();
     }
+    const std::pair<const char*, std::function<uint32_t(uint32_t)>> widening_rules[] = {
+        {"subnormal halves flushed", [](uint32_t h) {
+             return (h & 0x7c00u) == 0 ? (h & 0x8000u) << 16 : std::bit_cast<uint32_t>(half_to_float(uint16_t(h)));
+         }},
+        {"NaN widened to infinity", [](uint32_t h) {
+             return (h & 0x7fffu) > 0x7c00u ? ((h & 0x8000u) << 16) | 0x7f800000u
+                                            : std::bit_cast<uint32_t>(half_to_float(uint16_t(h)));
+         }},
+        {"one wrong result", [](uint32_t h) {
+             return h == 0x3c00u ? 0x3f800001u : std::bit_cast<uint32_t>(half_to_float(uint16_t(h)));
+         }},
+    };
+    const std::vector<uint32_t> narrowed = convert_all(inputs, nearest_even);
+    for (const auto& [name, rule] : widening_rules) {
+        const HalfOpcodeProbe probe = judge_half_conversions(inputs, narrowed, widen_all(rule));
+        EXPECT_FALSE(probe.exact()) << name;
+        EXPECT_NE(probe.summary().find("first: f16tof32(0x"), std::string::npos) << name << ": " << probe.summary();
+    }
     // Fewer results than inputs (a kernel that stopped early) is never exact.
-    std::vector<uint32_t> short_results = convert_all(inputs, nearest_even);
+    std::vector<uint32_t> short_results = narrowed;
     short_results.pop_back();
-    EXPECT_FALSE(judge_half_conversions(inputs, short_results).exact());
-    EXPECT_FALSE(judge_half_conversions({}, {}).exact());
+    EXPECT_FALSE(judge_half_conversions(inputs, short_results, widen_all()).exact());
+    std::vector<uint32_t> short_widened = widen_all();
+    short_widened.pop_back();
+    EXPECT_FALSE(judge_half_conversions(inputs, narrowed, short_widened).exact());
+    EXPECT_FALSE(judge_half_conversions({}, {}, widen_all()).exact());
 }
 
 TEST(HalfOpcodeProbe, RunsOnTheDevice) {
     DMLTOOL_GPU_CONTEXT_OR_SKIP(context);
     auto probe = probe_half_opcodes(*context);
     ASSERT_TRUE(probe.is_ok()) << probe.status().message();
-    EXPECT_EQ(probe->conversions, half_rounding_probe_inputs().size());
+    EXPECT_EQ(probe->conversions, half_rounding_probe_inputs().size() + 65536);
     // Either verdict is a finding about the device; the poisoned output buffer makes a kernel that wrote
     // nothing read as mismatches everywhere, never as exact.
     if (!probe->exact()) {
