@@ -24,6 +24,12 @@
 // partial blend is 2^15 + (a multiple of 1/16 below 256), exact in float32, and adding 2^23 - 2^15 rounds the
 // final value to an integer with round-half-even, exactly the reference's rounding; no clamp is needed (a
 // convex combination). The taps are not assumed: plan_linear_fast checks every one against coordinates.h.
+//
+// Tuning variants (LinearFastVariant, offered by op.cpp): x2 with one output row per thread instead of a pair
+// (fewer registers, twice the threads; each input vector is loaded by four threads instead of two: cache hits),
+// and FLOAT16 converted by the f16tof32 / f32tof16 opcodes instead of the integer conversions. Vulkan leaves the
+// opcodes' rounding to the driver, so those plans carry DevicePlan::needs_exact_half_opcodes and run only where
+// gpu/half_opcode_probe.h found them exact; they then compute the same values as the integer conversions.
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -307,8 +313,9 @@ Result<std::vector<uint8_t>> build_x2_kernel(DataType type, bool native_half, bo
     b.ult(t.x(), thread, rc(kFastThreads));
     b.if_nz(t.x());
     b.udiv(t.y(), t.z(), thread, rc(kFastChunks));   // t.y plane * (H + 1) + j (one_row: plane * 2H + r), t.z chunk c
-    Operand odd = b.temp();
+    Operand odd;
     if (one_row) {
+        odd = b.temp();
         b.udiv(p.x(), p.w(), t.y(), rc(kFastOutH));  // p.x plane, p.w output row r
         b.and_(odd.x(), p.w(), imm(1));               // r = 2j - 1 (odd) or 2j
         b.iadd(p.y(), p.w(), imm(1));
