@@ -2,17 +2,16 @@
 // kernel may use one instruction instead of 11-14 integer operations (DevicePlan::needs_exact_half_opcodes).
 //
 // Why a probe: vkd3d translates them to SPIR-V's PackHalf2x16 / UnpackHalf2x16, whose rounding (and handling of
-// half subnormals) Vulkan leaves to the implementation. f16tof32 is checked on all 65536 halves (each exactly; a
-// NaN as any NaN). f32tof16 on every float32 that decides a rounding rule, against core/dtype.h's float_to_half
-// (round to nearest even):
-// for every finite half h of either sign, h's own value, the midpoint between h and the next half up in
-// magnitude (a tie), and the float32 just below and just above that midpoint; the overflow boundary (65520,
-// the tie between 65504 and infinity, and the float below it), infinities and float32 denormals (which may be
-// flushed: either way they round to a signed zero). Any rounding rule a converter may apply to the discarded
-// bits (toward zero, away from zero on ties, toward +-infinity, no subnormal halves) differs from
-// round-to-nearest-even on one of these in every binade. NaNs are not probed: NVIDIA's f32tof16 writes 0x7fff for
-// every NaN (dropping the sign) and lavapipe 0x7e00 with the sign, so kernels write the integer conversion's
-// 0x7e00 with the float's sign themselves.
+// half subnormals) Vulkan leaves to the implementation. f16tof32 is checked on all 65536 halves, f32tof16 on every
+// float32 that decides a rounding rule, against core/dtype.h's conversions (f32tof16: round to nearest even): for
+// every finite half h of either sign, h's own value, the midpoint between h and the next half up in magnitude (a
+// tie), and the float32 just below and just above that midpoint; the overflow boundary (65520, the tie between
+// 65504 and infinity, and the float below it), infinities, float32 denormals (which may be flushed: either way they
+// round to a signed zero) and NaNs. Any rounding rule a converter may apply to the discarded bits (toward zero, away
+// from zero on ties, toward +-infinity, no subnormal halves) differs from round-to-nearest-even on one of these in
+// every binade. A NaN must convert to a NaN, of any sign and payload: NVIDIA's f32tof16 writes 0x7fff for every NaN
+// (dropping the sign), lavapipe 0x7e00 with the sign, and which NaN an evaluation produces is not part of its value
+// (core/plan_tuning.h: variant_output_difference; the verdicts judge NaN by any NaN too).
 #pragma once
 
 #include <cstdint>

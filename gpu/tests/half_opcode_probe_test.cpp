@@ -1,9 +1,10 @@
 // The half opcode probe (gpu/half_opcode_probe.h): its judgement accepts exact conversions (f32tof16 rounding to
-// nearest even, f16tof32 exact with any NaN for a NaN) and rejects every other rule a converter might apply, and the probe runs on the device (lavapipe in
+// nearest even, f16tof32 exact; a NaN as any NaN either way) and rejects every other rule a converter might apply, and the probe runs on the device (lavapipe in
 // CI). Whether the backend then runs or refuses plans that need exact half opcodes is checked against this
 // device's probe in ops/resample/linear_fast_gpu_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <functional>
@@ -54,8 +55,8 @@ uint32_t ties_away(uint32_t f) {
 
 TEST(HalfOpcodeProbe, InputsHoldEveryBoundary) {
     const std::vector<uint32_t> inputs = half_rounding_probe_inputs();
-    EXPECT_EQ(inputs.size(), 2u * 0x7c00u * 4u + 7u);
-    for (uint32_t f : inputs) EXPECT_FALSE(is_nan_bits(f)) << std::hex << f;  // kernels handle NaN themselves
+    EXPECT_EQ(inputs.size(), 2u * 0x7c00u * 4u + 13u);
+    EXPECT_EQ(std::count_if(inputs.begin(), inputs.end(), is_nan_bits), 6);
     auto has = [&](float f) { return std::find(inputs.begin(), inputs.end(), std::bit_cast<uint32_t>(f)) != inputs.end(); };
     EXPECT_TRUE(has(65520.0f));                           // the overflow tie
     EXPECT_TRUE(has(std::nextafter(65520.0f, 0.0f)));
@@ -70,8 +71,10 @@ TEST(HalfOpcodeProbe, JudgementAcceptsExactConversions) {
     HalfOpcodeProbe probe = judge_half_conversions(inputs, narrowed, widen_all());
     EXPECT_TRUE(probe.exact()) << probe.summary();
     EXPECT_EQ(probe.conversions, inputs.size() + 65536);
-    // A NaN half may widen to any NaN (NVIDIA writes 0x7fffffff for every one).
-    probe = judge_half_conversions(inputs, narrowed, widen_all([](uint32_t h) {
+    // A NaN may convert to any NaN, either way (NVIDIA writes 0x7fff / 0x7fffffff for every one, dropping the sign).
+    probe = judge_half_conversions(inputs, convert_all(inputs, [](uint32_t f) {
+        return is_nan_bits(f) ? 0x7fffu : nearest_even(f);
+    }), widen_all([](uint32_t h) {
         return (h & 0x7fffu) > 0x7c00u ? 0x7fffffffu : std::bit_cast<uint32_t>(half_to_float(uint16_t(h)));
     }));
     EXPECT_TRUE(probe.exact()) << probe.summary();
@@ -86,6 +89,8 @@ TEST(HalfOpcodeProbe, JudgementRejectsEveryOtherRule) {
              const uint32_t h = nearest_even(f);
              return (h & 0x7c00u) == 0 ? h & 0x8000u : h;
          }},
+        {"NaN as infinity", [](uint32_t f) { return is_nan_bits(f) ? ((f >> 16) & 0x8000u) | 0x7c00u : nearest_even(f); }},
+        {"NaN sign-extended", [](uint32_t f) { return is_nan_bits(f) ? 0xffffffffu : nearest_even(f); }},
         {"overflow saturated to 65504", [](uint32_t f) {
              const uint32_t h = nearest_even(f);
              return (h & 0x7fffu) == 0x7c00u ? h - 1 : h;

@@ -89,9 +89,9 @@ private:
 class Codec {
 public:
     // native_half: FLOAT16 through the f16tof32 / f32tof16 opcodes instead of the integer conversions (1-2
-    // instructions instead of 11 per input, 6 instead of 14 per output), only where the device's opcodes were found
-    // exact (DevicePlan::needs_exact_half_opcodes). A NaN input may widen to another NaN: outputs are NaN all the
-    // same, and their sign is the arithmetic's choice either way.
+    // instructions instead of 11 per input, 1 instead of 14 per output), only where the device's opcodes were found
+    // exact (DevicePlan::needs_exact_half_opcodes). A NaN may convert to another NaN than the integer conversions
+    // give (sign and payload): the outputs are the same values all the same (core/plan_tuning.h).
     Codec(ProgramBuilder& b, DataType type, bool native_half = false)
         : b_(b), type_(type), native_half_(native_half), s_(b) {}
 
@@ -201,16 +201,8 @@ private:
     // by the add gives +-0 (within the bound's F). The operands of the add are integer results, so no compiler
     // can fold it into the blend before.
     void to_half(Operand dst, Operand f) {
-        if (native_half_) {
-            // The opcode (exact on every non-NaN float where the plan runs); a NaN f becomes 0x7e00 with f's sign,
-            // as below: NVIDIA's f32tof16 writes 0x7fff for every NaN, dropping the sign.
-            Operand h = b_.temp();
-            b_.f32tof16(h.x(), f);
-            b_.and_(h.y(), f, imm(0x7fffffffu));
-            b_.ult(h.y(), imm(0x7f800000u), h.y());                  // NaN
-            b_.ushr(h.z(), f, imm(31));
-            b_.bfi(h.z(), imm(1), imm(15), h.z(), imm(0x7e00u));
-            b_.movc(dst, h.y(), h.z(), h.x());
+        if (native_half_) {  // a NaN may become another NaN half than below (NVIDIA: 0x7fff for every NaN)
+            b_.f32tof16(dst, f);
             return;
         }
         Operand t = b_.temp(), u = b_.temp();
