@@ -37,10 +37,10 @@ struct KernelDispatch {
 struct DevicePlan {
     std::vector<std::vector<std::byte>> auxiliary_buffers;
     std::vector<KernelDispatch> dispatches;
-    // The kernels use the f32tof16 opcode and rely on it rounding to nearest even, as the integer conversion of
-    // shaders/elements.h does. Vulkan leaves the rounding of the SPIR-V instruction vkd3d translates it to open, so
-    // the backend runs such a plan only on a device whose opcode its probe found exact (gpu/half_opcode_probe.h)
-    // and refuses it (kUnsupported) elsewhere.
+    // The kernels use the f16tof32 / f32tof16 opcodes and rely on them converting exactly (f32tof16 rounding to
+    // nearest even), as the integer conversions of shaders/elements.h do. Vulkan leaves the rounding of the SPIR-V
+    // instructions vkd3d translates them to open, so the backend runs such a plan only on a device whose opcodes its
+    // probe found exact (gpu/half_opcode_probe.h) and refuses it (kUnsupported) elsewhere.
     bool needs_exact_half_opcodes = false;
 };
 

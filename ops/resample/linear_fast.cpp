@@ -548,7 +548,7 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc, Lin
     if (desc.mode != InterpolationMode::kLinear || rank < 2 || rank > kMaxRank ||
         (type != DataType::kFloat32 && type != DataType::kFloat16 && type != DataType::kInt8 &&
          type != DataType::kUint8) ||
-        !is_packed(desc.input) || !is_packed(desc.output))
+        !is_packed(desc.input) || !is_packed(desc.output) || (variant.native_half && type != DataType::kFloat16))
         return none;
     if (desc.input.total_size_in_bytes > kWindowBytes || desc.output.total_size_in_bytes > kWindowBytes) return none;
     for (uint32_t d = 0; d + 2 < rank; ++d)
@@ -575,7 +575,6 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc, Lin
 
     DevicePlan plan;
     KernelDispatch dispatch;
-    if (variant.native_half && type != DataType::kFloat16) return none;
     DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, cached(kind, type, variant));
     dispatch.label = "resample/" + std::string(data_type_name(type)) +
                      (kind == FastKind::kX2 ? "/linear_x2" : "/linear_half") +

@@ -162,9 +162,9 @@ public:
     // one source vector per thread feeding B adjacent output vectors, or whole coalesced output vectors gathered
     // from pieces (B = 2 or 4, elements of at most 16 / B bytes). Which is faster depends on the device and the
     // data type; on the H100 the pieces won every nearest x2 perf case (1.03-1.05x) and are the default.
-    // The dedicated linear x2 / x0.5 kernels: FLOAT16 outputs through the integer conversion (exact everywhere) or
-    // the f32tof16 opcode, which only devices whose opcode a probe found exact run (the same bits); x2 with a pair
-    // of output rows per thread or one (fewer registers, more threads in flight).
+    // The dedicated linear x2 / x0.5 kernels: FLOAT16 through the integer conversions (exact everywhere) or the
+    // f16tof32 / f32tof16 opcodes, which only devices whose opcodes a probe found exact run (the same values); x2
+    // with a pair of output rows per thread or one (fewer registers, more threads in flight).
     std::vector<std::string> device_plan_variants(const OpDesc& base, const SemanticsOptions& semantics) const override {
         const auto& desc = static_cast<const ResampleDesc&>(base);
         std::vector<std::string> names;
@@ -176,7 +176,7 @@ public:
                 names.push_back(name);
         }
         if (names.size() < 2) names.clear();
-        if (names.empty() && desc.mode == InterpolationMode::kLinear)
+        if (desc.mode == InterpolationMode::kLinear)
             for (const auto& [name, variant] : kLinearVariants) {
                 auto plan = plan_linear_fast(desc, variant);
                 if (plan.is_ok() && *plan) names.push_back(name);
