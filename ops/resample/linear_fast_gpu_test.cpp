@@ -116,10 +116,12 @@ bool device_runs_native_half(std::string* why) {
     return probe.exact();
 }
 
-// Runs `s` with `input` on the GPU (the heuristic plan, or `variant`) and judges it against the reference's exact
-// values; 8-bit outputs must also equal the reference bit for bit. Returns false (after reporting) on a failure.
+// Runs `s` with `input` on the GPU with each plan of `variants` ("" is the heuristic plan) and judges every output
+// against the reference's exact values (the reference runs once); 8-bit outputs must also equal the reference bit
+// for bit. Returns false (after reporting) on a failure; `outputs`, when given, receives each plan's outputs (empty
+// for a plan that did not run).
 bool judge(DataType type, const Shape& s, const HostTensor& input, const std::string& what,
-           const std::string& variant = "") {
+           const std::vector<std::string>& variants = {""}, std::vector<std::vector<HostTensor>>* outputs = nullptr) {
     const Op& op = resample_op();
     auto desc = dmltool::testing::parse_desc(op, desc_json(type, s.in, s.out, s.scales));
     EXPECT_TRUE(desc.is_ok()) << desc.status().message();
@@ -129,20 +131,30 @@ bool judge(DataType type, const Shape& s, const HostTensor& input, const std::st
     HostTensor reference(static_cast<const ResampleDesc&>(**desc).output);
     std::vector<ExactOutput> exact(1);
     const HostTensor* inputs[] = {&input};
-    HostTensor* outputs[] = {&reference};
-    const Status ran = op.run_reference(**desc, inputs, outputs, ReferenceContext{pool, semantics, &exact});
+    HostTensor* reference_outputs[] = {&reference};
+    const Status ran = op.run_reference(**desc, inputs, reference_outputs, ReferenceContext{pool, semantics, &exact});
     EXPECT_TRUE(ran.is_ok()) << ran.message();
-    auto got = run_on_gpu(**desc, input, variant);
-    EXPECT_TRUE(got.is_ok()) << what << ": " << got.status().message();
-    if (!ran.is_ok() || !got.is_ok()) return false;
-    const CompareResult r = compare_to_exact(exact[0], (*got)[0], op.default_tolerance(**desc, 0));
-    bool ok = r.verdict == Verdict::kPassed;
-    EXPECT_TRUE(ok) << what << ": " << r.reason << (r.mismatches.empty() ? "" : "\n  " + format_mismatch(r.mismatches[0]));
-    if (type == DataType::kInt8 || type == DataType::kUint8) {
-        const auto a = (*got)[0].bytes(), b = reference.bytes();
-        const bool same = std::equal(a.begin(), a.end(), b.begin(), b.end());
-        EXPECT_TRUE(same) << what << ": the 8-bit kernel is exact, but its output differs from the reference";
-        ok = ok && same;
+    if (!ran.is_ok()) return false;
+    bool ok = true;
+    for (const std::string& variant : variants) {
+        const std::string name = what + (variant.empty() ? "" : " [" + variant + "]");
+        auto got = run_on_gpu(**desc, input, variant);
+        EXPECT_TRUE(got.is_ok()) << name << ": " << got.status().message();
+        if (outputs) outputs->push_back(got.is_ok() ? *got : std::vector<HostTensor>{});
+        if (!got.is_ok()) {
+            ok = false;
+            continue;
+        }
+        const CompareResult r = compare_to_exact(exact[0], (*got)[0], op.default_tolerance(**desc, 0));
+        EXPECT_TRUE(r.verdict == Verdict::kPassed)
+            << name << ": " << r.reason << (r.mismatches.empty() ? "" : "\n  " + format_mismatch(r.mismatches[0]));
+        ok = ok && r.verdict == Verdict::kPassed;
+        if (type == DataType::kInt8 || type == DataType::kUint8) {
+            const auto a = (*got)[0].bytes(), b = reference.bytes();
+            const bool same = std::equal(a.begin(), a.end(), b.begin(), b.end());
+            EXPECT_TRUE(same) << name << ": the 8-bit kernel is exact, but its output differs from the reference";
+            ok = ok && same;
+        }
     }
     return ok;
 }
@@ -163,16 +175,13 @@ std::vector<std::string> runnable_variants(DataType type, const Shape& s) {
 // judge() on the heuristic plan and on every runnable variant, each variant's outputs also the heuristic plan's
 // values (what the tuner requires of a variant: core/plan_tuning.h, variant_output_difference).
 void judge_with_variants(DataType type, const Shape& s, const HostTensor& input, const std::string& what) {
-    judge(type, s, input, what);
-    auto desc = dmltool::testing::parse_desc(resample_op(), desc_json(type, s.in, s.out, s.scales));
-    ASSERT_TRUE(desc.is_ok()) << desc.status().message();
-    auto heuristic = run_on_gpu(**desc, input, "");
-    ASSERT_TRUE(heuristic.is_ok()) << heuristic.status().message();
-    for (const std::string& variant : runnable_variants(type, s)) {
-        judge(type, s, input, what + " [" + variant + "]", variant);
-        auto got = run_on_gpu(**desc, input, variant);
-        ASSERT_TRUE(got.is_ok()) << what << " [" << variant << "]: " << got.status().message();
-        EXPECT_EQ(variant_output_difference(*heuristic, *got), "") << what << " [" << variant << "]";
+    std::vector<std::string> variants = {""};
+    for (const std::string& variant : runnable_variants(type, s)) variants.push_back(variant);
+    std::vector<std::vector<HostTensor>> outputs;
+    judge(type, s, input, what, variants, &outputs);
+    for (size_t i = 1; i < variants.size(); ++i) {
+        if (outputs[0].empty() || outputs[i].empty()) continue;  // judge() reported it
+        EXPECT_EQ(variant_output_difference(outputs[0], outputs[i]), "") << what << " [" << variants[i] << "]";
     }
 }
 
@@ -286,12 +295,12 @@ TEST(ResampleLinearFast, Float16RoundingMatchesTheReferenceBitForBit) {
     ASSERT_TRUE(desc.is_ok()) << desc.status().message();
     auto reference = dmltool::testing::run_reference(op, **desc, {&input});
     ASSERT_TRUE(reference.is_ok()) << reference.status().message();
-    for (const std::string& variant : variants) {
-        const std::string name = variant.empty() ? "heuristic plan" : variant;
-        EXPECT_TRUE(judge(DataType::kFloat16, s, input, "FLOAT16 ties and quarter points, " + name, variant));
-        auto got = run_on_gpu(**desc, input, variant);
-        ASSERT_TRUE(got.is_ok()) << got.status().message();
-        const auto a = (*got)[0].bytes(), b = (*reference)[0].bytes();
+    std::vector<std::vector<HostTensor>> plan_outputs;
+    EXPECT_TRUE(judge(DataType::kFloat16, s, input, "FLOAT16 ties and quarter points", variants, &plan_outputs));
+    for (size_t v = 0; v < variants.size(); ++v) {
+        const std::string name = variants[v].empty() ? "heuristic plan" : variants[v];
+        ASSERT_FALSE(plan_outputs[v].empty()) << name << " did not run";
+        const auto a = plan_outputs[v][0].bytes(), b = (*reference)[0].bytes();
         for (size_t i = 0; i + 2 <= a.size(); i += 2) {
             uint16_t x, y;
             std::memcpy(&x, &a[i], 2);
