@@ -1,5 +1,6 @@
 #include "core/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -145,7 +146,18 @@ CompareResult compare_tensors(const HostTensor& expected, const HostTensor& got,
         return result;
     }
     std::vector<uint32_t> coordinates(expected.desc().sizes.size());
+    // Identical bytes are identical elements (the loop below skips them): blocks that memcmp equal are skipped
+    // whole, so a correct output of the perf suite's 67M elements is judged at memory speed.
+    constexpr uint64_t kBlock = 4096;
+    const size_t element_bytes = expected.element_bytes();
     for (uint64_t i = 0; i < result.element_count; ++i) {
+        if (i % kBlock == 0 && element_bytes > 0) {
+            const uint64_t n = std::min(kBlock, result.element_count - i);
+            if (std::memcmp(expected.element_ptr(i), got.element_ptr(i), n * element_bytes) == 0) {
+                i += n - 1;
+                continue;
+            }
+        }
         const uint64_t a = raw_bits(expected, i), b = raw_bits(got, i);
         if (a == b) continue;
         const uint64_t ulp = ulp_distance(type, a, b);

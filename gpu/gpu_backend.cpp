@@ -1,9 +1,11 @@
 #include "gpu/gpu_backend.h"
 
 #include <algorithm>
-
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <set>
+#include <thread>
 
 #include "gpu/device_footprint.h"
 
@@ -78,20 +80,70 @@ Status GpuBackend::check_half_opcodes(const KernelDispatch& first_dispatch) {
                        "' " + half_opcodes_->summary());
 }
 
+std::string GpuBackend::kernel_key(const KernelDispatch& dispatch) {
+    std::string key = std::to_string(dispatch.root_constants.size()) + "/" + std::to_string(dispatch.srvs.size()) +
+                      "/" + std::to_string(dispatch.uavs.size()) + "/";
+    if (dispatch.dxbc) key.append(reinterpret_cast<const char*>(dispatch.dxbc->data()), dispatch.dxbc->size());
+    return key;
+}
+
+KernelLayout GpuBackend::kernel_layout(const KernelDispatch& dispatch) {
+    return {uint32_t(dispatch.root_constants.size()), uint32_t(dispatch.srvs.size()), uint32_t(dispatch.uavs.size())};
+}
+
 Result<const ComputeKernel*> GpuBackend::kernel_for(const KernelDispatch& dispatch) {
     if (!dispatch.dxbc || dispatch.dxbc->empty()) return internal_error(dispatch.label + ": dispatch without a kernel");
-    KernelLayout layout{uint32_t(dispatch.root_constants.size()), uint32_t(dispatch.srvs.size()),
-                        uint32_t(dispatch.uavs.size())};
-    std::string key = std::to_string(layout.root_constants) + "/" + std::to_string(layout.srvs) + "/" +
-                      std::to_string(layout.uavs) + "/";
-    key.append(reinterpret_cast<const char*>(dispatch.dxbc->data()), dispatch.dxbc->size());
+    std::string key = kernel_key(dispatch);
     auto it = kernel_cache_.find(key);
     if (it != kernel_cache_.end()) return it->second.get();
-    DMLTOOL_ASSIGN_OR_RETURN(ComputeKernel kernel, ComputeKernel::create(*context_, *dispatch.dxbc, layout, dispatch.label));
+    DMLTOOL_ASSIGN_OR_RETURN(ComputeKernel kernel,
+                             ComputeKernel::create(*context_, *dispatch.dxbc, kernel_layout(dispatch), dispatch.label));
     auto stored = std::make_unique<ComputeKernel>(std::move(kernel));
     const ComputeKernel* pointer = stored.get();
     kernel_cache_.emplace(std::move(key), std::move(stored));
     return pointer;
+}
+
+size_t GpuBackend::compile_kernels(const std::vector<const DevicePlan*>& plans) {
+    struct Pending {
+        std::string key;
+        const KernelDispatch* dispatch = nullptr;
+        std::optional<Result<ComputeKernel>> kernel;
+    };
+    std::vector<Pending> pending;
+    std::set<std::string> seen;
+    for (const DevicePlan* plan : plans)
+        for (const KernelDispatch& dispatch : plan->dispatches) {
+            if (!dispatch.dxbc || dispatch.dxbc->empty()) continue;
+            std::string key = kernel_key(dispatch);
+            if (kernel_cache_.count(key) || !seen.insert(key).second) continue;
+            pending.push_back({std::move(key), &dispatch, std::nullopt});
+        }
+    // D3D12 devices are free-threaded: pipeline and root signature creation may run on several threads at once
+    // (vkd3d translates the DXBC and the Vulkan driver compiles it on the calling thread). Nothing else of the
+    // context is touched here.
+    const size_t threads = std::min<size_t>({pending.size(), kMaxCompileThreads,
+                                             std::max(1u, std::thread::hardware_concurrency())});
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+        for (size_t i = next++; i < pending.size(); i = next++) {
+            const KernelDispatch& dispatch = *pending[i].dispatch;
+            pending[i].kernel = ComputeKernel::create(*context_, *dispatch.dxbc, kernel_layout(dispatch), dispatch.label);
+        }
+    };
+    std::vector<std::thread> workers;
+    for (size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+    work();
+    for (std::thread& worker : workers) worker.join();
+    size_t compiled = 0;
+    for (Pending& p : pending) {
+        // A kernel that failed stays out of the cache: kernel_for meets the same failure again, where the caller
+        // decides what it means (a tuning variant the device refuses is skipped, the heuristic plan's is an error).
+        if (!p.kernel || !p.kernel->is_ok()) continue;
+        kernel_cache_.emplace(std::move(p.key), std::make_unique<ComputeKernel>(std::move(*p.kernel).value()));
+        ++compiled;
+    }
+    return compiled;
 }
 
 Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare(const Op& op, const OpDesc& desc,

@@ -8,6 +8,7 @@
 // medians decide), and the winner is stored per device (adapter, ids, driver) and plan fingerprint. Later plans of
 // the same desc, in this process or later ones, use that winner.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -135,8 +136,29 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
     // The input and output buffers every candidate shares, owned by a preparation of the heuristic plan that is
     // never timed itself: every candidate, the heuristic included, is timed the same way.
     std::unique_ptr<Prepared> io;
+    using Clock = std::chrono::steady_clock;
+    const auto seconds_since = [](Clock::time_point start) {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    const Clock::time_point start = Clock::now();
+    // 0. Compile every variant's kernels at once, on several threads: one at a time, compiling ~100 QLinearConv
+    // variants' pipelines was most of a tuning run on an H100. Only the dispatches are kept (a plan's auxiliary
+    // buffer images can be 100 MB each); step 1 plans each variant again.
+    std::vector<DevicePlan> kernels_only;
+    for (size_t i = 0; i < names.size(); ++i) {
+        auto plan = plan_of(i);
+        if (!plan.is_ok()) continue;
+        kernels_only.emplace_back().dispatches = std::move(plan->dispatches);
+    }
+    std::vector<const DevicePlan*> planned;
+    for (const DevicePlan& plan : kernels_only) planned.push_back(&plan);
+    const double plan_seconds = seconds_since(start);
+    const size_t compiled = compile_kernels(planned);
+    kernels_only.clear();
+    const double compile_seconds = seconds_since(start) - plan_seconds;
     // 1. Check: every variant runs once on the heuristic plan's input and output buffers and must reproduce its
     // outputs (variant_output_difference).
+    double prepare_seconds = 0, run_seconds = 0;
     for (size_t i = 0; i < names.size(); ++i) {
         auto plan = plan_of(i);
         // A variant the op cannot build for this desc, or that does not fit this device, is not a candidate; the
@@ -146,10 +168,14 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
         if (!io) {
             DMLTOOL_ASSIGN_OR_RETURN(io, prepare_plan(op, desc, inputs, heuristic));
         }
+        Clock::time_point step = Clock::now();
         auto prepared = prepare_plan(op, desc, inputs, std::move(plan).value(), io.get());
+        prepare_seconds += seconds_since(step);
         if (!prepared.is_ok() && i > 0 && prepared.status().code() == ErrorCode::kUnsupported) continue;
         if (!prepared.is_ok()) return fails(i, prepared.status());
+        step = Clock::now();
         auto outputs = run_and_read(op, **prepared, kOutputPoison);
+        run_seconds += seconds_since(step);
         if (!outputs.is_ok()) return fails(i, outputs.status());
         if (i == 0) {
             expected = std::move(outputs).value();
@@ -165,6 +191,7 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
         }
         candidates.push_back({i, std::move(prepared).value(), 0});
     }
+    const double check_seconds = seconds_since(start) - plan_seconds - compile_seconds;
     // 2. Time: the heuristic plan until the clocks settle, then every candidate one batch per round, back to back
     // (no host work in between but re-preparing a released variant); each keeps its fastest round.
     const auto time_batch = [&](Candidate& c, double estimate, const std::string& label) -> Result<double> {
@@ -210,6 +237,12 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
         if (c.seconds > 0) c.seconds = median(confirmed[f]);
         final_times.push_back({names[c.name], c.seconds});
     }
+    if (tuning_.trace)
+        std::fprintf(stderr, "dmltool: tuning: %s: %zu candidates of %zu plans: planned in %.2f s, %zu kernels "
+                     "compiled in %.2f s, checked in %.2f s (preparing %.2f s, running and reading %.2f s), timed in %.2f s\n",
+                     plan_label(op, desc).c_str(), candidates.size(), names.size(), plan_seconds, compiled,
+                     compile_seconds, check_seconds, prepare_seconds, run_seconds,
+                     seconds_since(start) - plan_seconds - compile_seconds - check_seconds);
     PlanChoice choice;
     choice.source = "tuned";
     for (const Candidate& c : candidates) choice.candidates.push_back({names[c.name], c.seconds});
