@@ -73,6 +73,18 @@ std::vector<uint32_t> half_rounding_probe_inputs() {
     for (uint32_t bits : {0x7f800000u, 0xff800000u, 0x00000001u, 0x80400000u, 0x007fffffu, 0x7f7fffffu, 0xff7fffffu,
                           0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xffbfffffu, 0x7fffffffu, 0xffc02000u})
         inputs.push_back(bits);
+    // Every float32 binade, far below the halves (1e-30: rounds to zero) and far above them (1e10: infinity), with
+    // a few significands each: a converter that shifts the significand by a distance computed from the exponent
+    // can go wrong only where that distance leaves its range (a shift count taken mod 32, say), which the half
+    // binades above never reach.
+    std::vector<uint32_t> sorted = inputs;
+    std::sort(sorted.begin(), sorted.end());
+    for (uint32_t sign : {0u, 0x80000000u})
+        for (uint32_t exponent = 1; exponent < 255; ++exponent)
+            for (uint32_t significand : {0u, 0x2aaaabu, 0x400000u, 0x7fffffu}) {
+                const uint32_t bits = sign | exponent << 23 | significand;
+                if (!std::binary_search(sorted.begin(), sorted.end(), bits)) inputs.push_back(bits);
+            }
     return inputs;
 }
 

@@ -7,7 +7,7 @@
 // every finite half h of either sign, h's own value, the midpoint between h and the next half up in magnitude (a
 // tie), and the float32 just below and just above that midpoint; the overflow boundary (65520, the tie between
 // 65504 and infinity, and the float below it), infinities, float32 denormals (which may be flushed: either way they
-// round to a signed zero) and NaNs. Any rounding rule a converter may apply to the discarded bits (toward zero, away
+// round to a signed zero), four significands in every float32 binade (far below and above the halves) and NaNs. Any rounding rule a converter may apply to the discarded bits (toward zero, away
 // from zero on ties, toward +-infinity, no subnormal halves) differs from round-to-nearest-even on one of these in
 // every binade. A NaN must convert to a NaN, of any sign and payload: NVIDIA's f32tof16 writes 0x7fff for every NaN
 // (dropping the sign), lavapipe 0x7e00 with the sign, and which NaN an evaluation produces is not part of its value

@@ -55,7 +55,10 @@ uint32_t ties_away(uint32_t f) {
 
 TEST(HalfOpcodeProbe, InputsHoldEveryBoundary) {
     const std::vector<uint32_t> inputs = half_rounding_probe_inputs();
-    EXPECT_EQ(inputs.size(), 2u * 0x7c00u * 4u + 13u);
+    std::vector<uint32_t> sorted = inputs;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "an input twice";
+    EXPECT_GT(inputs.size(), 2u * 0x7c00u * 4u + 13u);
     EXPECT_EQ(std::count_if(inputs.begin(), inputs.end(), is_nan_bits), 6);
     auto has = [&](float f) { return std::find(inputs.begin(), inputs.end(), std::bit_cast<uint32_t>(f)) != inputs.end(); };
     EXPECT_TRUE(has(65520.0f));                           // the overflow tie
@@ -63,6 +66,9 @@ TEST(HalfOpcodeProbe, InputsHoldEveryBoundary) {
     EXPECT_TRUE(has(-0x1p-25f));                          // the tie between -0 and the smallest subnormal
     EXPECT_TRUE(has(1.0f + 0x1p-11f));                    // 1 and its next half
     EXPECT_TRUE(has(std::nextafter(1.0f + 0x1p-11f, 2.0f)));
+    EXPECT_TRUE(has(0x1p-126f));                          // the smallest normal float32
+    EXPECT_TRUE(has(-0x1.fffffep-100f));                  // far below the halves
+    EXPECT_TRUE(has(0x1p+100f));                          // far above them
 }
 
 TEST(HalfOpcodeProbe, JudgementAcceptsExactConversions) {
@@ -100,6 +106,12 @@ TEST(HalfOpcodeProbe, JudgementRejectsEveryOtherRule) {
              return h & 0x8000u ? h | 0xffff0000u : h;
          }},
         {"one wrong result", [](uint32_t f) { return f == 0x3f800000u ? 0x3c01u : nearest_even(f); }},
+        // A converter whose exponent arithmetic wraps far below the halves (no half binade reaches it): there
+        // floats convert as if 2^64 times larger, some to halves >= 2^-24.
+        {"exponent wrapped below 2^-58", [](uint32_t f) {
+             const uint32_t exponent = (f >> 23) & 0xff;
+             return exponent != 0 && exponent < 70 ? nearest_even(f + (64u << 23)) : nearest_even(f);
+         }},
     };
     for (const auto& [name, rule] : rules) {
         const HalfOpcodeProbe probe = judge_half_conversions(inputs, convert_all(inputs, rule), widen_all());

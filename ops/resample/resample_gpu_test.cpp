@@ -182,14 +182,22 @@ TEST(ResampleGpu, RandomCasesEveryTypeRankAndLayout) {
 
 // run_differential's backend always runs with the default semantics (only its reference takes
 // DifferentialCase::semantics), so each rule gets a backend of its own here.
+// All three are created together, as the static's initializer: destroyed before the exit handlers the Vulkan
+// driver registered meanwhile (tests/testing/gpu_testing.cpp: test_gpu_backend says why that order matters).
 gpu::GpuBackend* backend_with_rule(NearestRule rule) {
-    static std::map<NearestRule, std::unique_ptr<gpu::GpuBackend>> backends;
-    auto it = backends.find(rule);
-    if (it != backends.end()) return it->second.get();
-    auto created = gpu::GpuBackend::create({}, SemanticsOptions{.resample_nearest_rule = rule});
-    EXPECT_TRUE(created.is_ok()) << created.status().message();
-    if (!created.is_ok()) return nullptr;
-    return backends.emplace(rule, std::move(created).value()).first->second.get();
+    static std::map<NearestRule, std::string> failures;
+    static const std::map<NearestRule, std::unique_ptr<gpu::GpuBackend>> backends = [] {
+        std::map<NearestRule, std::unique_ptr<gpu::GpuBackend>> created;
+        for (NearestRule r : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown}) {
+            auto backend = gpu::GpuBackend::create({}, SemanticsOptions{.resample_nearest_rule = r});
+            if (backend.is_ok()) created.emplace(r, std::move(backend).value());
+            else failures.emplace(r, backend.status().message());
+        }
+        return created;
+    }();
+    const auto it = backends.find(rule);
+    EXPECT_TRUE(it != backends.end()) << failures[rule];
+    return it != backends.end() ? it->second.get() : nullptr;
 }
 
 TEST(ResampleGpu, NearestRules) {

@@ -20,15 +20,17 @@ const Op& builtin_op(std::string_view name) {
 
 gpu::GpuBackend* test_gpu_backend(std::string* why) {
     // One backend per test binary: tests are single-threaded and device creation dominates their cost.
-    static std::unique_ptr<gpu::GpuBackend> backend;
+    // The static is initialized with the created backend, not created empty and assigned later: static destructors
+    // and exit handlers run in the reverse order of their registration, so it is destroyed before the exit handlers
+    // the Vulkan driver registers while the device is created. Destroyed after them (the empty-then-assigned form),
+    // it crashed the test binaries at exit on the NVIDIA driver.
     static std::string failure;
-    static bool tried = false;
-    if (!tried) {
-        tried = true;
+    static const std::unique_ptr<gpu::GpuBackend> backend = [] {
         auto created = gpu::GpuBackend::create({}, {});
-        if (created.is_ok()) backend = std::move(created).value();
-        else failure = created.status().message();
-    }
+        if (created.is_ok()) return std::move(created).value();
+        failure = created.status().message();
+        return std::unique_ptr<gpu::GpuBackend>();
+    }();
     if (why) *why = failure;
     return backend.get();
 }
