@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "gpu/device_footprint.h"
 
@@ -190,7 +191,9 @@ Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare_plan(const Op&
         prepared->output_buffers.push_back(std::make_shared<GpuBuffer>(std::move(buffer)));
     }
     for (size_t i = 0; i < prepared->plan.auxiliary_buffers.size(); ++i) {
-        std::vector<std::byte> data = prepared->plan.auxiliary_buffers[i];
+        // Taken, not copied: once on the device, a preparation kept for timing (tuning holds ~100 of them) need not
+        // hold its host image too.
+        std::vector<std::byte> data = std::exchange(prepared->plan.auxiliary_buffers[i], {});
         data.resize(padded_size(data.size()), std::byte{0});
         DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice, data.size(),
                                                                      "auxiliary " + std::to_string(i)));
