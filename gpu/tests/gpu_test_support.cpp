@@ -25,6 +25,15 @@ std::unique_ptr<GpuContext> make_context_or_skip_reason(std::string& skip_reason
         skip_reason = "no Vulkan physical device on this machine";
         return nullptr;
     }
+    // The Vulkan loader unloads the driver library when a process's last instance is destroyed, and NVIDIA's driver
+    // (580, H100) refuses new instances after ~15 such load/unload cycles; kept loaded (LD_PRELOAD of its library),
+    // 40 contexts in a row worked. So one more context, opened with the first and never destroyed (the process's
+    // exit frees it; destroying it at exit would also race the driver's own exit handlers), keeps the driver loaded.
+    static GpuContext* const keeps_the_driver_loaded = [] {
+        auto pinned = GpuContext::create({});
+        return pinned.is_ok() ? std::move(pinned).value().release() : nullptr;
+    }();
+    (void)keeps_the_driver_loaded;
     auto context = GpuContext::create(options);
     if (!context.is_ok()) {
         ADD_FAILURE() << "GpuContext::create: " << context.status().message();

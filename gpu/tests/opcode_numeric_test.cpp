@@ -33,6 +33,7 @@ struct OpCase {
     Emit emit;
     Reference reference;
     Reference alternative = nullptr;  // a second acceptable result, where D3D/Vulkan allow two
+    uint32_t max_ulp = 0;             // Compare::kFloat: ulps allowed from `reference` where Vulkan bounds the error
 };
 
 float f(uint32_t bits) { return std::bit_cast<float>(bits); }
@@ -129,18 +130,24 @@ const std::vector<OpCase>& op_cases() {
         {"mad_fused_or_not", Inputs::kFloat, Compare::kFloat, [](auto& b, Operand r, Operand x, Operand y, Operand z) { b.mad(r, x, y, z); },
          [](uint32_t x, uint32_t y, uint32_t z) { return u(std::fma(f(x), f(y), f(z))); },
          [](uint32_t x, uint32_t y, uint32_t z) { const float p = f(x) * f(y); return u(p + f(z)); }},
-        // mul then add must round twice, as the CPU reference does; unfused_mul guards against contraction.
-        {"mul_then_add", Inputs::kFloat, Compare::kFloat,
+        // A mul then an add may be contracted into one fused multiply-add: lavapipe rounds twice, NVIDIA's compiler
+        // (H100, driver 580) fuses them. Kernels that must round twice, as the CPU reference does, use unfused_mul,
+        // which the next case holds to double rounding (it passes on both).
+        {"mul_then_add_fused_or_not", Inputs::kFloat, Compare::kFloat,
          [](auto& b, Operand r, Operand x, Operand y, Operand z) { b.mul(r, x, y); b.add(r, r, z); },
-         [](uint32_t x, uint32_t y, uint32_t z) { const float p = f(x) * f(y); return u(p + f(z)); }},
+         [](uint32_t x, uint32_t y, uint32_t z) { const float p = f(x) * f(y); return u(p + f(z)); },
+         [](uint32_t x, uint32_t y, uint32_t z) { return u(std::fma(f(x), f(y), f(z))); }},
         {"unfused_mul_then_add", Inputs::kFloat, Compare::kFloat,
          [](auto& b, Operand r, Operand x, Operand y, Operand z) {
              shaders::unfused_mul(b, r, x, y, b.root_constant(2));
              b.add(r, r, z);
          },
          [](uint32_t x, uint32_t y, uint32_t z) { const float p = f(x) * f(y); return u(p + f(z)); }},
+        // D3D holds only add, subtract and multiply to 0.5 ULP; vkd3d emits OpFDiv and Sqrt, which Vulkan bounds at
+        // 2.5 ULP (x / y) and as 1 / inversesqrt (2 ULP): lavapipe rounds both correctly, NVIDIA's H100 is 1 ulp off
+        // on some inputs. No kernel uses either; a mistranslation (another opcode) is still far outside.
         {"div", Inputs::kFloat, Compare::kFloat, [](auto& b, Operand r, Operand x, Operand y, Operand) { b.div(r, x, y); },
-         [](uint32_t x, uint32_t y, uint32_t) { return u(f(x) / f(y)); }},
+         [](uint32_t x, uint32_t y, uint32_t) { return u(f(x) / f(y)); }, nullptr, 2},
         // NaN operands lose (D3D's min/max = IEEE minNum/maxNum; vkd3d emits NMin/NMax). For +0 vs -0 either
         // zero is allowed, so the second reference swaps the operands.
         {"min", Inputs::kFloat, Compare::kFloat, [](auto& b, Operand r, Operand x, Operand y, Operand) { b.min(r, x, y); },
@@ -150,7 +157,7 @@ const std::vector<OpCase>& op_cases() {
          [](uint32_t x, uint32_t y, uint32_t) { return u(std::fmax(f(x), f(y))); },
          [](uint32_t x, uint32_t y, uint32_t) { return u(std::fmax(f(y), f(x)) == 0.0f ? f(y) : std::fmax(f(x), f(y))); }},
         {"sqrt", Inputs::kFloat, Compare::kFloat, [](auto& b, Operand r, Operand x, Operand, Operand) { b.sqrt(r, x.abs()); },
-         [](uint32_t x, uint32_t, uint32_t) { return u(std::sqrt(std::fabs(f(x)))); }},
+         [](uint32_t x, uint32_t, uint32_t) { return u(std::sqrt(std::fabs(f(x)))); }, nullptr, 4},
         {"eq", Inputs::kFloat, Compare::kBits, [](auto& b, Operand r, Operand x, Operand y, Operand) { b.eq(r, x, y); },
          [](uint32_t x, uint32_t y, uint32_t) { return mask(f(x) == f(y)); }},
         {"ne", Inputs::kFloat, Compare::kBits, [](auto& b, Operand r, Operand x, Operand y, Operand) { b.ne(r, x, y); },
@@ -238,9 +245,17 @@ std::vector<uint32_t> make_inputs(Inputs kind) {
     return out;
 }
 
-bool same_float(uint32_t got, uint32_t expected) {
+// Within `max_ulp` ulps of `expected` (NaN by any NaN; an infinity only by itself).
+bool same_float(uint32_t got, uint32_t expected, uint32_t max_ulp = 0) {
     if (std::isnan(f(expected))) return std::isnan(f(got));
-    return got == expected;
+    if (got == expected) return true;
+    if (max_ulp == 0 || std::isnan(f(got)) || std::isinf(f(expected)) || std::isinf(f(got))) return false;
+    // Sign-magnitude bits to a monotonic integer line (-0 and +0 both at 0).
+    const auto ordered = [](uint32_t bits) {
+        return bits & 0x80000000u ? -int64_t(bits & 0x7fffffffu) : int64_t(bits);
+    };
+    const int64_t distance = ordered(got) - ordered(expected);
+    return (distance < 0 ? -distance : distance) <= int64_t(max_ulp);
 }
 
 class OpcodeNumeric : public ::testing::TestWithParam<size_t> {};
@@ -275,7 +290,7 @@ TEST_P(OpcodeNumeric, MatchesD3DDefinition) {
         const uint32_t a = inputs[3 * k], bb = inputs[3 * k + 1], c = inputs[3 * k + 2];
         const uint32_t expected = op.reference(a, bb, c);
         auto matches = [&](uint32_t want) {
-            return op.compare == Compare::kFloat ? same_float(got[k], want) : got[k] == want;
+            return op.compare == Compare::kFloat ? same_float(got[k], want, op.max_ulp) : got[k] == want;
         };
         const bool ok = matches(expected) || (op.alternative && matches(op.alternative(a, bb, c)));
         if (!ok) {
