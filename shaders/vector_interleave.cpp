@@ -9,6 +9,7 @@
 namespace dmltool::shaders {
 namespace {
 
+constexpr uint32_t kThreadsPerGroup = 64;
 constexpr uint32_t kPieceVectorsPerThread = 2;
 
 // Root constants; every offset and stride is in 16-byte vectors.
@@ -151,10 +152,7 @@ Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterlea
         return invalid_input("vector interleave kernel: a tensor needs a view");
     if (spec.gather_pieces && ((block != 2 && block != 4) || bytes > 16 / block))
         return invalid_input("vector interleave kernel: the piece gather needs B = 2 or 4 and elements of at most 16 / B bytes");
-    const uint32_t group = spec.threads_per_group;
-    if (group < 64 || group > 1024 || !std::has_single_bit(group))
-        return invalid_input("vector interleave kernel: threads per group must be a power of two in 64 .. 1024");
-    ProgramBuilder b({.thread_group = {group, 1, 1}});
+    ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     TensorViews input{{}, spec.window_log2}, output{{}, spec.window_log2};
     // Pieces are 4/8-byte words: raw loads (a typed uint4 view only reads whole 16-byte vectors).
     for (uint32_t i = 0; i < spec.input_views; ++i)
@@ -243,7 +241,7 @@ Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterle
     const uint64_t output_row_vectors = p.width * block / per_vector;
     const uint64_t row_threads = pieces ? output_row_vectors / kPieceVectorsPerThread : p.width / per_vector;
     const uint64_t threads = p.batch * p.channels * p.height * block * row_threads;
-    const DispatchGrid grid = plan_dispatch(threads, p.threads_per_group);
+    const DispatchGrid grid = plan_dispatch(threads, kThreadsPerGroup);
     wide[kThreads] = threads;
     wide[kThreadsPerRow] = grid.threads_per_row;
     wide[kRowVectors] = p.width / per_vector;
@@ -259,10 +257,9 @@ Result<std::optional<KernelDispatch>> plan_vector_interleave(const VectorInterle
     const VectorInterleaveSpec spec{bytes, uint32_t(block), p.in_block_column == 0,
                                     uint32_t((in_bytes + (uint64_t{1} << window) - 1) >> window),
                                     uint32_t((out_bytes + (uint64_t{1} << window) - 1) >> window), window,
-                                    pieces, p.threads_per_group};
+                                    pieces};
     DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, interleave_kernel(spec));
-    dispatch.label = label + (pieces ? "/piece_gather b" : "/vector_interleave b") + std::to_string(block) +
-                     (p.threads_per_group != kDefaultInterleaveGroup ? " g" + std::to_string(p.threads_per_group) : "");
+    dispatch.label = label + (pieces ? "/piece_gather b" : "/vector_interleave b") + std::to_string(block);
     auto bind = [&](BufferBinding::Source source, uint32_t slot, uint32_t views, bool typed,
                     std::vector<BufferBinding>& to) {
         for (uint32_t i = 0; i < views; ++i)

@@ -35,7 +35,6 @@
 namespace dmltool::shaders {
 
 constexpr uint32_t kMaxInterleaveBlock = 16;  // B vectors in and B out per thread
-constexpr uint32_t kDefaultInterleaveGroup = 64;
 
 struct VectorInterleaveSpec {
     uint32_t element_bytes = 4;  // 1, 2, 4 or 8
@@ -47,9 +46,6 @@ struct VectorInterleaveSpec {
     // Two output vectors per thread (half a row apart), each from B pieces of 16 / B bytes (raw word loads);
     // needs B = 2 or 4 and element_bytes <= 16 / B.
     bool gather_pieces = false;
-    // Threads per group: 64 by default; larger groups mean fewer groups for the GPU to launch and retire per
-    // execution, which matters where a case's fixed per-execution time is a large share (INT8 at 84 MB).
-    uint32_t threads_per_group = kDefaultInterleaveGroup;
     auto operator<=>(const VectorInterleaveSpec&) const = default;
 };
 Result<std::vector<uint8_t>> build_vector_interleave_kernel(const VectorInterleaveSpec& spec);
@@ -68,7 +64,6 @@ struct VectorInterleaveProblem {
     uint64_t input_bytes = 0, output_bytes = 0;  // TotalTensorSizeInBytes (the backend pads to 16)
     uint32_t input_slot = 0, output_slot = 0;    // BufferBinding indices
     InterleaveShape shape = InterleaveShape::kAuto;  // kPieces where it cannot apply falls back to kVectors
-    uint32_t threads_per_group = kDefaultInterleaveGroup;  // 64, 128, 256, 512 or 1024
 };
 
 // The dispatch, or nullopt when the layout does not qualify (a row not whole vectors, an unaligned stride,

@@ -35,10 +35,9 @@ constexpr uint64_t kWindowBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
 constexpr uint32_t kChunkEntryWords = 8;  // {start, sel0[0..7], sel0[8..15], 0, sel1[0..7], sel1[8..15], 0, 0}
 
 // Nearest upsampling of H and W by one integer factor on vector-aligned rows (upsample.cpp), or nullopt.
-// `shape` and `threads_per_group` pick the kernel (the tuning variants); the defaults are plan_resample's choice.
+// `shape` picks the kernel shape (the tuning variants); kAuto is plan_resample's choice.
 Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics,
-                                                        shaders::InterleaveShape shape = shaders::InterleaveShape::kAuto,
-                                                        uint32_t threads_per_group = shaders::kDefaultInterleaveGroup);
+                                                        shaders::InterleaveShape shape = shaders::InterleaveShape::kAuto);
 // Nearest downsampling by integer factors (affine tables) as a strided copy (upsample.cpp), or nullopt. Tests
 // lower the view window to exercise the multi-view kernels.
 Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc, const SemanticsOptions& semantics,

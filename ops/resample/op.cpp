@@ -59,19 +59,10 @@ Status validate(const ResampleDesc& desc, const std::string& path) {
     return check_scales(desc.input, desc.scales, path);
 }
 
-// Tuning variants of nearest upsampling (device_plan_variants): name, kernel shape and threads per group. The
-// 256-thread groups: the INT8 x2 perf case loses ~8 us of its ~30 us per execution to what every execution costs
-// (results/h200_2026-11-27_int8_x2_sizes/); a quarter as many groups may launch and drain faster.
-struct UpsampleVariant {
-    const char* name;
-    shaders::InterleaveShape shape;
-    uint32_t threads_per_group;
-};
-constexpr UpsampleVariant kUpsampleVariants[] = {
-    {"upsample/vectors", shaders::InterleaveShape::kVectors, shaders::kDefaultInterleaveGroup},
-    {"upsample/pieces", shaders::InterleaveShape::kPieces, shaders::kDefaultInterleaveGroup},
-    {"upsample/vectors/g256", shaders::InterleaveShape::kVectors, 256},
-    {"upsample/pieces/g256", shaders::InterleaveShape::kPieces, 256},
+// Tuning variants of nearest upsampling (device_plan_variants): name and kernel shape.
+constexpr std::pair<const char*, shaders::InterleaveShape> kUpsampleShapes[] = {
+    {"upsample/vectors", shaders::InterleaveShape::kVectors},
+    {"upsample/pieces", shaders::InterleaveShape::kPieces},
 };
 // Tuning variants of the dedicated linear x2 / x0.5 kernels (kernel_internal.h: LinearFastVariant).
 constexpr std::pair<const char*, LinearFastVariant> kLinearVariants[] = {
@@ -177,14 +168,14 @@ public:
     std::vector<std::string> device_plan_variants(const OpDesc& base, const SemanticsOptions& semantics) const override {
         const auto& desc = static_cast<const ResampleDesc&>(base);
         std::vector<std::string> names;
-        for (const UpsampleVariant& v : kUpsampleVariants) {
-            auto plan = plan_nearest_upsample(desc, semantics, v.shape, v.threads_per_group);
+        for (const auto& [name, shape] : kUpsampleShapes) {
+            auto plan = plan_nearest_upsample(desc, semantics, shape);
             // Only where both shapes exist (the piece gather falls back to vectors where it cannot apply).
-            if (plan.is_ok() && *plan && (v.shape != shaders::InterleaveShape::kPieces ||
+            if (plan.is_ok() && *plan && (shape != shaders::InterleaveShape::kPieces ||
                                           (*plan)->dispatches[0].label.find("piece_gather") != std::string::npos))
-                names.push_back(v.name);
+                names.push_back(name);
         }
-        if (names.size() < std::size(kUpsampleVariants)) names.clear();
+        if (names.size() < 2) names.clear();
         if (desc.mode == InterpolationMode::kLinear)
             for (const auto& [name, variant] : kLinearVariants) {
                 auto plan = plan_linear_fast(desc, variant);
@@ -196,10 +187,9 @@ public:
     Result<DevicePlan> plan_device_variant(const OpDesc& base, const SemanticsOptions& semantics,
                                            std::string_view variant) const override {
         const auto& desc = static_cast<const ResampleDesc&>(base);
-        for (const UpsampleVariant& v : kUpsampleVariants) {
-            if (variant != v.name) continue;
-            DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> plan,
-                                     plan_nearest_upsample(desc, semantics, v.shape, v.threads_per_group));
+        for (const auto& [name, shape] : kUpsampleShapes) {
+            if (variant != name) continue;
+            DMLTOOL_ASSIGN_OR_RETURN(std::optional<DevicePlan> plan, plan_nearest_upsample(desc, semantics, shape));
             if (plan) return std::move(*plan);
         }
         for (const auto& [name, fast] : kLinearVariants) {

@@ -78,7 +78,7 @@ Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc,
 }
 
 Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc, const SemanticsOptions& semantics,
-                                                        shaders::InterleaveShape shape, uint32_t threads_per_group) {
+                                                        shaders::InterleaveShape shape) {
     if (desc.mode != InterpolationMode::kNearestNeighbor || desc.input.rank() != 4) return std::optional<DevicePlan>();
     const Dims in = desc.input.effective_strides(), out = desc.output.effective_strides();
     if (in[3] != 1 || out[3] != 1 || desc.input.sizes[3] == 0) return std::optional<DevicePlan>();
@@ -106,7 +106,6 @@ Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc
     // perf case, by 1.03-1.05x (FLOAT32 123.8 vs 128.1 us, FLOAT16 67.1 vs 69.8, INT8 38.5 vs 40.6, tuned after the
     // clocks settled: results/h100_2026-11-27_session6_final/), since its stores are whole coalesced vectors.
     problem.shape = shape == shaders::InterleaveShape::kAuto ? shaders::InterleaveShape::kPieces : shape;
-    problem.threads_per_group = threads_per_group;
     const std::string label = "resample/nearest/" + std::string(data_type_name(desc.input.data_type));
     DMLTOOL_ASSIGN_OR_RETURN(std::optional<KernelDispatch> dispatch,
                              shaders::plan_vector_interleave(problem, label, shaders::kMaxViewBytesLog2));
