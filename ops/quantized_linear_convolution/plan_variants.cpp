@@ -36,26 +36,23 @@ constexpr std::string_view kPrefetchSuffix = "/pf";
 // The Winograd kernel's geometries (MT, NT, KG, TG), each with 4 channels per step: on the H200, 4 beat 1 and 2 on
 // every geometry (56x56 best 271.6 us against 289.9 and 325.4), and these 4 led the 11 geometries tried at 4 channels
 // per step on the three ResNet-50 3x3 layers (results/h200_2026-11-27_winograd).
-// (MT, NT, KG, TG, channels per step.) The last ones, MT = NT = 8 (64 multiply-adds per 16 values loaded instead of
-// 32 per 12) at 1 or 2 channels per step: at 4 they spilled (results/h200_2026-11-27_winograd).
-constexpr uint32_t kWinogradGeometries[][5] = {{8, 4, 4, 4, 4}, {8, 4, 8, 2, 4}, {8, 4, 8, 4, 4}, {4, 8, 8, 4, 4},
-                                               {8, 8, 4, 4, 2}, {8, 8, 2, 4, 2}, {8, 8, 4, 2, 2}, {8, 8, 2, 8, 2},
-                                               {8, 8, 4, 4, 1}};
+constexpr uint32_t kWinogradGeometries[][4] = {{8, 4, 4, 4}, {8, 4, 8, 2}, {8, 4, 8, 4}, {4, 8, 8, 4}};
+constexpr uint32_t kWinogradStep = 4;
 constexpr std::string_view kWinogradPrefix = "wino/";
 
-std::string winograd_name(const uint32_t (&g)[5]) {
+std::string winograd_name(const uint32_t (&g)[4]) {
     return std::string(kWinogradPrefix) + "mt" + std::to_string(g[0]) + "/nt" + std::to_string(g[1]) + "/kg" +
-           std::to_string(g[2]) + "/tg" + std::to_string(g[3]) + "/u" + std::to_string(g[4]);
+           std::to_string(g[2]) + "/tg" + std::to_string(g[3]) + "/u" + std::to_string(kWinogradStep);
 }
 
-PlanOptions winograd_options(const uint32_t (&g)[5]) {
+PlanOptions winograd_options(const uint32_t (&g)[4]) {
     PlanOptions o;
     o.kernel = PlanOptions::Kernel::kWinograd;
     o.winograd_channels = g[0];
     o.winograd_tiles = g[1];
     o.winograd_channel_groups = g[2];
     o.winograd_tile_groups = g[3];
-    o.winograd_steps = g[4];
+    o.winograd_steps = kWinogradStep;
     return o;
 }
 
