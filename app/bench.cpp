@@ -337,12 +337,14 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::vector<std::unique_ptr<TimedCase>> timed;
     std::vector<RegisteredBenchmark> registered;
     for (const LoadedCase* c : selected->cases) {
-        CaseResult check = runner.run(*c);
+        std::vector<HostTensor> checked_inputs;  // what the check ran on: timed as they are, not generated again
+        CaseResult check = runner.run(*c, &checked_inputs);
         // With --backend cpu a case without `expected` has nothing to be checked against (the reference is the
         // oracle), and timing the reference is still what was asked for.
         const bool timeable = check.status == CaseStatus::kPassed || (check.status == CaseStatus::kSkipped && !device);
-        auto inputs = timeable ? runner.prepare_inputs(c->spec)
-                               : Result<std::vector<HostTensor>>(unsupported(check.reason));
+        auto inputs = !timeable ? Result<std::vector<HostTensor>>(unsupported(check.reason))
+                      : checked_inputs.empty() ? runner.prepare_inputs(c->spec)
+                                               : Result<std::vector<HostTensor>>(std::move(checked_inputs));
         if (!inputs.is_ok()) {
             const char* status = timeable ? "INVALID" : case_status_name(check.status);
             context.not_benchmarked.push_back({check.file, check.name, status, inputs.status().message()});

@@ -317,7 +317,7 @@ Status Runner::check_without_executing(const LoadedCase& loaded) const {
     return Status::ok();
 }
 
-CaseResult Runner::run(const LoadedCase& loaded) {
+CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_inputs) {
     const CaseSpec& spec = loaded.spec;
     CaseResult r;
     r.file = spec.file;
@@ -525,8 +525,10 @@ CaseResult Runner::run(const LoadedCase& loaded) {
         r.status = CaseStatus::kSkipped;
         r.reason = context + ": nothing to compare: the case has no expected outputs and no device backend ran "
                              "(add \"expected\" or use --backend gpu/both)";
+        if (used_inputs) *used_inputs = std::move(*inputs);
         return r;
     }
+    if (used_inputs) *used_inputs = std::move(*inputs);
     r.status = CaseStatus::kPassed;
     for (const OutputReport& o : r.outputs) {
         if (o.informational) continue;

@@ -73,7 +73,9 @@ public:
     // (device_error: exit code 3) and the next case runs. After a device loss the next device case first
     // recreates the device, once; if that fails, later cases run only their CPU-reference part and say why the
     // device part did not run.
-    CaseResult run(const LoadedCase& loaded);
+    // `used_inputs`, when given, receives the inputs the case ran on (as prepare_inputs makes them) once it got as
+    // far as comparing outputs: `dmltool bench` times the case on them instead of generating them again.
+    CaseResult run(const LoadedCase& loaded, std::vector<HostTensor>* used_inputs = nullptr);
     // A case file that could not be parsed becomes one INVALID result.
     static CaseResult invalid_file(const CaseFile& file);
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstring>
 #include <deque>
 
@@ -94,6 +96,29 @@ TEST_F(RunnerTest, Passed) {
     EXPECT_EQ(r.outputs[0].result.element_count, 8u);
     EXPECT_TRUE(r.outputs[0].tolerance.bitwise);  // data movement is compared bit-exactly by default
     EXPECT_EQ(r.repro, "dmltool run '" + file(0) + "' --filter '^d2s/pass$' --backend cpu");
+}
+
+// `dmltool bench` times a case on the inputs its check ran on: the very tensors prepare_inputs makes, handed out
+// only once the case got as far as comparing (not for a case refused before running).
+TEST_F(RunnerTest, HandsOutTheInputsItRanOn) {
+    const CaseFile& f = load({d2s_case("d2s/inputs")});
+    Runner runner(options_, pool_, nullptr);
+    std::vector<HostTensor> used;
+    ASSERT_EQ(runner.run(f.cases.at(0), &used).status, CaseStatus::kPassed);
+    auto prepared = runner.prepare_inputs(f.cases.at(0).spec);
+    ASSERT_TRUE(prepared.is_ok()) << prepared.status().message();
+    ASSERT_EQ(used.size(), prepared->size());
+    for (size_t i = 0; i < used.size(); ++i) {
+        EXPECT_EQ(used[i].desc().sizes, (*prepared)[i].desc().sizes) << i;
+        EXPECT_TRUE(std::ranges::equal(used[i].bytes(), (*prepared)[i].bytes())) << i;
+    }
+    json above_cap = d2s_case("d2s/refused");
+    options_.feature_level_cap = fl(1, 0);
+    const CaseFile& g = load({above_cap});
+    Runner capped(options_, pool_, nullptr);
+    std::vector<HostTensor> none;
+    EXPECT_EQ(capped.run(g.cases.at(0), &none).status, CaseStatus::kUnsupported);
+    EXPECT_TRUE(none.empty());
 }
 
 TEST_F(RunnerTest, FailedWithMismatchDetails) {
