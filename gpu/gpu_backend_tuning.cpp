@@ -143,9 +143,9 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
         return std::chrono::duration<double>(Clock::now() - start).count();
     };
     const Clock::time_point start = Clock::now();
-    // 0. Compile every variant's kernels at once, on several threads: one at a time, compiling ~100 QLinearConv
-    // variants' pipelines was most of a tuning run on an H100. Only the dispatches are kept (a plan's auxiliary
-    // buffer images can be 100 MB each); step 1 plans each variant again.
+    // 0. Compile every variant's kernels first, on several threads at once (the driver compiles on the calling
+    // thread: an H100 compiled a 56x56 QLinearConv layer's 108 kernels in 2.2 s on 16 threads). Only the dispatches
+    // are kept (a plan's auxiliary buffer images can be 100 MB each); step 1 plans each variant again.
     std::vector<DevicePlan> kernels_only;
     for (size_t i = 0; i < names.size(); ++i) {
         auto plan = plan_of(i);
