@@ -244,21 +244,28 @@ void HostTensor::set_from_double(uint64_t i, double v) {
 
 namespace {
 
-// Calls fn(first_logical_index, first_physical_offset) for every row (the innermost dimension's run of elements,
-// consecutive in logical order), walking the outer coordinates incrementally so no division happens per row.
-// Element j of a row is at logical index first + j and physical offset first_offset + j * inner stride.
-template <typename Fn>
-void for_each_row(const TensorDesc& desc, Fn&& fn) {
-    const Dims strides = desc.effective_strides();
-    const size_t rank = desc.sizes.size();
+// Calls copy(logical_byte_offset, physical_byte_offset, bytes) for runs covering every element once, walking the
+// rows (the innermost dimension) with the outer coordinates advanced incrementally, so no division happens per
+// row: a row whose inner stride is 1 is one run (one memcpy), else each element is. The perf suite's 256 MiB
+// tensors cross this boundary several times per case, and copying them element by element was a tenth of a
+// case's host time.
+template <typename Copy>
+void for_each_run(const TensorDesc& desc, size_t element_bytes, Copy&& copy) {
     const uint64_t count = desc.element_count();
-    const uint64_t row = rank ? desc.sizes.back() : 1;
-    if (count == 0 || row == 0) return;
-    if (rank == 0) return fn(0, 0);
+    if (count == 0) return;
+    const size_t rank = desc.sizes.size();
+    if (rank == 0) return copy(0, 0, element_bytes);
+    const Dims strides = desc.effective_strides();
+    const uint64_t row = desc.sizes.back(), inner = strides.back();
     std::vector<uint32_t> coordinate(rank, 0);
-    uint64_t offset = 0;
+    uint64_t offset = 0;  // physical element offset of the row's first element
     for (uint64_t first = 0; first < count; first += row) {
-        fn(first, offset);
+        if (inner == 1) {
+            copy(first * element_bytes, offset * element_bytes, row * element_bytes);
+        } else {
+            for (uint64_t j = 0; j < row; ++j)
+                copy((first + j) * element_bytes, (offset + j * inner) * element_bytes, element_bytes);
+        }
         for (size_t d = rank - 1; d-- > 0;) {
             if (++coordinate[d] < desc.sizes[d]) {
                 offset += strides[d];
@@ -268,19 +275,6 @@ void for_each_row(const TensorDesc& desc, Fn&& fn) {
             coordinate[d] = 0;
         }
     }
-}
-
-// Calls copy(logical_byte_offset, physical_byte_offset, bytes) for runs covering every element once: a row whose
-// inner stride is 1 is one run (one memcpy), else each element is. The perf suite's 256 MiB tensors cross this
-// boundary several times per case, and copying them element by element was a tenth of a case's host time.
-template <typename Copy>
-void for_each_run(const TensorDesc& desc, size_t element_bytes, Copy&& copy) {
-    const uint64_t row = desc.sizes.empty() ? 1 : desc.sizes.back();
-    const uint64_t inner = desc.sizes.empty() ? 1 : desc.effective_strides().back();
-    for_each_row(desc, [&](uint64_t first, uint64_t offset) {
-        if (inner == 1) return copy(first * element_bytes, offset * element_bytes, row * element_bytes);
-        for (uint64_t j = 0; j < row; ++j) copy((first + j) * element_bytes, (offset + j * inner) * element_bytes, element_bytes);
-    });
 }
 
 }  // namespace
