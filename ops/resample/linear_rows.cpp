@@ -2,11 +2,18 @@
 // output type that both LINEAR forms share (store_blend). Row by row along the last dimension: input rows are
 // gathered at the column taps and converted to double once (GatheredRowCache), then the corners are blended in
 // the documented order with plain vectorizable double arithmetic (blend_corners_loop). The tests check it
-// against the per-element form in reference.cpp byte for byte (linear_rows_test.cpp, resample_test.cpp).
+// against the per-element form in reference.cpp byte for byte (linear_rows_test.cpp, resample_test.cpp). The vector
+// loops are compiled for SSE2, AVX2 and AVX-512 and picked by SimdLevel (reference_internal.h).
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
+// GCC 12's AVX-512 intrinsics initialise their _mm512_undefined_* values from themselves, which its own
+// -Wmaybe-uninitialized reports at every use (GCC bug 105593, fixed in 13); the warning is placed in the header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #include <type_traits>
 #include <vector>
 
@@ -14,8 +21,29 @@
 #include "ops/resample/desc.h"
 #include "ops/resample/reference_internal.h"
 
+// The target of the AVX-512 loops: 64-bit lanes (F), 256-bit forms (VL), byte and word packs (BW), 64-bit
+// integer conversions (DQ).
+#define DMLTOOL_AVX512_TARGET "avx512f,avx512vl,avx512bw,avx512dq"
+
 namespace dmltool::ops::resample {
+
+SimdLevel cpu_simd_level() {
+    static const SimdLevel level = [] {
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
+            return SimdLevel::kAvx512;
+        return __builtin_cpu_supports("avx2") ? SimdLevel::kAvx2 : SimdLevel::kBaseline;
+    }();
+    return level;
+}
+
 namespace {
+
+// The variant of a loop for `level`: the same source compiled for each instruction set.
+template <typename Function>
+Function for_level(SimdLevel level, Function baseline, Function avx2, Function avx512) {
+    return level == SimdLevel::kAvx512 ? avx512 : level == SimdLevel::kAvx2 ? avx2 : baseline;
+}
 
 // Round half to even of |v| <= 2^51 in the default rounding mode: adding and subtracting 1.5 * 2^52 leaves no
 // fraction bits (the build has -ffp-contract=off and no fast-math, so the two additions stay). std::nearbyint
@@ -49,6 +77,9 @@ void fast_halves_baseline(uint16_t* out, const double* sums, uint64_t count) { f
 [[gnu::target("avx2")]] void fast_halves_avx2(uint16_t* out, const double* sums, uint64_t count) {
     fast_halves_loop(out, sums, count);
 }
+[[gnu::target(DMLTOOL_AVX512_TARGET)]] void fast_halves_avx512(uint16_t* out, const double* sums, uint64_t count) {
+    fast_halves_loop(out, sums, count);
+}
 
 // Whether any of `count` halves is kNotFastHalf (a separate loop: the compiler vectorizes this reduction, not one
 // folded into the loop above).
@@ -59,9 +90,8 @@ bool any_not_fast(const uint16_t* __restrict halves, uint64_t count) {
 }
 
 // out[o] = double_to_half(sums[o]): the vectorized fast path, then double_to_half itself for the rest.
-void store_halves(uint16_t* out, const double* sums, uint64_t count) {
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    (avx2 ? fast_halves_avx2 : fast_halves_baseline)(out, sums, count);
+void store_halves(uint16_t* out, const double* sums, uint64_t count, SimdLevel level) {
+    for_level(level, fast_halves_baseline, fast_halves_avx2, fast_halves_avx512)(out, sums, count);
     if (!any_not_fast(out, count)) return;
     for (uint64_t o = 0; o < count; ++o)
         if (out[o] == kNotFastHalf) out[o] = double_to_half(sums[o]);
@@ -93,30 +123,46 @@ template <typename Element>
     }
     store_bytes_scalar(out + o, sums + o, count - o);
 }
+template <typename Element>
+[[gnu::target(DMLTOOL_AVX512_TARGET)]] void store_bytes_avx512(Element* out, const double* sums, uint64_t count) {
+    constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
+    const __m512d low = _mm512_set1_pd(lowest), high = _mm512_set1_pd(highest);
+    uint64_t o = 0;
+    for (; o + 16 <= count; o += 16) {
+        const __m512d a = _mm512_min_pd(_mm512_max_pd(_mm512_loadu_pd(sums + o), low), high);
+        const __m512d b = _mm512_min_pd(_mm512_max_pd(_mm512_loadu_pd(sums + o + 8), low), high);
+        // As in the AVX2 loop: one conversion in the default rounding mode; the values are in the type's range,
+        // so the truncating narrowing to bytes (vpmovdb) is exact.
+        const __m512i ints = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtpd_epi32(a)), _mm512_cvtpd_epi32(b), 1);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), _mm512_cvtepi32_epi8(ints));
+    }
+    store_bytes_avx2(out + o, sums + o, count - o);
+}
 
 // Converts the double blend to the output type with a single rounding. Typed, restrict-qualified output pointers
 // let the compiler vectorize the loops.
 template <DataType kType>
-void store_row(std::byte* output, uint64_t first, const double* __restrict sums, uint64_t count) {
+void store_row(std::byte* output, uint64_t first, const double* __restrict sums, uint64_t count, SimdLevel level) {
     if constexpr (kType == DataType::kFloat32) {
         float* __restrict out = reinterpret_cast<float*>(output) + first;
         for (uint64_t o = 0; o < count; ++o) out[o] = float(sums[o]);  // round to nearest even
     } else if constexpr (kType == DataType::kFloat16) {
-        store_halves(reinterpret_cast<uint16_t*>(output) + first, sums, count);
+        store_halves(reinterpret_cast<uint16_t*>(output) + first, sums, count, level);
     } else {
         using Element = std::conditional_t<kType == DataType::kInt8, int8_t, uint8_t>;
-        static const bool avx2 = __builtin_cpu_supports("avx2");
         Element* out = reinterpret_cast<Element*>(output) + first;
-        (avx2 ? store_bytes_avx2<Element> : store_bytes_scalar<Element>)(out, sums, count);
+        for_level(level, store_bytes_scalar<Element>, store_bytes_avx2<Element>, store_bytes_avx512<Element>)(
+            out, sums, count);
     }
 }
 
-void store_blend_impl(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count) {
+void store_blend_impl(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count,
+                      SimdLevel level) {
     switch (type) {
-        case DataType::kFloat32: store_row<DataType::kFloat32>(output, first, sums, count); break;
-        case DataType::kFloat16: store_row<DataType::kFloat16>(output, first, sums, count); break;
-        case DataType::kInt8: store_row<DataType::kInt8>(output, first, sums, count); break;
-        case DataType::kUint8: store_row<DataType::kUint8>(output, first, sums, count); break;
+        case DataType::kFloat32: store_row<DataType::kFloat32>(output, first, sums, count, level); break;
+        case DataType::kFloat16: store_row<DataType::kFloat16>(output, first, sums, count, level); break;
+        case DataType::kInt8: store_row<DataType::kInt8>(output, first, sums, count, level); break;
+        case DataType::kUint8: store_row<DataType::kUint8>(output, first, sums, count, level); break;
         default: break;  // excluded by the feature-level table; run_resample_reference refuses it up front
     }
 }
@@ -219,16 +265,26 @@ void fill_pairs_baseline(const double* __restrict column, uint64_t pairs, double
     }
     fill_pairs_baseline(column + m, pairs - m, out + 2 * m);
 }
+[[gnu::target(DMLTOOL_AVX512_TARGET)]] void fill_pairs_avx512(const double* __restrict column, uint64_t pairs,
+                                                           double* __restrict out) {
+    const __m512i spread = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+    uint64_t m = 0;
+    for (; m + 4 <= pairs; m += 4) {
+        const __m512d four = _mm512_castpd256_pd512(_mm256_loadu_pd(column + m));
+        _mm512_storeu_pd(out + 2 * m, _mm512_permutexvar_pd(spread, four));  // lanes 0, 0, 1, 1, 2, 2, 3, 3
+    }
+    fill_pairs_avx2(column + m, pairs - m, out + 2 * m);
+}
 
 // values[o] = span[taps[o] - span_first] for taps described by `runs`: each input value stored run-length times.
-void fill_tap_runs(const double* __restrict span, uint64_t span_first, const TapRuns& runs, double* __restrict values) {
+void fill_tap_runs(const double* __restrict span, uint64_t span_first, const TapRuns& runs, double* __restrict values,
+                   SimdLevel level) {
     const double* column = span + (runs.first_column - span_first);
     uint64_t o = 0;
     for (uint64_t i = 0; i < runs.first_run; ++i) values[o++] = column[0];
     ++column;
     if (runs.run_length == 2) {
-        static const bool avx2 = __builtin_cpu_supports("avx2");
-        (avx2 ? fill_pairs_avx2 : fill_pairs_baseline)(column, runs.middle_runs, values + o);
+        for_level(level, fill_pairs_baseline, fill_pairs_avx2, fill_pairs_avx512)(column, runs.middle_runs, values + o);
         o += 2 * runs.middle_runs;
         column += runs.middle_runs;
     } else {
@@ -236,6 +292,63 @@ void fill_tap_runs(const double* __restrict span, uint64_t span_first, const Tap
             for (uint64_t i = 0; i < runs.run_length; ++i) values[o++] = column[0];
     }
     for (uint64_t i = 0; i < runs.last_run; ++i) values[o++] = column[0];
+}
+
+// values[i] = Storage<kType>::value(row[i]) for i < count, per instruction set; halves also by F16C.
+template <DataType kType>
+using ConvertRow = void (*)(const typename Storage<kType>::Element*, double*, uint64_t, const float*);
+template <DataType kType>
+[[gnu::always_inline]] inline void convert_loop(const typename Storage<kType>::Element* __restrict row,
+                                                double* __restrict values, uint64_t count,
+                                                const float* __restrict halves) {
+    for (uint64_t i = 0; i < count; ++i) values[i] = Storage<kType>::value(row[i], halves);
+}
+template <DataType kType>
+void convert_baseline(const typename Storage<kType>::Element* row, double* values, uint64_t count,
+                      const float* halves) {
+    convert_loop<kType>(row, values, count, halves);
+}
+template <DataType kType>
+[[gnu::target("avx2")]] void convert_avx2(const typename Storage<kType>::Element* row, double* values,
+                                          uint64_t count, const float* halves) {
+    convert_loop<kType>(row, values, count, halves);
+}
+template <DataType kType>
+[[gnu::target(DMLTOOL_AVX512_TARGET)]] void convert_avx512(const typename Storage<kType>::Element* row,
+                                                           double* values, uint64_t count, const float* halves) {
+    convert_loop<kType>(row, values, count, halves);
+}
+// vcvtph2ps converts 8 halves to floats exactly (every half is a float), instead of 8 table loads.
+[[gnu::target("avx2,f16c")]] void convert_halves_f16c(const uint16_t* __restrict row, double* __restrict values,
+                                                      uint64_t count, const float* __restrict halves) {
+    uint64_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256 floats = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i)));
+        _mm256_storeu_pd(values + i, _mm256_cvtps_pd(_mm256_castps256_ps128(floats)));
+        _mm256_storeu_pd(values + i + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(floats, 1)));
+    }
+    convert_loop<DataType::kFloat16>(row + i, values + i, count - i, halves);
+}
+// Whether this CPU has F16C and it gives half_values() for every half (a NaN for a NaN: which NaN does not
+// matter, any NaN corner makes the blend NaN). Checked once rather than assumed.
+[[gnu::target("avx2,f16c")]] bool f16c_matches_table_on_cpu() {
+    std::vector<uint16_t> every(65536);
+    for (uint32_t h = 0; h < every.size(); ++h) every[h] = uint16_t(h);
+    std::vector<double> converted(every.size());
+    convert_halves_f16c(every.data(), converted.data(), every.size(), half_values());
+    for (uint32_t h = 0; h < every.size(); ++h) {
+        const double expected = half_values()[h];
+        const bool same = std::isnan(expected) ? std::isnan(converted[h])
+                                               : std::bit_cast<uint64_t>(expected) == std::bit_cast<uint64_t>(converted[h]);
+        if (!same) return false;
+    }
+    return true;
+}
+template <DataType kType>
+ConvertRow<kType> convert_row_for(SimdLevel level) {
+    if constexpr (kType == DataType::kFloat16)
+        if (level != SimdLevel::kBaseline && halves_convert_by_f16c()) return convert_halves_f16c;
+    return for_level<ConvertRow<kType>>(level, convert_baseline<kType>, convert_avx2<kType>, convert_avx512<kType>);
 }
 
 // One input row (along the last dimension) gathered at the lower and upper column taps of the output columns
@@ -255,8 +368,9 @@ class GatheredRowCache {
 public:
     using Element = typename Storage<kType>::Element;
     GatheredRowCache(const Element* input, const ColumnTaps& columns, bool gather_upper, size_t slots,
-                     uint64_t max_count)
-        : input_(input), columns_(columns), gather_upper_(gather_upper), slots_(slots) {
+                     uint64_t max_count, SimdLevel level)
+        : input_(input), columns_(columns), gather_upper_(gather_upper), slots_(slots), level_(level),
+          convert_(convert_row_for<kType>(level)) {
         for (GatheredRow& slot : slots_) {
             slot.lower.resize(max_count);
             if (gather_upper) slot.upper.resize(max_count);
@@ -293,7 +407,7 @@ public:
             if (slot.last_use < victim->last_use) victim = &slot;
         }
         if (convert_first_) {
-            convert(input_ + source + span_first_, row_values_.data(), row_values_.size(), halves_);
+            convert_(input_ + source + span_first_, row_values_.data(), row_values_.size(), halves_);
             const double* values = row_values_.data();
             from_converted(values, lower_runs_, columns_.lower_index, victim->lower.data());
             if (gather_upper_) from_converted(values, upper_runs_, columns_.upper_index, victim->upper.data());
@@ -320,12 +434,8 @@ private:
     // The converted row (row_values_) at this tile's `index` taps: filled run by run where they form runs.
     void from_converted(const double* values, const TapRuns& runs, const std::vector<uint32_t>& index,
                         double* out) const {
-        if (runs.valid) fill_tap_runs(values, span_first_, runs, out);
+        if (runs.valid) fill_tap_runs(values, span_first_, runs, out, level_);
         else gather(values, span_first_, index.data() + first_, out, count_);
-    }
-    static void convert(const Element* __restrict row, double* __restrict values, uint64_t count,
-                        const float* __restrict halves) {
-        for (uint64_t i = 0; i < count; ++i) values[i] = Storage<kType>::value(row[i], halves);
     }
 
     const Element* input_;
@@ -333,6 +443,8 @@ private:
     const ColumnTaps& columns_;
     bool gather_upper_;
     std::vector<GatheredRow> slots_;
+    SimdLevel level_;
+    ConvertRow<kType> convert_;
     uint64_t first_ = 0, count_ = 0, clock_ = 0;
     uint64_t span_first_ = 0;
     bool convert_first_ = false;
@@ -372,9 +484,9 @@ template <bool kFirst, bool kUpper, bool kPair>
     }
 }
 
-// The same loop compiled for the baseline (SSE2) and for AVX2, which does four doubles per instruction instead of
-// two. Both are the same IEEE double multiplications and additions in the same order (the build has
-// -ffp-contract=off, so no fused multiply-add either way): the results are identical bit for bit.
+// The same loop compiled for the baseline (SSE2), AVX2 and AVX-512: two, four and eight doubles per instruction.
+// All are the same IEEE double multiplications and additions in the same order (the build has -ffp-contract=off,
+// so no fused multiply-add either way): the results are identical bit for bit.
 template <bool kFirst, bool kUpper, bool kPair>
 void blend_corners_baseline(double* sums, LeadingCorner a, LeadingCorner b, const double* lower_weight,
                             const double* upper_weight, uint64_t count) {
@@ -386,22 +498,28 @@ template <bool kFirst, bool kUpper, bool kPair>
                                                 uint64_t count) {
     blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, lower_weight, upper_weight, count);
 }
+template <bool kFirst, bool kUpper, bool kPair>
+[[gnu::target(DMLTOOL_AVX512_TARGET)]] void blend_corners_avx512(double* sums, LeadingCorner a, LeadingCorner b,
+                                                                 const double* lower_weight,
+                                                                 const double* upper_weight, uint64_t count) {
+    blend_corners_loop<kFirst, kUpper, kPair>(sums, a, b, lower_weight, upper_weight, count);
+}
 
 using BlendCorners = void (*)(double*, LeadingCorner, LeadingCorner, const double*, const double*, uint64_t);
 
-// blend_corners_*<first, upper, pair> for this CPU.
+// blend_corners_*<first, upper, pair> for `level`.
 template <bool kFirst, bool kUpper, bool kPair>
-BlendCorners blend_corners_for_cpu() {
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2 ? blend_corners_avx2<kFirst, kUpper, kPair> : blend_corners_baseline<kFirst, kUpper, kPair>;
+BlendCorners blend_corners_at(SimdLevel level) {
+    return for_level<BlendCorners>(level, blend_corners_baseline<kFirst, kUpper, kPair>,
+                                   blend_corners_avx2<kFirst, kUpper, kPair>, blend_corners_avx512<kFirst, kUpper, kPair>);
 }
 template <bool kUpper>
-BlendCorners blend_corners_for(bool first, bool pair) {
-    if (first) return pair ? blend_corners_for_cpu<true, kUpper, true>() : blend_corners_for_cpu<true, kUpper, false>();
-    return pair ? blend_corners_for_cpu<false, kUpper, true>() : blend_corners_for_cpu<false, kUpper, false>();
+BlendCorners blend_corners_for(bool first, bool pair, SimdLevel level) {
+    if (first) return pair ? blend_corners_at<true, kUpper, true>(level) : blend_corners_at<true, kUpper, false>(level);
+    return pair ? blend_corners_at<false, kUpper, true>(level) : blend_corners_at<false, kUpper, false>(level);
 }
-BlendCorners blend_corners_for(bool first, bool upper, bool pair) {
-    return upper ? blend_corners_for<true>(first, pair) : blend_corners_for<false>(first, pair);
+BlendCorners blend_corners_for(bool first, bool upper, bool pair, SimdLevel level) {
+    return upper ? blend_corners_for<true>(first, pair, level) : blend_corners_for<false>(first, pair, level);
 }
 
 // Every corner of output element i over the interpolated dimensions (a Scale-1 dimension is a copy: its lower tap
@@ -415,7 +533,7 @@ BlendCorners blend_corners_for(bool first, bool upper, bool pair) {
 // can never become -0), and a non-finite x must turn the sum into NaN as in the per-element form.
 template <DataType kType>
 void run_linear_rows_of(const ResampleDesc& desc, const std::vector<std::vector<LinearTap>>& taps,
-                     const HostTensor& input, HostTensor& output, ThreadPool& pool) {
+                        const HostTensor& input, HostTensor& output, ThreadPool& pool, SimdLevel level) {
     using Element = typename Storage<kType>::Element;
     const uint32_t rank = desc.input.rank(), last = rank - 1;
     const Dims in_strides = packed_strides(desc.input.sizes);
@@ -438,7 +556,7 @@ void run_linear_rows_of(const ResampleDesc& desc, const std::vector<std::vector<
     const DataType type = output.data_type();
     pool.parallel_for(rows, [&](uint64_t begin, uint64_t end) {
         // Two output rows' worth of input rows: enough for every reuse between neighbouring output rows.
-        GatheredRowCache<kType> cache(in, columns, !last_is_copy, 2 * leading_corners.size(), tile);
+        GatheredRowCache<kType> cache(in, columns, !last_is_copy, 2 * leading_corners.size(), tile, level);
         std::vector<double> sums(tile);
         uint32_t coord[kMaxDimensionCount];
         for (uint64_t first = 0; first < out_width; first += tile) {
@@ -467,11 +585,11 @@ void run_linear_rows_of(const ResampleDesc& desc, const std::vector<std::vector<
                         const GatheredRow& gathered = cache.get(source);
                         corners[k] = {gathered.lower.data(), gathered.upper.data(), weight};
                     }
-                    blend_corners_for(c == 0, !last_is_copy, pair)(sums.data(), corners[0], corners[1],
-                                                                    lower_weight, upper_weight, count);
+                    blend_corners_for(c == 0, !last_is_copy, pair, level)(sums.data(), corners[0], corners[1],
+                                                                           lower_weight, upper_weight, count);
                     c += pair ? 2 : 1;
                 }
-                store_blend_impl(type, output.bytes().data(), row * out_width + first, sums.data(), count);
+                store_blend_impl(type, output.bytes().data(), row * out_width + first, sums.data(), count, level);
             }
         }
     }, std::max<uint64_t>(1, 4096 / out_width));
@@ -479,17 +597,23 @@ void run_linear_rows_of(const ResampleDesc& desc, const std::vector<std::vector<
 
 }  // namespace
 
+bool halves_convert_by_f16c() {
+    static const bool matches =
+        __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2") && f16c_matches_table_on_cpu();
+    return matches;
+}
+
 void store_blend(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count) {
-    store_blend_impl(type, output, first, sums, count);
+    store_blend_impl(type, output, first, sums, count, cpu_simd_level());
 }
 
 void run_linear_rows(const ResampleDesc& desc, const std::vector<std::vector<LinearTap>>& taps,
-                     const HostTensor& input, HostTensor& output, ThreadPool& pool) {
+                     const HostTensor& input, HostTensor& output, ThreadPool& pool, SimdLevel level) {
     switch (desc.input.data_type) {
-        case DataType::kFloat32: run_linear_rows_of<DataType::kFloat32>(desc, taps, input, output, pool); break;
-        case DataType::kFloat16: run_linear_rows_of<DataType::kFloat16>(desc, taps, input, output, pool); break;
-        case DataType::kInt8: run_linear_rows_of<DataType::kInt8>(desc, taps, input, output, pool); break;
-        case DataType::kUint8: run_linear_rows_of<DataType::kUint8>(desc, taps, input, output, pool); break;
+        case DataType::kFloat32: run_linear_rows_of<DataType::kFloat32>(desc, taps, input, output, pool, level); break;
+        case DataType::kFloat16: run_linear_rows_of<DataType::kFloat16>(desc, taps, input, output, pool, level); break;
+        case DataType::kInt8: run_linear_rows_of<DataType::kInt8>(desc, taps, input, output, pool, level); break;
+        case DataType::kUint8: run_linear_rows_of<DataType::kUint8>(desc, taps, input, output, pool, level); break;
         default: break;  // excluded by the feature-level table; run_resample_reference refuses it up front
     }
 }

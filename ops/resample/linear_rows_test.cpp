@@ -17,7 +17,9 @@
 
 #include "core/op.h"
 #include "core/thread_pool.h"
+#include "ops/resample/coordinates.h"
 #include "ops/resample/desc.h"
+#include "ops/resample/reference_internal.h"
 #include "tests/testing/op_testing.h"
 
 namespace dmltool::ops::resample {
@@ -151,6 +153,65 @@ TEST(ResampleLinearRows, RowFormEqualsPerElementFormBitForBit) {
     // The shapes must have reached what they are for: many elements, several multi-tile rows.
     EXPECT_GT(compared, 1'000'000u);
     EXPECT_GT(tiles_crossed, 20u);
+}
+
+// The row form's loops are compiled for SSE2, AVX2 and AVX-512 and the runs use the widest this CPU has (which
+// the test above checks against the per-element form); every narrower level must give the same bytes, so that
+// the reference means the same thing on every CPU (and the narrower loops stay tested on wide CPUs).
+TEST(ResampleLinearRows, EveryInstructionSetGivesTheSameBytes) {
+    const std::unique_ptr<Op> op = make_op();
+    std::mt19937 rng(1127);
+    std::mt19937_64 bits(2711);
+    ThreadPool pool(3);
+    const SimdLevel widest = cpu_simd_level();
+    uint64_t compared = 0;
+    for (int iteration = 0; iteration < 120; ++iteration) {
+        const uint32_t rank = 1 + iteration % 4;
+        const DataType type = std::vector<DataType>{DataType::kFloat32, DataType::kFloat16, DataType::kInt8,
+                                                    DataType::kUint8}[iteration % 4];
+        // Every fourth shape an exact upsampling by 2 of the last two dimensions (the tap-run fills); the rest random.
+        Shape s = random_shape(rng, rank);
+        if (iteration % 4 == 1 && rank >= 2) {
+            for (uint32_t d = rank - 2; d < rank; ++d) {
+                s.scales[d] = 2.0f;
+                s.out[d] = 2 * s.in[d];
+            }
+        }
+        nlohmann::json j;
+        j["InputTensor"] = {{"DataType", std::string(data_type_name(type))}, {"Sizes", s.in}};
+        j["OutputTensor"] = {{"DataType", std::string(data_type_name(type))}, {"Sizes", s.out}};
+        j["InterpolationMode"] = "LINEAR";
+        j["Scales"] = s.scales;
+        auto parsed = testing::parse_desc(*op, j.dump());
+        ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+        const auto& desc = dynamic_cast<const ResampleDesc&>(**parsed);
+        std::vector<std::vector<LinearTap>> taps(rank);
+        for (uint32_t d = 0; d < rank; ++d)
+            for (uint32_t o = 0; o < s.out[d]; ++o)
+                taps[d].push_back(linear_tap(o, s.in[d], inverse_scale(s.scales[d])));
+        const HostTensor input = random_input(type, s.in, iteration % 3 == 0, bits);
+        TensorDesc out_desc = input.desc();
+        out_desc.sizes = s.out;
+        HostTensor widest_out(out_desc);
+        run_linear_rows(desc, taps, input, widest_out, pool, widest);
+        for (SimdLevel level : {SimdLevel::kBaseline, SimdLevel::kAvx2, SimdLevel::kAvx512}) {
+            if (level >= widest) continue;
+            HostTensor out(out_desc);
+            run_linear_rows(desc, taps, input, out, pool, level);
+            for (uint64_t i = 0; i < out.element_count(); ++i) {
+                const bool both_nan = std::isnan(out.get_as_double(i)) && std::isnan(widest_out.get_as_double(i));
+                ASSERT_TRUE(both_nan || std::memcmp(out.element_ptr(i), widest_out.element_ptr(i), out.element_bytes()) == 0)
+                    << "iteration " << iteration << " " << data_type_name(type) << " in " << format_dims(s.in)
+                    << " out " << format_dims(s.out) << " level " << int(level) << " element " << i << ": "
+                    << out.get_as_double(i) << " vs " << widest_out.get_as_double(i);
+            }
+            compared += out.element_count();
+        }
+    }
+    // F16C converts every half exactly: where the CPU has it, the self-check must have accepted it.
+    if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2")) EXPECT_TRUE(halves_convert_by_f16c());
+    if (widest == SimdLevel::kBaseline) GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: one level only";
+    EXPECT_GT(compared, 100'000u);
 }
 
 }  // namespace

@@ -20,14 +20,26 @@ inline void leading_coordinates(uint64_t row, const Dims& out_sizes, uint32_t* c
     }
 }
 
+// The vector instruction sets the LINEAR row form's loops are compiled for (linear_rows.cpp). Every level runs the
+// same IEEE double operations in the same order (the build has -ffp-contract=off), so all give the same bits; the
+// tests run each level this CPU has against the per-element form.
+enum class SimdLevel { kBaseline, kAvx2, kAvx512 };
+// The widest level this CPU runs: AVX-512 needs F, VL, BW and DQ.
+SimdLevel cpu_simd_level();
+
+// Whether the row form converts FLOAT16 inputs with F16C at AVX2 and above: where the CPU has it and it gives
+// every half's value (checked once against the table; otherwise the table converts).
+bool halves_convert_by_f16c();
+
 // Rounds the double blends sums[0, count) once to `type` (FLOAT32, FLOAT16, INT8 or UINT8; 8-bit values clamp to
 // the type's range, ties to even) into output elements [first, first + count).
 void store_blend(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count);
 
 // RESAMPLE LINEAR without the error-bound data: every output element's corners summed in double in the documented
 // order (see linear_rows.cpp), then store_blend. `taps` holds linear_tap of every output index, per dimension;
-// the output is not empty.
+// the output is not empty. `level`: the loops' instruction set (at most cpu_simd_level()).
 void run_linear_rows(const ResampleDesc& desc, const std::vector<std::vector<LinearTap>>& taps,
-                     const HostTensor& input, HostTensor& output, ThreadPool& pool);
+                     const HostTensor& input, HostTensor& output, ThreadPool& pool,
+                     SimdLevel level = cpu_simd_level());
 
 }  // namespace dmltool::ops::resample
