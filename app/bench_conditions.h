@@ -28,10 +28,11 @@ public:
     static Result<std::unique_ptr<DeviceCopy>> create(uint64_t bytes, const OpRegistry& registry, const Runner& runner);
     // Mean seconds per execution of `iterations` back-to-back copies (GPU timestamps).
     Result<double> time(Backend& device, unsigned iterations);
-    // The fastest of `iterations` back-to-back copies: the clock proxy, since a scheduling hiccup can only make one
-    // execution slower, while lower clocks make all of them slower. First, back-to-back copies for at least
-    // `warmup_seconds` (device time): a case is timed after its own warm-up, so its probe must see the clocks a
-    // busy device runs at, not the ramp out of the idle gap before it (the CPU check, the benchmark library).
+    // The fastest of `iterations` copies, each timed in a submission of its own: the clock proxy, since a scheduling
+    // hiccup can only make one execution slower, while lower clocks make all of them slower. First, back-to-back
+    // copies for at least `warmup_seconds` (device time): a case is timed after its own warm-up, so its probe must
+    // see the clocks a busy device runs at, not the ramp out of the idle gap before it (the CPU check, the
+    // benchmark library).
     Result<double> fastest(Backend& device, unsigned iterations, double warmup_seconds = 0);
     uint64_t bytes() const { return bytes_; }  // read + written
 

@@ -123,8 +123,8 @@ void time_device(benchmark::State& state, const TimedCase& timed, const BenchTar
     const CaseSpec& spec = timed.loaded->spec;
     Backend& device = *targets.device;
     const unsigned batch = targets.cold ? 1u : targets.gpu_batch;  // cold: as on the CPU
-    // GPUs lower their clocks while idle: a warm-up batch first, then each sample times `batch` back-to-back
-    // executions in one submission and takes their mean, so submission gaps and clock ramps stay out.
+    // GPUs lower their clocks while idle: a warm-up batch first, then each sample is the mean time of `batch`
+    // back-to-back executions in one submission, so submission gaps and clock ramps stay out.
     auto warm = device.time_executions(*spec.op, *spec.desc, timed.input_pointers, batch);
     if (!warm.is_ok()) {
         state.SkipWithError(warm.status().message().c_str());
@@ -132,11 +132,7 @@ void time_device(benchmark::State& state, const TimedCase& timed, const BenchTar
     }
     run.executions_per_sample = batch;
     run_sampled(state, timed, targets, device.label(), run, [&]() -> Result<double> {
-        DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> times,
-                                 device.time_executions(*spec.op, *spec.desc, timed.input_pointers, batch));
-        double total = 0;
-        for (double t : times) total += t;
-        return times.empty() ? 0.0 : total / double(times.size());
+        return device.time_executions(*spec.op, *spec.desc, timed.input_pointers, batch);
     });
 }
 

@@ -65,11 +65,11 @@ public:
                                                     const std::vector<const HostTensor*>& inputs,
                                                     BackendTiming* timing,
                                                     std::byte output_poison = kDefaultOutputPoison) = 0;
-    // For benchmarks: executes `iterations` times back to back on the device and returns each execution's
-    // device time in seconds (GPU timestamps), uploads and readbacks excluded.
-    virtual Result<std::vector<double>> time_executions(const Op& op, const OpDesc& desc,
-                                                        const std::vector<const HostTensor*>& inputs,
-                                                        unsigned iterations) = 0;
+    // For benchmarks: executes `iterations` (>= 1) times back to back in one submission and returns the mean
+    // device time per execution in seconds (GPU timestamps around the whole batch), uploads and readbacks excluded.
+    virtual Result<double> time_executions(const Op& op, const OpDesc& desc,
+                                           const std::vector<const HostTensor*>& inputs,
+                                           unsigned iterations) = 0;
     // Runs the built-in probes (plain copy of `copy_bytes`, multiply-add throughput). Takes seconds on a GPU.
     virtual Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) = 0;
 

@@ -43,9 +43,9 @@ public:
                                             const std::vector<const HostTensor*>& inputs,
                                             BackendTiming* timing,
                                             std::byte output_poison = kDefaultOutputPoison) override;
-    Result<std::vector<double>> time_executions(const Op& op, const OpDesc& desc,
-                                                const std::vector<const HostTensor*>& inputs,
-                                                unsigned iterations) override;
+    Result<double> time_executions(const Op& op, const OpDesc& desc,
+                                   const std::vector<const HostTensor*>& inputs,
+                                   unsigned iterations) override;
     Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) override;
     Status check_capacity(const Op& op, const OpDesc& desc) override;
     std::optional<PlanChoice> plan_choice(const Op& op, const OpDesc& desc) override;
@@ -90,7 +90,7 @@ private:
     // choice; the winner's plan in `winner`.
     Result<PlanChoice> tune(const Op& op, const OpDesc& desc, const std::vector<const HostTensor*>& inputs,
                             const DevicePlan& heuristic, const std::vector<std::string>& variants, DevicePlan& winner);
-    // Median device time of one execution of a prepared plan over one batch of about kBatchSeconds (executions
+    // Mean device time of one execution of a prepared plan over one batch of about kBatchSeconds (executions
     // from `estimate` of one execution's time; 0: a short batch measures it first).
     // `name` labels the trace; `batch_seconds`, when given, receives the batch's total device time.
     Result<double> time_candidate(Prepared& prepared, double estimate, const std::string& name = "",

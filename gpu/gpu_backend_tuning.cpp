@@ -17,17 +17,17 @@
 namespace dmltool::gpu {
 namespace {
 
-// Device time of one timed batch of a variant: enough executions for a stable median of kernels that take tens
+// Device time of one timed batch of a variant: enough executions for a stable mean of kernels that take tens
 // of microseconds to milliseconds, bounded so a software adapter's slow executions stay few.
 constexpr double kBatchSeconds = 0.02;
 constexpr unsigned kMinExecutions = 3, kMaxExecutions = 200;
 // Tuning leaves the GPU idle between variants (pipeline compilation, uploads, the output check on the host), and
 // a GPU clocks down when idle: on the H100 the variants timed right after such a gap ran 5x slower than the same
 // kernels in a busy benchmark (results/h100_2026-11-26_tune). So all variants are checked first and timed after,
-// back to back, once the heuristic plan's batch medians agree within this tolerance (the clocks have settled).
+// back to back, once the heuristic plan's batch means agree within this tolerance (the clocks have settled).
 constexpr double kSettledTolerance = 0.02;
 // ... and only after this much device time of it: the H100 ran the nearest x2 cases' first ~150 ms of tuning in a
-// state whose batch medians agreed within 0.1% at 2.2x the benchmark's time, then every kernel jumped to full speed
+// state whose batch means agreed within 0.1% at 2.2x the benchmark's time, then every kernel jumped to full speed
 // at once (results/h100_2026-11-27_tuning_trace: FLOAT32 272 -> 124 us), so agreement alone settled too early.
 constexpr double kSettleMinSeconds = 0.5;
 constexpr unsigned kMaxSettleBatches = 200;
@@ -80,24 +80,18 @@ Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate, c
                                           double* batch_seconds) {
     const auto record = [&] { return record_plan(prepared); };
     if (!(estimate > 0)) {
-        DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> first, context_->time_gpu(kMinExecutions, record));
-        estimate = median(std::move(first));
+        DMLTOOL_ASSIGN_OR_RETURN(estimate, context_->time_gpu(kMinExecutions, record));
     }
     const unsigned executions =
         estimate > 0 ? unsigned(std::clamp(std::ceil(kBatchSeconds / estimate), double(kMinExecutions),
                                            double(kMaxExecutions)))
                      : kMinExecutions;
-    DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> times, context_->time_gpu(executions, record));
-    double total = 0;
-    for (double t : times) total += t;
-    if (batch_seconds) *batch_seconds = total;
-    if (tuning_.trace && !times.empty()) {
-        const auto [low, high] = std::minmax_element(times.begin(), times.end());
-        std::fprintf(stderr, "dmltool: tuning trace: %s: %zu executions: median %.2f us, mean %.2f us, min %.2f, max %.2f\n",
-                     name.empty() ? "(settling)" : name.c_str(), times.size(), median(times) * 1e6,
-                     total / double(times.size()) * 1e6, *low * 1e6, *high * 1e6);
-    }
-    return median(std::move(times));
+    DMLTOOL_ASSIGN_OR_RETURN(const double mean, context_->time_gpu(executions, record));
+    if (batch_seconds) *batch_seconds = mean * executions;
+    if (tuning_.trace)
+        std::fprintf(stderr, "dmltool: tuning trace: %s: %u executions: mean %.2f us\n",
+                     name.empty() ? "(settling)" : name.c_str(), executions, mean * 1e6);
+    return mean;
 }
 
 Result<double> GpuBackend::settle_clocks(Prepared& prepared) {
@@ -130,7 +124,7 @@ Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std:
     struct Candidate {
         size_t name = 0;
         std::unique_ptr<Prepared> prepared;  // null once released (re-prepared to be timed)
-        double seconds = 0;                  // fastest batch median so far
+        double seconds = 0;                  // fastest batch mean so far
     };
     std::vector<Candidate> candidates;
     std::vector<HostTensor> expected;

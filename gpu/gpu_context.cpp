@@ -192,12 +192,12 @@ Result<DescriptorRange> GpuContext::allocate_descriptors(uint32_t count) {
     return range;
 }
 
-Result<std::vector<double>> GpuContext::time_gpu(uint32_t iterations, const std::function<Status()>& record_one) {
+Result<double> GpuContext::time_gpu(uint32_t iterations, const std::function<Status()>& record_one) {
     if (!lost_reason_.empty()) return lost_error();
-    if (iterations == 0) return std::vector<double>{};
+    if (iterations == 0) return internal_error("time_gpu: no iterations to time");
     D3D12_QUERY_HEAP_DESC heap_desc{};
     heap_desc.Type = D3D12_QUERY_HEAP_TYPE_TIMESTAMP;
-    heap_desc.Count = iterations + 1;
+    heap_desc.Count = 2;
     ComPtr<ID3D12QueryHeap> queries;
     DMLTOOL_TRY_HR_DEVICE(device_.Get(), device_->CreateQueryHeap(&heap_desc, IID_PPV_ARGS(&queries)));
     const uint64_t bytes = uint64_t{heap_desc.Count} * sizeof(uint64_t);
@@ -206,21 +206,17 @@ Result<std::vector<double>> GpuContext::time_gpu(uint32_t iterations, const std:
     keep_alive(readback.resource());
 
     list_->EndQuery(queries.Get(), D3D12_QUERY_TYPE_TIMESTAMP, 0);
-    for (uint32_t i = 0; i < iterations; ++i) {
-        DMLTOOL_RETURN_IF_ERROR(record_one());
-        list_->EndQuery(queries.Get(), D3D12_QUERY_TYPE_TIMESTAMP, i + 1);
-    }
+    for (uint32_t i = 0; i < iterations; ++i) DMLTOOL_RETURN_IF_ERROR(record_one());
+    list_->EndQuery(queries.Get(), D3D12_QUERY_TYPE_TIMESTAMP, 1);
     list_->ResolveQueryData(queries.Get(), D3D12_QUERY_TYPE_TIMESTAMP, 0, heap_desc.Count, readback.resource(), 0);
     DMLTOOL_RETURN_IF_ERROR(submit_and_wait());
 
     DMLTOOL_ASSIGN_OR_RETURN(MappedRange mapped, readback.map(0, bytes));
-    std::vector<uint64_t> ticks(heap_desc.Count);
-    std::memcpy(ticks.data(), mapped.data(), bytes);
-    std::vector<double> seconds(iterations);
-    for (uint32_t i = 0; i < iterations; ++i) {
-        seconds[i] = static_cast<double>(ticks[i + 1] - ticks[i]) / static_cast<double>(timestamp_frequency_);
-    }
-    return seconds;
+    uint64_t ticks[2];
+    std::memcpy(ticks, mapped.data(), bytes);
+    // A device whose counter does not advance (or wraps) reads 0: callers treat a non-positive time as "no time".
+    const uint64_t elapsed = ticks[1] >= ticks[0] ? ticks[1] - ticks[0] : 0;
+    return static_cast<double>(elapsed) / static_cast<double>(timestamp_frequency_) / iterations;
 }
 
 }  // namespace dmltool::gpu

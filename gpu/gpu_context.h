@@ -106,10 +106,12 @@ public:
 
     Result<DescriptorRange> allocate_descriptors(uint32_t count);
 
-    // Records `iterations` calls of record_one() with a timestamp before the first and after each, submits,
-    // waits, and returns each call's GPU time in seconds. record_one must end with a barrier if successive
-    // iterations must not overlap (ComputeKernel::record_dispatch does).
-    Result<std::vector<double>> time_gpu(uint32_t iterations, const std::function<Status()>& record_one);
+    // Records `iterations` calls of record_one() back to back between two timestamps, submits, waits, and returns
+    // the mean GPU time per call in seconds. No timestamp sits between calls: on NVIDIA under vkd3d each one cost
+    // ~5 us (results/h100_2026-11-27_timestamps/), more than some whole executions, and PyTorch's baseline times
+    // its batches between two events likewise. record_one must end with a barrier if successive iterations must
+    // not overlap (ComputeKernel::record_dispatch does).
+    Result<double> time_gpu(uint32_t iterations, const std::function<Status()>& record_one);
 
     // A failed HRESULT as a Status, with the device-removal reason when it applies.
     Status check(HRESULT hr, const char* call) const;

@@ -30,10 +30,8 @@ Result<double> median_batch_seconds(GpuContext& context, const RooflineProbeOpti
     if (!warm_up.is_ok()) return warm_up.status();
     std::vector<double> means;
     for (uint32_t s = 0; s < std::max(1u, options.samples); ++s) {
-        DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> seconds, context.time_gpu(std::max(1u, options.batch), record_one));
-        double sum = 0;
-        for (double v : seconds) sum += v;
-        means.push_back(sum / double(seconds.size()));
+        DMLTOOL_ASSIGN_OR_RETURN(const double mean, context.time_gpu(std::max(1u, options.batch), record_one));
+        means.push_back(mean);
     }
     std::sort(means.begin(), means.end());
     const double median = means[means.size() / 2];
@@ -176,8 +174,8 @@ Result<double> measure_multiply_adds(GpuContext& context, bool floating_point, c
     // lavapipe ends loops after 65535 trips, so the count stays below that.
     constexpr uint32_t kMaxIterations = 32768;
     for (;;) {
-        DMLTOOL_ASSIGN_OR_RETURN(std::vector<double> seconds, context.time_gpu(1, record));
-        if (seconds[0] >= options.min_dispatch_seconds) break;
+        DMLTOOL_ASSIGN_OR_RETURN(const double seconds, context.time_gpu(1, record));
+        if (seconds >= options.min_dispatch_seconds) break;
         if (groups < max_groups) groups = std::min(max_groups, groups * 2);
         else if (iterations < kMaxIterations) iterations *= 2;
         else break;

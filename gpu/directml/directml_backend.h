@@ -44,9 +44,9 @@ public:
     Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc,
                                             const std::vector<const HostTensor*>& inputs, BackendTiming* timing,
                                             std::byte output_poison = kDefaultOutputPoison) override;
-    Result<std::vector<double>> time_executions(const Op& op, const OpDesc& desc,
-                                                const std::vector<const HostTensor*>& inputs,
-                                                unsigned iterations) override;
+    Result<double> time_executions(const Op& op, const OpDesc& desc,
+                                   const std::vector<const HostTensor*>& inputs,
+                                   unsigned iterations) override;
     Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) override;
     Status check_capacity(const Op& op, const OpDesc& desc) override;
     bool lost() const override { return context_->is_lost(); }

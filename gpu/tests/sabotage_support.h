@@ -58,8 +58,8 @@ public:
                                             BackendTiming* timing, std::byte output_poison) override {
         return gpu_.execute(SabotagedOp(op, how_), desc, inputs, timing, output_poison);
     }
-    Result<std::vector<double>> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
-                                                unsigned) override {
+    Result<double> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
+                                   unsigned) override {
         return unsupported("sabotaged plans are not timed");
     }
     Result<DeviceRoofline> measure_roofline(uint64_t) override { return unsupported("sabotaged plans: no roofline"); }

@@ -20,7 +20,7 @@ CASE = {"cases": [{
         "InputTensor": {"DataType": "INT8", "Sizes": [2, 3, 8, 64]},
         "InterpolationMode": "NEAREST_NEIGHBOR", "Scales": [1, 1, 2, 2]}},
     "inputs": {"InputTensor": {"random": {}}}}]}
-LINE = re.compile(r"tuning trace: (.+?): (\d+) executions: median ([\d.]+) us, mean ([\d.]+) us")
+LINE = re.compile(r"tuning trace: (.+?): (\d+) executions: mean ([\d.]+) us")
 
 
 def main(dmltool, out_dir):
@@ -35,7 +35,7 @@ def main(dmltool, out_dir):
                "--max-time", "0.05", "--benchmark_min_time=0.001", "--tuning-cache", cache]
     r = subprocess.run(command, capture_output=True, text=True, timeout=300,
                        env={**os.environ, "DMLTOOL_TUNING_TRACE": "1"})
-    batches = [(m.group(1), int(m.group(2)), float(m.group(4))) for m in LINE.finditer(r.stderr)]
+    batches = [(m.group(1), int(m.group(2)), float(m.group(3))) for m in LINE.finditer(r.stderr)]
     failures = []
     if r.returncode != 0:
         failures.append(f"bench exited {r.returncode}")

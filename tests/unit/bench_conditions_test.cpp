@@ -11,7 +11,8 @@
 namespace dmltool::app {
 namespace {
 
-// Executions take `cold` seconds until `ramp` seconds of work have run, then `warm`; every call is recorded.
+// Executions take `cold` seconds until `ramp` seconds of work have run, then `warm`; every batch size is recorded
+// and its mean returned.
 class RampingDevice : public Backend {
 public:
     RampingDevice(double cold, double warm, double ramp) : cold_(cold), warm_(warm), ramp_(ramp) {}
@@ -20,15 +21,16 @@ public:
                                             BackendTiming*, std::byte) override {
         return unsupported("not used");
     }
-    Result<std::vector<double>> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
-                                                unsigned iterations) override {
+    Result<double> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
+                                   unsigned iterations) override {
         batches.push_back(iterations);
-        std::vector<double> times;
+        double total = 0;
         for (unsigned i = 0; i < iterations; ++i) {
-            times.push_back(busy_ < ramp_ ? cold_ : warm_);
-            busy_ += times.back();
+            const double time = busy_ < ramp_ ? cold_ : warm_;
+            busy_ += time;
+            total += time;
         }
-        return times;
+        return total / iterations;
     }
     Result<DeviceRoofline> measure_roofline(uint64_t) override { return unsupported("not used"); }
 
@@ -59,10 +61,11 @@ TEST_F(DeviceCopyTest, ProbeWarmsTheDeviceUpBeforeTiming) {
     auto fastest = probe->fastest(device, 5, 50e-3);
     ASSERT_TRUE(fastest.is_ok()) << fastest.status().message();
     EXPECT_DOUBLE_EQ(*fastest, 1e-3);
-    ASSERT_GE(device.batches.size(), 2u);
-    EXPECT_EQ(device.batches.back(), 5u);  // the timed batch comes last and alone
+    // The timed copies come last, each in a submission of its own (the fastest of 5 single executions).
+    ASSERT_GE(device.batches.size(), 6u);
+    EXPECT_EQ(std::vector<unsigned>(device.batches.end() - 5, device.batches.end()), std::vector<unsigned>(5, 1u));
     unsigned warmup = 0;
-    for (size_t i = 0; i + 1 < device.batches.size(); ++i) warmup += device.batches[i];
+    for (size_t i = 0; i + 5 < device.batches.size(); ++i) warmup += device.batches[i];
     EXPECT_GE(warmup, 35u);  // at least 50 ms of device time: 15 cold copies (30 ms) and 20 warm ones
     EXPECT_LE(*std::max_element(device.batches.begin(), device.batches.end()), 256u);  // submissions stay bounded
 }
@@ -74,7 +77,7 @@ TEST_F(DeviceCopyTest, WithoutWarmupTheProbeSeesTheColdClock) {
     auto fastest = probe->fastest(device, 5);
     ASSERT_TRUE(fastest.is_ok()) << fastest.status().message();
     EXPECT_DOUBLE_EQ(*fastest, 2e-3);
-    EXPECT_EQ(device.batches, std::vector<unsigned>{5});
+    EXPECT_EQ(device.batches, std::vector<unsigned>(5, 1u));
 }
 
 // A device whose timestamps never advance (all zeros) must not keep the warm-up loop spinning.
@@ -85,7 +88,7 @@ TEST_F(DeviceCopyTest, WarmupEndsOnADeviceWithoutTime) {
     auto fastest = probe->fastest(device, 5, 1.0);
     ASSERT_TRUE(fastest.is_ok()) << fastest.status().message();
     EXPECT_EQ(*fastest, 0.0);
-    EXPECT_EQ(device.batches.size(), 2u);
+    EXPECT_EQ(device.batches.size(), 1u + 5u);  // one warm-up batch, then the 5 timed copies
 }
 
 }  // namespace

@@ -46,8 +46,8 @@ public:
                                             BackendTiming*, std::byte) override {
         return unsupported("not used");
     }
-    Result<std::vector<double>> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
-                                                unsigned) override {
+    Result<double> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&,
+                                   unsigned) override {
         return unsupported("not used");
     }
     Result<DeviceRoofline> measure_roofline(uint64_t) override { return roofline_; }
