@@ -229,6 +229,12 @@ def main():
               f"{fmt_rate(values[0], 'B/s')} to {fmt_rate(values[-1], 'B/s')}; {len(torch_throttled)} of "
               f"{len(torch_around)} cases more than {100 * TORCH_THROTTLE_THRESHOLD:g}% below the best "
               f"(\"PyTorch throttled\": that ratio compares dmltool with a slowed PyTorch).")
+    picks = {n: r["cudnn_picks_ms"] for n, r in theirs.items() if r.get("cudnn_picks_ms")}
+    if picks:
+        spread = max(max(v) / min(v) for v in picks.values())
+        print(f"\ncuDNN's algorithm picks: each convolution timed in {max(len(v) for v in picks.values())} processes "
+              f"(each picks its own algorithm), the fastest counts; the slowest pick of a case was at most "
+              f"{spread:.2f}x its fastest (pytorch.json: cudnn_picks_ms).")
     missing = sorted(set(n for n in theirs if n.startswith("perf/")) - set(ours))
     if missing:
         print(f"\nTimed by PyTorch only (no dmltool GPU result): {', '.join(missing)}")

@@ -18,6 +18,9 @@ file's sweeps are expanded by `dmltool list --json` (the packaged binary beside 
   uint8 (a gather copies bits); its CUDA bilinear has no 8-bit kernel at all, recorded as not measured.
 - QUANTIZED_LINEAR_CONVOLUTION: the float32 cuDNN convolution of the same shape (TF32 off, cudnn.benchmark on so
   cuDNN picks its fastest algorithm), with bias: the like-for-like MAC count, without quantize/dequantize.
+  cuDNN's pick is itself a timing, made once per process: on an H100 the 256x14x14 layer ran 186 us in two
+  processes and 255 us in a third. So each convolution is timed in --cudnn-picks processes (default 3: this one
+  and fresh ones) and the fastest counts; every pick's median is kept (cudnn_picks_ms).
 - copy: a plain device-to-device copy of 1 GiB, for reference against dmltool's copy probe.
 
 Timing: after warm-up, the median over 15 samples of the mean of 20 back-to-back calls between two CUDA events
@@ -216,6 +219,40 @@ def copy_workload(nbytes):
     return (lambda: target.copy_(source)), "Tensor.copy_ (device to device)", 2 * nbytes, 0, ""
 
 
+def more_cudnn_picks(results, cases, args):
+    """Times the measured convolutions again in args.cudnn_picks - 1 fresh processes (each makes its own cuDNN
+    algorithm pick) and keeps each one's fastest median; the probes stay this process's."""
+    conv_names = {c["name"] for c in cases if c["operator"]["type"] == "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION"}
+    measured = {r["name"]: r for r in results if r["name"] in conv_names and "median_ms" in r}
+    if args.cudnn_picks <= 1 or not measured:
+        return
+    for r in measured.values():
+        r["cudnn_picks_ms"] = [r["median_ms"]]
+    only = "^(" + "|".join(re.escape(n) for n in sorted(measured)) + ")$"
+    for _ in range(args.cudnn_picks - 1):
+        command = [sys.executable, os.path.abspath(__file__), "--cases", args.cases, "--dmltool", args.dmltool,
+                   "--filter", only, "--out", "", "--samples", str(args.samples), "--batch", str(args.batch),
+                   "--no-probes", "--no-copy", "--cudnn-picks", "1"]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"# another cuDNN pick failed (exit {done.returncode}): {done.stderr.strip()[-300:]}", file=sys.stderr)
+            continue
+        for line in done.stdout.splitlines():
+            other = json.loads(line)
+            mine = measured.get(other.get("name"))
+            if mine is None or "median_ms" not in other:
+                continue
+            mine["cudnn_picks_ms"].append(other["median_ms"])
+            if other["median_ms"] < mine["median_ms"]:
+                ms = other["median_ms"]
+                mine.update({"median_ms": ms, "bytes_per_second": mine["bytes"] / ms * 1e3})
+                if "ops" in mine:
+                    mine["ops_per_second"] = mine["ops"] / ms * 1e3
+    for r in measured.values():
+        print(json.dumps({"name": r["name"], "cudnn_picks_ms": r["cudnn_picks_ms"], "median_ms": r["median_ms"]}),
+              file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", default=next((p for p in DEFAULT_CASES if os.path.exists(p)), DEFAULT_CASES[0]))
@@ -227,6 +264,9 @@ def main():
     ap.add_argument("--batch", type=int, default=20)
     ap.add_argument("--no-probes", dest="probes", action="store_false",
                     help="skip the throttle probes before and after every case")
+    ap.add_argument("--cudnn-picks", type=int, default=3,
+                    help="processes (this one included) whose cuDNN algorithm picks time each convolution")
+    ap.add_argument("--no-copy", dest="copy", action="store_false", help="skip the 1 GiB copy reference")
     args = ap.parse_args()
 
     # The strongest honest float32 baseline: cuDNN autotuning on, TF32 (10-bit mantissa products) off.
@@ -238,8 +278,10 @@ def main():
           file=sys.stderr)
     cases = expanded_cases(args.dmltool, args.cases)
     pattern = re.compile(args.filter) if args.filter else None
-    results = [measure("copy/1GiB", lambda: copy_workload(1 << 30), args.samples, args.batch)]
-    print(json.dumps(results[-1]), flush=True)
+    results = []
+    if args.copy:
+        results.append(measure("copy/1GiB", lambda: copy_workload(1 << 30), args.samples, args.batch))
+        print(json.dumps(results[-1]), flush=True)
     probe = CopyProbe() if args.probes else None
     for case in cases:
         if pattern and not pattern.search(case["name"]):
@@ -255,8 +297,10 @@ def main():
                 results[-1].update({"probe_before_bytes_per_second": before,
                                     "probe_after_bytes_per_second": probe.measure()})
         print(json.dumps(results[-1]), flush=True)
+    more_cudnn_picks(results, cases, args)
     if args.out:
         settings = {"samples": args.samples, "batch": args.batch, "cudnn_benchmark": True, "tf32": False,
+                    "cudnn_picks": args.cudnn_picks,
                     "probe": {"bytes": probe.nbytes, "executions": probe.executions,
                               "warmup_seconds": probe.warmup_seconds} if probe else None,
                     "cases": args.cases, "filter": args.filter}

@@ -38,6 +38,10 @@ def main():
         if v[3]:
             r["probe_before_bytes_per_second"], r["probe_after_bytes_per_second"] = v[3]
         results.append(r)
+    # Two cases as if timed under three cuDNN algorithm picks (pytorch_baseline.py --cudnn-picks): the summary
+    # names the count and the widest spread (1.25 / 1.0).
+    results[1]["cudnn_picks_ms"] = [1.1, 1.0, 1.25]
+    results[2]["cudnn_picks_ms"] = [1.0, 1.02, 1.0]
     paths = {}
     for key, value in (("bench", bench), ("report", report), ("pytorch", {"torch": "x", "device": "y", "results": results})):
         paths[key] = os.path.join(out, key + ".json")
@@ -68,6 +72,8 @@ def main():
         failures.append("expected the tally 'GPU targets: 3 met, 2 missed'")
     if "1 of 4 cases more than 10% below the best" not in done.stdout:
         failures.append("expected PyTorch's probe summary to count 1 of 4 throttled cases")
+    if "each convolution timed in 3 processes" not in done.stdout or "at most 1.25x its fastest" not in done.stdout:
+        failures.append("expected the cuDNN picks line: 3 processes, slowest pick at most 1.25x the fastest")
     if failures:
         print(done.stdout)
         print("\n".join(failures))
