@@ -29,6 +29,8 @@ Result<FloatConvLayout> internal::float_conv_layout(const FloatConvKernelOptions
     // A thread's row window (CW + KW - 1 columns) may reach into the next unit only.
     if (o.kernel_w > o.columns_per_thread + 1) return bad("kernel_w must be at most columns_per_thread + 1");
     if (o.column_units < 1 || o.rows < 1 || o.channel_groups < 1) return bad("empty thread group");
+    if (o.live_columns != 0 && (o.live_columns >= o.columns_per_thread || o.column_units != 1))
+        return bad("live_columns must be 0, or below columns_per_thread with one column unit");
     FloatConvLayout l;
     l.threads = o.column_units * o.rows * o.channel_groups;
     if (l.threads > 1024) return bad("more than 1024 threads per group");
@@ -358,10 +360,17 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
                     b.mov(xv[h].component(i), pv[(first + i) / 4].component((first + i) % 4));
                 columns.push_back(xv[h].xyzw());
             }
+            // Columns past live_columns (when set) exist in no output: their lanes are written by no mad.
+            const uint32_t live = o.live_columns ? o.live_columns : cw;
             for (uint32_t j = 0; j < mt; ++j)
-                for (uint32_t h = 0; h < quads; ++h)
-                    b.mad(fa[j * quads + h].xyzw(), columns[h], (j < 4 ? w0 : w1).component(j % 4),
-                          fa[j * quads + h].xyzw());
+                for (uint32_t h = 0; h < quads && 4 * h < live; ++h) {
+                    const uint32_t lanes = std::min(4u, live - 4 * h);
+                    const auto first_lanes = [&](Operand r) {
+                        return lanes == 4 ? r.xyzw() : lanes == 3 ? r.xyz() : lanes == 2 ? r.xy() : r.x();
+                    };
+                    b.mad(first_lanes(fa[j * quads + h]), first_lanes(columns[h]), (j < 4 ? w0 : w1).component(j % 4),
+                          first_lanes(fa[j * quads + h]));
+                }
         }
     }
     b.iadd(cur.z(), cur.z(), imm(1));

@@ -74,6 +74,8 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     if (!options.float_channel_groups && uint64_t{k.column_units} * rows * cg < target / 2)
         cg = largest_dividing(std::min<uint64_t>(32, target / (uint64_t{k.column_units} * rows)));
     k.rows = uint32_t(rows);
+    // A row narrower than one thread's columns (7x7 layers: 7 of 8): the dead columns' multiply-adds are left out.
+    if (k.column_units == 1 && g.out_size[1] < k.columns_per_thread) k.live_columns = uint32_t(g.out_size[1]);
     // Fewer channel groups while one input channel's patch and weights overflow groupshared memory.
     Result<FloatConvLayout> layout = invalid_input("no layout");
     for (;; cg /= 2) {

@@ -128,6 +128,10 @@ struct FloatConvKernelOptions {
     bool weights_from_view = false;    // weights fetched from a typed view (one more SRV), not staged
     bool prefetch = false;             // needs weights_from_view: chunks of <= 8 channels, the next one's loads
                                        // issued before this one's multiply-adds (held in registers over them)
+    // 1..CW-1 with one column unit: only the first live_columns of a thread's CW columns exist (OW < CW, e.g. 7 of
+    // 8 on a 7x7 layer), so the multiply-adds of the others are left out (their accumulators stay 0 and are never
+    // stored). 0: every column is computed.
+    uint32_t live_columns = 0;
 };
 
 // The Winograd kernel F(2x2, 3x3), exact in integers, for 3x3 stride-1 dilation-1 convolutions with input W stride
