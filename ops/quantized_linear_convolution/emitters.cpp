@@ -108,7 +108,7 @@ void emit_requantize(ProgramBuilder& b, Operand acc, Operand rec, bool output_si
 // and stores them at output element offset `at` (column ow): one word store when the thread owns the aligned
 // word, else per element with store_element_atomic (columns past OW skipped).
 void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand rec, Operand at, Operand ow,
-                     const TensorViews& output) {
+                     Operand limit, const TensorViews& output) {
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
     Operand r = b.temp();
     emit_requantize(b, acc, rec, output_signed, r.xyzw());
@@ -122,7 +122,7 @@ void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand
     b.ieq(f.z(), f.z(), imm(0));
     b.and_(f.y(), f.y(), f.z());
     b.iadd(f.z(), ow, imm(kOutputsPerThread));
-    b.uge(f.z(), rc(kOutW), f.z());
+    b.uge(f.z(), limit, f.z());
     b.and_(f.y(), f.y(), f.z());
     b.if_nz(f.y());
     shaders::store_words(b, output, at, packed.x());
@@ -131,7 +131,7 @@ void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand
     Operand v = b.temp();  // store_element_atomic reads component x of the value's register
     for (uint32_t lane = 0; lane < 4; ++lane) {
         b.iadd(e.x(), ow, imm(lane));
-        b.ult(e.y(), e.x(), rc(kOutW));
+        b.ult(e.y(), e.x(), limit);
         b.if_nz(e.y());
         b.imad(e.z(), imm(lane), rc(kOutStrideW), at);
         b.mov(v.x(), r.component(lane));
@@ -145,8 +145,9 @@ void emit_store_quad(ProgramBuilder& b, bool output_signed, Operand acc, Operand
 
 void emit_store_tile(ProgramBuilder& b, bool output_signed, const std::vector<Operand>& acc, uint32_t channels,
                      uint32_t quads, Operand n, Operand oh, Operand p, Resource scratch,
-                     const TensorViews& output) {
+                     const TensorViews& output, std::optional<Operand> column_limit) {
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    const Operand limit = column_limit ? *column_limit : rc(kOutW);
     Operand ob = b.temp();  // x output offset of (n, m0, oh, ow0), y of (.., ow0 + 4h), z column ow0 + 4h
     b.imul(ob.x(), n, rc(kOutStrideN));
     b.imad(ob.x(), p.x(), rc(kOutStrideM), ob.x());
@@ -161,11 +162,11 @@ void emit_store_tile(ProgramBuilder& b, bool output_signed, const std::vector<Op
         if (j > 0) b.iadd(ob.x(), ob.x(), rc(kOutStrideM));
         for (uint32_t h = 0; h < quads; ++h) {
             if (h == 0) {
-                emit_store_quad(b, output_signed, acc[j * quads].xyzw(), rec, ob.x(), p.z(), output);
+                emit_store_quad(b, output_signed, acc[j * quads].xyzw(), rec, ob.x(), p.z(), limit, output);
             } else {
                 b.iadd(ob.z(), p.z(), imm(4 * h));
                 b.imad(ob.y(), imm(4 * h), rc(kOutStrideW), ob.x());
-                emit_store_quad(b, output_signed, acc[j * quads + h].xyzw(), rec, ob.y(), ob.z(), output);
+                emit_store_quad(b, output_signed, acc[j * quads + h].xyzw(), rec, ob.y(), ob.z(), limit, output);
             }
         }
     }

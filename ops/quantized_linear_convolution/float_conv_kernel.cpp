@@ -29,18 +29,23 @@ Result<FloatConvLayout> internal::float_conv_layout(const FloatConvKernelOptions
     // A thread's row window (CW + KW - 1 columns) may reach into the next unit only.
     if (o.kernel_w > o.columns_per_thread + 1) return bad("kernel_w must be at most columns_per_thread + 1");
     if (o.column_units < 1 || o.rows < 1 || o.channel_groups < 1) return bad("empty thread group");
-    if (o.live_columns != 0 && (o.live_columns >= o.columns_per_thread || o.column_units != 1))
-        return bad("live_columns must be 0, or below columns_per_thread with one column unit");
+    if (o.live_columns != 0 && o.live_columns >= o.columns_per_thread)
+        return bad("live_columns must be 0 or below columns_per_thread");
+    if (o.live_columns != 0 && o.split && o.column_units != 1)
+        return bad("live_columns with split needs one column unit (partial sums are stored in whole units)");
+    // Columns from one unit's start to the next one's.
+    const uint32_t unit_columns = o.live_columns ? o.live_columns : o.columns_per_thread;
+    if (o.kernel_w > unit_columns + 1) return bad("kernel_w must be at most live_columns + 1");
     FloatConvLayout l;
     l.threads = o.column_units * o.rows * o.channel_groups;
     if (l.threads > 1024) return bad("more than 1024 threads per group");
     l.taps = o.kernel_h * o.kernel_w;
     l.block_channels = o.channels_per_thread * o.channel_groups;
     l.patch_rows = o.rows + o.kernel_h - 1;
-    l.patch_cols = o.column_units * o.columns_per_thread + o.kernel_w - 1;
+    l.patch_cols = o.column_units * unit_columns + o.kernel_w - 1;
     l.unit_stride = o.column_units + 1;
     // Row stride = TCU (mod 32): the threads of a channel group (TCU per row) read 32 consecutive banks.
-    const uint32_t min_row = o.columns_per_thread * l.unit_stride;
+    const uint32_t min_row = unit_columns * l.unit_stride;
     l.row_stride = min_row + (o.column_units % 32 + 32 - min_row % 32) % 32;
     l.patch_floats = l.patch_rows * l.row_stride;
     l.weight_floats = o.weights_from_view ? 0 : l.taps * l.block_channels;
@@ -58,7 +63,10 @@ Result<FloatConvLayout> internal::float_conv_layout(const FloatConvKernelOptions
 Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOptions& o) {
     DMLTOOL_ASSIGN_OR_RETURN(const FloatConvLayout l, float_conv_layout(o));
     const uint32_t mt = o.channels_per_thread, cw = o.columns_per_thread, quads = cw / 4;
-    const uint32_t kh_count = o.kernel_h, kw_count = o.kernel_w, window = cw + kw_count - 1;
+    // uc: columns from one unit's start to the next and those a thread computes (live_columns, else CW); the
+    // thread's window holds them and the KW - 1 columns after.
+    const uint32_t uc = o.live_columns ? o.live_columns : cw;
+    const uint32_t kh_count = o.kernel_h, kw_count = o.kernel_w, window = uc + kw_count - 1;
     ProgramBuilder b({.thread_group = {o.column_units, o.rows, o.channel_groups}});
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
     const ConvResources resources =
@@ -81,10 +89,10 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
     Operand pos = b.temp();  // x oh, y ow0, z input row of patch row 0, w input column of patch column 0
     b.imad(pos.x(), id.z(), imm(o.rows), tid.y());
     b.imad(pos.y(), id.w(), imm(o.column_units), tid.x());
-    b.imul(pos.y(), pos.y(), imm(cw));
+    b.imul(pos.y(), pos.y(), imm(uc));
     b.imul(pos.z(), id.z(), imm(o.rows));
     b.isub(pos.z(), pos.z(), rc(kPadH));
-    b.imul(pos.w(), id.w(), imm(o.column_units * cw));
+    b.imul(pos.w(), id.w(), imm(o.column_units * uc));
     b.isub(pos.w(), pos.w(), rc(kPadW));
     Operand p = b.temp();  // x m0 (the thread's first channel), y the block's first channel, z ow0, w conv group
     b.imul(p.y(), gid.y(), imm(l.block_channels));
@@ -121,10 +129,14 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
         patch_slot.push_back(b.temp());
         patch_mask.push_back(b.temp());
         const Operand off = patch_offset.back(), slot = patch_slot.back(), mask = patch_mask.back();
-        // Shared slot: r * RowStride + (x % CW) * (TCU + 1) + x / CW.
-        b.and_(t.xyzw(), x.xyzw(), imm(cw - 1));
+        // Shared slot: r * RowStride + (x % UC) * (TCU + 1) + x / UC.
+        if (uc == cw) {
+            b.and_(t.xyzw(), x.xyzw(), imm(cw - 1));
+            b.ushr(slot.xyzw(), x.xyzw(), imm(log2_exact(cw)));
+        } else {
+            b.udiv(slot.xyzw(), t.xyzw(), x.xyzw(), imm(uc));
+        }
         b.imul(t.xyzw(), t.xyzw(), imm(l.unit_stride));
-        b.ushr(slot.xyzw(), x.xyzw(), imm(log2_exact(cw)));
         b.iadd(slot.xyzw(), slot.xyzw(), t.xyzw());
         b.imad(slot.xyzw(), r.xyzw(), imm(l.row_stride), slot.xyzw());
         b.ishl(slot.xyzw(), slot.xyzw(), imm(2));
@@ -327,7 +339,7 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
     b.breakc_nz(cur.w());
     for (uint32_t kh = 0; kh < kh_count; ++kh) {
         for (uint32_t k = 0; k < window; ++k) {
-            const uint32_t slot = kh * l.row_stride + (k % cw) * l.unit_stride + k / cw;
+            const uint32_t slot = kh * l.row_stride + (k % uc) * l.unit_stride + k / uc;
             b.iadd(a.x(), wa.x(), imm(slot * 4));
             b.ld_raw(pv[k / 4].component(k % 4), a.x(), shared);
         }
@@ -349,19 +361,19 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
                     b.ld_raw(w1.xyzw(), a.z(), shared);
                 }
             }
-            std::vector<Operand> columns;  // the 4-column input vectors of this tap
-            for (uint32_t h = 0; h < quads; ++h) {
+            std::vector<Operand> columns;  // the 4-column input vectors of this tap (quads with a live column)
+            for (uint32_t h = 0; h < quads && 4 * h < uc; ++h) {
                 const uint32_t first = kw + 4 * h;
                 if (first % 4 == 0) {
                     columns.push_back(pv[first / 4].xyzw());
                     continue;
                 }
-                for (uint32_t i = 0; i < 4; ++i)
-                    b.mov(xv[h].component(i), pv[(first + i) / 4].component((first + i) % 4));
+                for (uint32_t i = 0; i < 4; ++i)  // lanes past the window feed only dead lanes
+                    if (first + i < window) b.mov(xv[h].component(i), pv[(first + i) / 4].component((first + i) % 4));
                 columns.push_back(xv[h].xyzw());
             }
-            // Columns past live_columns (when set) exist in no output: their lanes are written by no mad.
-            const uint32_t live = o.live_columns ? o.live_columns : cw;
+            // Columns past live_columns (when set) belong to the next unit or to no output: no mad writes them.
+            const uint32_t live = uc;
             for (uint32_t j = 0; j < mt; ++j)
                 for (uint32_t h = 0; h < quads && 4 * h < live; ++h) {
                     const uint32_t lanes = std::min(4u, live - 4 * h);
@@ -413,6 +425,11 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
                 b.store_raw(resources.output.views[0], pa.y(), ia[j * quads + h].xyzw());
             }
         }
+    } else if (o.live_columns) {
+        // A unit's dead lanes are the next unit's first columns (or past OW): stored by none but their owner.
+        b.iadd(sh.x(), p.z(), imm(uc));
+        b.umin(sh.x(), sh.x(), rc(kOutW));
+        emit_store_tile(b, o.output_signed, ia, mt, quads, id.y(), pos.x(), p, scratch, resources.output, sh.x());
     } else {
         emit_store_tile(b, o.output_signed, ia, mt, quads, id.y(), pos.x(), p, scratch, resources.output);
     }

@@ -49,6 +49,13 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     const uint64_t units = ceil_div(g.out_size[1], k.columns_per_thread);
     const uint64_t column_blocks = ceil_div(units, 16);
     k.column_units = uint32_t(ceil_div(units, column_blocks));
+    // A row that CW does not divide: units of ceil(OW / units) columns each, computing no dead column (7x7: one
+    // unit of 7 instead of 8 columns; 14x14: two of 7 instead of 16).
+    if (column_blocks == 1 && g.out_size[1] % k.columns_per_thread != 0) {
+        const uint64_t unit_columns = ceil_div(g.out_size[1], units);
+        if (unit_columns < k.columns_per_thread && k.kernel_w <= unit_columns + 1)
+            k.live_columns = uint32_t(unit_columns);
+    }
     // About 256 threads per group (smaller groups measured slower on the H200: batch-32 256x14x14 3x3 8.1 -> 18
     // TOPS from 64 to 224 threads, 512x7x7 7.3 -> 12.8 -> 17.5 from 56 to 112 to 224), 512 when the reduction is a
     // single float run (no int32 accumulators: 256x56x56 1x1 12.4 -> 15.2 TOPS from 224 to 448 threads): 8
@@ -74,8 +81,6 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     if (!options.float_channel_groups && uint64_t{k.column_units} * rows * cg < target / 2)
         cg = largest_dividing(std::min<uint64_t>(32, target / (uint64_t{k.column_units} * rows)));
     k.rows = uint32_t(rows);
-    // A row narrower than one thread's columns (7x7 layers: 7 of 8): the dead columns' multiply-adds are left out.
-    if (k.column_units == 1 && g.out_size[1] < k.columns_per_thread) k.live_columns = uint32_t(g.out_size[1]);
     // Fewer channel groups while one input channel's patch and weights overflow groupshared memory.
     Result<FloatConvLayout> layout = invalid_input("no layout");
     for (;; cg /= 2) {
@@ -98,6 +103,18 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
         while (threads * splits < kTargetThreads && splits < 16 &&
                g.in_channels_per_group / (splits * 2) >= 2 * f.layout.chunk_channels)
             splits *= 2;
+    }
+    if (splits > 1 && k.live_columns && k.column_units > 1) {
+        // Partial sums are stored in whole CW-column units: a split plan keeps its units CW apart.
+        FloatConvKernelOptions whole_units = k;
+        whole_units.live_columns = 0;
+        Result<FloatConvLayout> whole_layout = float_conv_layout(whole_units);
+        if (whole_layout.is_ok()) {
+            k = whole_units;
+            f.layout = *whole_layout;
+        } else {
+            splits = 1;
+        }
     }
     const uint64_t padded_row = column_blocks * k.column_units * k.columns_per_thread;
     f.partial_elements = g.batch * g.out_channels * g.out_size[0] * padded_row;

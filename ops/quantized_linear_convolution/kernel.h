@@ -128,9 +128,11 @@ struct FloatConvKernelOptions {
     bool weights_from_view = false;    // weights fetched from a typed view (one more SRV), not staged
     bool prefetch = false;             // needs weights_from_view: chunks of <= 8 channels, the next one's loads
                                        // issued before this one's multiply-adds (held in registers over them)
-    // 1..CW-1 with one column unit: only the first live_columns of a thread's CW columns exist (OW < CW, e.g. 7 of
-    // 8 on a 7x7 layer), so the multiply-adds of the others are left out (their accumulators stay 0 and are never
-    // stored). 0: every column is computed.
+    // 1..CW-1: a thread computes only the first live_columns of its CW columns, and the column units follow each
+    // other at that stride (unit u starts at column u * live_columns): rows that CW does not divide lose no
+    // multiply-adds (7x7: one unit of 7; 14x14: two of 7 instead of 16 columns). The other lanes' accumulators stay
+    // 0 and are never stored. With split (partial sums in whole CW-column units) only with one column unit.
+    // 0: every column is computed, units CW apart.
     uint32_t live_columns = 0;
 };
 

@@ -159,9 +159,10 @@ inline uint32_t tiled_chunk_channels(uint32_t channels_per_thread, uint32_t kern
 
 // Requantizes and stores a thread's tile: `acc` holds channels m0.. m0+channels-1 (p.x = m0), each as `quads`
 // groups of 4 columns starting at column p.z, of output row (n, oh); acc[j * quads + h] is channel j, group h.
+// Columns at or past `column_limit` (one component; default the output width) are not stored.
 void emit_store_tile(ProgramBuilder& b, bool output_signed, const std::vector<Operand>& acc, uint32_t channels,
                      uint32_t quads, Operand n, Operand oh, Operand p, Resource scratch,
-                     const TensorViews& output);
+                     const TensorViews& output, std::optional<Operand> column_limit = std::nullopt);
 
 // A tensor bound as `count` views t(first).. (SRVs) or u(first).. (UAVs) of 2^window_log2 bytes each.
 TensorViews bind_views(ProgramBuilder& b, bool uav, uint32_t first, uint32_t count, uint32_t window_log2);

@@ -797,22 +797,27 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
           "qlconv_float_mt4_cw4_7x5");
     check({.column_units = 1, .rows = 7, .channel_groups = 8, .kernel_h = 1, .kernel_w = 1, .split = true},
           "qlconv_float_1x1_split");
-    for (uint32_t live : {1u, 3u, 4u, 7u})  // 7x7-like rows: the dead columns' lanes left out
-        check({.column_units = 1, .rows = 7, .channel_groups = 8, .weights_from_view = true, .live_columns = live},
-              "qlconv_float_live" + std::to_string(live));
+    for (uint32_t live : {2u, 3u, 4u, 7u})  // units of `live` columns (7x7: one of 7, 14x14: two of 7)
+        for (uint32_t units : {1u, 2u})
+            check({.column_units = units, .rows = 7, .channel_groups = 8, .weights_from_view = true,
+                   .live_columns = live},
+                  "qlconv_float_live" + std::to_string(live) + "_units" + std::to_string(units));
     for (uint32_t splits : {2u, 5u})
         for (bool output_signed : {false, true})
             blobs.check(build_split_finalize_kernel({.output_signed = output_signed, .splits = splits}),
                         "qlconv_finalize_" + std::to_string(splits));
     if (!blobs.tools_missing.empty()) GTEST_SKIP() << blobs.tools_missing;
-    EXPECT_EQ(blobs.count, 48u + 2u + 4u + 4u);
+    EXPECT_EQ(blobs.count, 48u + 2u + 4u + 8u);
     EXPECT_FALSE(build_float_conv_kernel({.prefetch = true}).is_ok()) << "prefetch needs weights_from_view";
     EXPECT_FALSE(build_float_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.columns_per_thread = 4, .kernel_w = 6}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.column_units = 16, .rows = 16, .channel_groups = 8}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.channel_groups = 64, .kernel_h = 7, .kernel_w = 7}).is_ok());
-    EXPECT_FALSE(build_float_conv_kernel({.column_units = 2, .live_columns = 7}).is_ok()) << "live columns, 2 units";
+    EXPECT_FALSE(build_float_conv_kernel({.column_units = 2, .split = true, .live_columns = 7}).is_ok())
+        << "live columns: split partial sums are stored in whole units";
     EXPECT_FALSE(build_float_conv_kernel({.column_units = 1, .live_columns = 8}).is_ok()) << "live columns = CW";
+    EXPECT_FALSE(build_float_conv_kernel({.column_units = 1, .kernel_w = 4, .live_columns = 2}).is_ok())
+        << "a window reaching past the next unit";
     EXPECT_FALSE(build_split_finalize_kernel({.splits = 1}).is_ok());
 }
 
