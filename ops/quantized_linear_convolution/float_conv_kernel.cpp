@@ -373,10 +373,9 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
                 columns.push_back(xv[h].xyzw());
             }
             // Columns past live_columns (when set) belong to the next unit or to no output: no mad writes them.
-            const uint32_t live = uc;
             for (uint32_t j = 0; j < mt; ++j)
-                for (uint32_t h = 0; h < quads && 4 * h < live; ++h) {
-                    const uint32_t lanes = std::min(4u, live - 4 * h);
+                for (uint32_t h = 0; h < quads && 4 * h < uc; ++h) {
+                    const uint32_t lanes = std::min(4u, uc - 4 * h);
                     const auto first_lanes = [&](Operand r) {
                         return lanes == 4 ? r.xyzw() : lanes == 3 ? r.xyz() : lanes == 2 ? r.xy() : r.x();
                     };
