@@ -139,7 +139,8 @@ template <typename Element>
         const __m512d b = _mm512_min_pd(_mm512_max_pd(_mm512_loadu_pd(sums + o + 8), low), high);
         // As in the AVX2 loop: one conversion in the default rounding mode; the values are in the type's range,
         // so the truncating narrowing to bytes (vpmovdb) is exact.
-        const __m512i ints = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtpd_epi32(a)), _mm512_cvtpd_epi32(b), 1);
+        const __m256i low_ints = _mm512_cvtpd_epi32(a), high_ints = _mm512_cvtpd_epi32(b);
+        const __m512i ints = _mm512_inserti64x4(_mm512_castsi256_si512(low_ints), high_ints, 1);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), _mm512_cvtepi32_epi8(ints));
     }
     store_bytes_avx2(out + o, sums + o, count - o);
@@ -344,8 +345,9 @@ template <DataType kType>
     convert_halves_f16c(every.data(), converted.data(), every.size(), half_values());
     for (uint32_t h = 0; h < every.size(); ++h) {
         const double expected = half_values()[h];
-        const bool same = std::isnan(expected) ? std::isnan(converted[h])
-                                               : std::bit_cast<uint64_t>(expected) == std::bit_cast<uint64_t>(converted[h]);
+        const bool same = std::isnan(expected)
+                              ? std::isnan(converted[h])
+                              : std::bit_cast<uint64_t>(expected) == std::bit_cast<uint64_t>(converted[h]);
         if (!same) return false;
     }
     return true;
@@ -517,7 +519,8 @@ using BlendCorners = void (*)(double*, LeadingCorner, LeadingCorner, const doubl
 template <bool kFirst, bool kUpper, bool kPair>
 BlendCorners blend_corners_at(SimdLevel level) {
     return for_level<BlendCorners>(level, blend_corners_baseline<kFirst, kUpper, kPair>,
-                                   blend_corners_avx2<kFirst, kUpper, kPair>, blend_corners_avx512<kFirst, kUpper, kPair>);
+                                   blend_corners_avx2<kFirst, kUpper, kPair>,
+                                   blend_corners_avx512<kFirst, kUpper, kPair>);
 }
 template <bool kUpper>
 BlendCorners blend_corners_for(bool first, bool pair, SimdLevel level) {

@@ -201,7 +201,9 @@ TEST(ResampleLinearRows, EveryInstructionSetGivesTheSameBytes) {
             run_linear_rows(desc, taps, input, out, pool, level);
             for (uint64_t i = 0; i < out.element_count(); ++i) {
                 const bool both_nan = std::isnan(out.get_as_double(i)) && std::isnan(widest_out.get_as_double(i));
-                ASSERT_TRUE(both_nan || std::memcmp(out.element_ptr(i), widest_out.element_ptr(i), out.element_bytes()) == 0)
+                const bool same_bytes =
+                    std::memcmp(out.element_ptr(i), widest_out.element_ptr(i), out.element_bytes()) == 0;
+                ASSERT_TRUE(both_nan || same_bytes)
                     << "iteration " << iteration << " " << data_type_name(type) << " in " << format_dims(s.in)
                     << " out " << format_dims(s.out) << " level " << int(level) << " element " << i << ": "
                     << out.get_as_double(i) << " vs " << widest_out.get_as_double(i);

@@ -235,7 +235,8 @@ def more_cudnn_picks(results, cases, args):
                    "--no-probes", "--no-copy", "--cudnn-picks", "1"]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
-            print(f"# another cuDNN pick failed (exit {done.returncode}): {done.stderr.strip()[-300:]}", file=sys.stderr)
+            print(f"# another cuDNN pick failed (exit {done.returncode}): {done.stderr.strip()[-300:]}",
+                  file=sys.stderr)
             continue
         for line in done.stdout.splitlines():
             other = json.loads(line)
