@@ -398,7 +398,7 @@ Result<std::vector<HostTensor>> DirectMlBackend::execute_once(const Op& op, cons
 
 Result<double> DirectMlBackend::time_executions(const Op& op, const OpDesc& desc,
                                                 const std::vector<const HostTensor*>& inputs,
-                                                unsigned iterations){
+                                                unsigned iterations) {
     if (!last_timed_ || last_timed_->desc != &desc || last_timed_->inputs != inputs) {
         last_timed_.reset();
         DMLTOOL_ASSIGN_OR_RETURN(last_timed_, prepare(op, desc, inputs));

@@ -342,9 +342,10 @@ template <DataType kType>
     std::vector<uint16_t> every(65536);
     for (uint32_t h = 0; h < every.size(); ++h) every[h] = uint16_t(h);
     std::vector<double> converted(every.size());
-    convert_halves_f16c(every.data(), converted.data(), every.size(), half_values());
+    const float* table = half_values();
+    convert_halves_f16c(every.data(), converted.data(), every.size(), table);
     for (uint32_t h = 0; h < every.size(); ++h) {
-        const double expected = half_values()[h];
+        const double expected = table[h];
         const bool same = std::isnan(expected)
                               ? std::isnan(converted[h])
                               : std::bit_cast<uint64_t>(expected) == std::bit_cast<uint64_t>(converted[h]);

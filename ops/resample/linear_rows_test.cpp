@@ -18,7 +18,6 @@
 
 #include "core/op.h"
 #include "core/thread_pool.h"
-#include "ops/resample/coordinates.h"
 #include "ops/resample/desc.h"
 #include "ops/resample/reference_internal.h"
 #include "tests/testing/op_testing.h"
@@ -49,6 +48,16 @@ Shape random_shape(std::mt19937& rng, uint32_t rank) {
         s.scales.push_back(scale);
     }
     return s;
+}
+
+// The LINEAR RESAMPLE desc of a shape, as a case's JSON.
+std::string linear_desc_json(DataType type, const Shape& s) {
+    nlohmann::json j;
+    j["InputTensor"] = {{"DataType", std::string(data_type_name(type))}, {"Sizes", s.in}};
+    j["OutputTensor"] = {{"DataType", std::string(data_type_name(type))}, {"Sizes", s.out}};
+    j["InterpolationMode"] = "LINEAR";
+    j["Scales"] = s.scales;
+    return j.dump();
 }
 
 HostTensor random_input(DataType type, const Dims& sizes, bool plant_specials, std::mt19937_64& bits) {
@@ -117,12 +126,7 @@ TEST(ResampleLinearRows, RowFormEqualsPerElementFormBitForBit) {
         const DataType type =
             std::vector<DataType>{DataType::kFloat32, DataType::kFloat16, DataType::kInt8, DataType::kUint8}[rng() % 4];
         const Shape s = random_shape(rng, rank);
-        nlohmann::json j;
-        j["InputTensor"] = {{"DataType", std::string(data_type_name(type))}, {"Sizes", s.in}};
-        j["OutputTensor"] = {{"DataType", std::string(data_type_name(type))}, {"Sizes", s.out}};
-        j["InterpolationMode"] = "LINEAR";
-        j["Scales"] = s.scales;
-        auto desc = testing::parse_desc(*op, j.dump());
+        auto desc = testing::parse_desc(*op, linear_desc_json(type, s));
         ASSERT_TRUE(desc.is_ok()) << desc.status().message();
         const HostTensor input = random_input(type, s.in, iteration % 3 == 0, bits);
         TensorDesc out_desc = input.desc();
@@ -178,18 +182,10 @@ TEST(ResampleLinearRows, EveryInstructionSetGivesTheSameBytes) {
                 s.out[d] = 2 * s.in[d];
             }
         }
-        nlohmann::json j;
-        j["InputTensor"] = {{"DataType", std::string(data_type_name(type))}, {"Sizes", s.in}};
-        j["OutputTensor"] = {{"DataType", std::string(data_type_name(type))}, {"Sizes", s.out}};
-        j["InterpolationMode"] = "LINEAR";
-        j["Scales"] = s.scales;
-        auto parsed = testing::parse_desc(*op, j.dump());
+        auto parsed = testing::parse_desc(*op, linear_desc_json(type, s));
         ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
         const auto& desc = dynamic_cast<const ResampleDesc&>(**parsed);
-        std::vector<std::vector<LinearTap>> taps(rank);
-        for (uint32_t d = 0; d < rank; ++d)
-            for (uint32_t o = 0; o < s.out[d]; ++o)
-                taps[d].push_back(linear_tap(o, s.in[d], inverse_scale(s.scales[d])));
+        const std::vector<std::vector<LinearTap>> taps = linear_taps(desc);
         const HostTensor input = random_input(type, s.in, iteration % 3 == 0, bits);
         TensorDesc out_desc = input.desc();
         out_desc.sizes = s.out;

@@ -141,11 +141,7 @@ private:
 Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& input, HostTensor& output,
                   const ReferenceContext& context) {
     const uint32_t rank = desc.input.rank();
-    std::vector<std::vector<LinearTap>> taps(rank);
-    for (uint32_t d = 0; d < rank; ++d) {
-        const float inv = inverse_scale(desc.scales[d]);
-        for (uint32_t o = 0; o < desc.output.sizes[d]; ++o) taps[d].push_back(linear_tap(o, desc.input.sizes[d], inv));
-    }
+    const std::vector<std::vector<LinearTap>> taps = linear_taps(desc);
     const Dims in_strides = packed_strides(desc.input.sizes);
     const uint32_t corners = 1u << rank;
     ExactOutput* exact = context.exact_outputs ? &context.exact_outputs->at(0) : nullptr;
@@ -193,18 +189,22 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
 Status run_linear(const ResampleDesc& desc, const HostTensor& input, HostTensor& output,
                   const ReferenceContext& context) {
     if (context.exact_outputs) return run_linear_with_error_scale(desc, input, output, context);
-    const uint32_t rank = desc.input.rank();
-    std::vector<std::vector<LinearTap>> taps(rank);
-    for (uint32_t d = 0; d < rank; ++d) {
-        const float inv = inverse_scale(desc.scales[d]);
-        for (uint32_t o = 0; o < desc.output.sizes[d]; ++o) taps[d].push_back(linear_tap(o, desc.input.sizes[d], inv));
-    }
+    const std::vector<std::vector<LinearTap>> taps = linear_taps(desc);
     if (output.element_count() == 0) return Status::ok();
     run_linear_rows(desc, taps, input, output, context.pool);
     return Status::ok();
 }
 
 }  // namespace
+
+std::vector<std::vector<LinearTap>> linear_taps(const ResampleDesc& desc) {
+    std::vector<std::vector<LinearTap>> taps(desc.input.rank());
+    for (uint32_t d = 0; d < taps.size(); ++d) {
+        const float inv = inverse_scale(desc.scales[d]);
+        for (uint32_t o = 0; o < desc.output.sizes[d]; ++o) taps[d].push_back(linear_tap(o, desc.input.sizes[d], inv));
+    }
+    return taps;
+}
 
 Status run_resample_reference(const ResampleDesc& desc, const HostTensor& input, HostTensor& output,
                               const ReferenceContext& context) {
