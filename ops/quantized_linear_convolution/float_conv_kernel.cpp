@@ -15,7 +15,8 @@ uint32_t log2_exact(uint32_t v) { return v == 8 ? 3 : v == 4 ? 2 : v == 2 ? 1 : 
 uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // Input channels staged per pass with their loads issued together (more would hold more registers).
 constexpr uint32_t kStageChannels = 4;
-// With prefetch a whole chunk's loads are held in registers over the multiply-adds: chunks of at most this many.
+// With prefetch a whole chunk's loads are held in registers over the multiply-adds: chunks of at most this many
+// (16 measured slower than 8 on the H100's 1x1 layer at every geometry and unroll: results/h100_2026-11-28_unroll).
 constexpr uint32_t kPrefetchChannels = 8;
 
 }  // namespace
@@ -36,6 +37,8 @@ Result<FloatConvLayout> internal::float_conv_layout(const FloatConvKernelOptions
     // Columns from one unit's start to the next one's.
     const uint32_t unit_columns = o.live_columns ? o.live_columns : o.columns_per_thread;
     if (o.kernel_w > unit_columns + 1) return bad("kernel_w must be at most live_columns + 1");
+    if (o.channel_unroll != 1 && o.channel_unroll != 2 && o.channel_unroll != 4 && o.channel_unroll != 8)
+        return bad("channel_unroll must be 1, 2, 4 or 8");
     FloatConvLayout l;
     l.threads = o.column_units * o.rows * o.channel_groups;
     if (l.threads > 1024) return bad("more than 1024 threads per group");
@@ -334,60 +337,79 @@ Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOption
     b.sync(shaders::kSyncThreadsInGroup | shaders::kSyncGroupsharedMemory);
     b.mov(cur.z(), cur.x());
     b.mov(wa.xy(), reads.xy());
-    b.loop();  // multiply-add over the chunk's channels
+    // The multiply-adds of staged channel `u` after the current one (wa and texel.x point at the current one).
+    const auto emit_channel = [&](uint32_t u) {
+        if (o.weights_from_view) b.imad(a.w(), texel.z(), imm(u), texel.x());  // the channel's tap-0 texel
+        for (uint32_t kh = 0; kh < kh_count; ++kh) {
+            for (uint32_t k = 0; k < window; ++k) {
+                const uint32_t slot = u * l.patch_floats + kh * l.row_stride + (k % uc) * l.unit_stride + k / uc;
+                b.iadd(a.x(), wa.x(), imm(slot * 4));
+                b.ld_raw(pv[k / 4].component(k % 4), a.x(), shared);
+            }
+            for (uint32_t kw = 0; kw < kw_count; ++kw) {
+                const uint32_t tap = kh * kw_count + kw;
+                if (o.weights_from_view) {
+                    b.imad(a.y(), texel.y(), imm(tap), a.w());
+                    b.ld_typed(w0.xyzw(), a.y(), weight_texels);
+                    if (mt == 8) {
+                        b.iadd(a.z(), a.y(), imm(1));
+                        b.ld_typed(w1.xyzw(), a.z(), weight_texels);
+                    }
+                } else {
+                    const uint32_t tap_bytes = (u * l.weight_floats + tap * l.block_channels) * 4;
+                    b.iadd(a.y(), wa.y(), imm(tap_bytes));
+                    b.ld_raw(w0.xyzw(), a.y(), shared);
+                    if (mt == 8) {
+                        b.iadd(a.z(), wa.y(), imm(tap_bytes + 16));
+                        b.ld_raw(w1.xyzw(), a.z(), shared);
+                    }
+                }
+                std::vector<Operand> columns;  // the 4-column input vectors of this tap (quads with a live column)
+                for (uint32_t h = 0; h < quads && 4 * h < uc; ++h) {
+                    const uint32_t first = kw + 4 * h;
+                    if (first % 4 == 0) {
+                        columns.push_back(pv[first / 4].xyzw());
+                        continue;
+                    }
+                    for (uint32_t i = 0; i < 4; ++i)  // lanes past the window feed only dead lanes
+                        if (first + i < window)
+                            b.mov(xv[h].component(i), pv[(first + i) / 4].component((first + i) % 4));
+                    columns.push_back(xv[h].xyzw());
+                }
+                // Columns past live_columns (when set) belong to the next unit or to no output: no mad writes them.
+                for (uint32_t j = 0; j < mt; ++j)
+                    for (uint32_t h = 0; h < quads && 4 * h < uc; ++h) {
+                        const uint32_t lanes = std::min(4u, uc - 4 * h);
+                        const auto first_lanes = [&](Operand r) {
+                            return lanes == 4 ? r.xyzw() : lanes == 3 ? r.xyz() : lanes == 2 ? r.xy() : r.x();
+                        };
+                        b.mad(first_lanes(fa[j * quads + h]), first_lanes(columns[h]),
+                              (j < 4 ? w0 : w1).component(j % 4), first_lanes(fa[j * quads + h]));
+                    }
+            }
+        }
+    };
+    // Steps past `count` channels: the channel counter, the patch and weight bases and the weight texel.
+    const auto advance = [&](uint32_t count) {
+        b.iadd(cur.z(), cur.z(), imm(count));
+        b.iadd(wa.x(), wa.x(), imm(count * l.patch_floats * 4));
+        b.iadd(wa.y(), wa.y(), imm(count * l.weight_floats * 4));
+        if (o.weights_from_view) b.imad(texel.x(), texel.z(), imm(count), texel.x());
+    };
+    if (o.channel_unroll > 1) {
+        b.loop();  // channel_unroll channels at a time while the chunk has that many left
+        b.iadd(cur.w(), cur.z(), imm(o.channel_unroll));
+        b.ult(cur.w(), cur.y(), cur.w());
+        b.breakc_nz(cur.w());
+        for (uint32_t u = 0; u < o.channel_unroll; ++u) emit_channel(u);
+        advance(o.channel_unroll);
+        b.endloop();
+    }
+    b.loop();  // the chunk's remaining channels one at a time
     b.uge(cur.w(), cur.z(), cur.y());
     b.breakc_nz(cur.w());
-    for (uint32_t kh = 0; kh < kh_count; ++kh) {
-        for (uint32_t k = 0; k < window; ++k) {
-            const uint32_t slot = kh * l.row_stride + (k % uc) * l.unit_stride + k / uc;
-            b.iadd(a.x(), wa.x(), imm(slot * 4));
-            b.ld_raw(pv[k / 4].component(k % 4), a.x(), shared);
-        }
-        for (uint32_t kw = 0; kw < kw_count; ++kw) {
-            const uint32_t tap = kh * kw_count + kw;
-            if (o.weights_from_view) {
-                b.imad(a.y(), texel.y(), imm(tap), texel.x());
-                b.ld_typed(w0.xyzw(), a.y(), weight_texels);
-                if (mt == 8) {
-                    b.iadd(a.z(), a.y(), imm(1));
-                    b.ld_typed(w1.xyzw(), a.z(), weight_texels);
-                }
-            } else {
-                const uint32_t tap_bytes = tap * l.block_channels * 4;
-                b.iadd(a.y(), wa.y(), imm(tap_bytes));
-                b.ld_raw(w0.xyzw(), a.y(), shared);
-                if (mt == 8) {
-                    b.iadd(a.z(), wa.y(), imm(tap_bytes + 16));
-                    b.ld_raw(w1.xyzw(), a.z(), shared);
-                }
-            }
-            std::vector<Operand> columns;  // the 4-column input vectors of this tap (quads with a live column)
-            for (uint32_t h = 0; h < quads && 4 * h < uc; ++h) {
-                const uint32_t first = kw + 4 * h;
-                if (first % 4 == 0) {
-                    columns.push_back(pv[first / 4].xyzw());
-                    continue;
-                }
-                for (uint32_t i = 0; i < 4; ++i)  // lanes past the window feed only dead lanes
-                    if (first + i < window) b.mov(xv[h].component(i), pv[(first + i) / 4].component((first + i) % 4));
-                columns.push_back(xv[h].xyzw());
-            }
-            // Columns past live_columns (when set) belong to the next unit or to no output: no mad writes them.
-            for (uint32_t j = 0; j < mt; ++j)
-                for (uint32_t h = 0; h < quads && 4 * h < uc; ++h) {
-                    const uint32_t lanes = std::min(4u, uc - 4 * h);
-                    const auto first_lanes = [&](Operand r) {
-                        return lanes == 4 ? r.xyzw() : lanes == 3 ? r.xyz() : lanes == 2 ? r.xy() : r.x();
-                    };
-                    b.mad(first_lanes(fa[j * quads + h]), first_lanes(columns[h]), (j < 4 ? w0 : w1).component(j % 4),
-                          first_lanes(fa[j * quads + h]));
-                }
-        }
-    }
-    b.iadd(cur.z(), cur.z(), imm(1));
-    b.iadd(wa.x(), wa.x(), imm(l.patch_floats * 4));
-    b.iadd(wa.y(), wa.y(), imm(l.weight_floats * 4));
-    if (o.weights_from_view) b.iadd(texel.x(), texel.x(), texel.z());
+    emit_channel(0);
+    advance(1);
     b.endloop();
     if (!o.single_run) {
         // Taps in the float run; flush before the next chunk could take it past kMaxExactTaps.

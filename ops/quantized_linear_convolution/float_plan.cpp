@@ -41,6 +41,9 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     // (0.293 -> 0.328, 0.311 -> 0.339, 0.345 -> 0.354 ms; results/h100_2026-11-27_prefetch).
     k.prefetch = options.float_prefetch.value_or(k.weights_from_view && g.kernel[0] * g.kernel[1] == 1);
     if (k.prefetch && !k.weights_from_view) return std::nullopt;
+    // With prefetch the multiply-add loop takes 4 channels per iteration by default (1x1 on the H100 at 56 threads:
+    // 204 -> 165 us; results/h100_2026-11-28_unroll); 1 where a chunk holds fewer channels (below).
+    k.channel_unroll = options.float_channel_unroll ? options.float_channel_unroll : k.prefetch ? 4 : 1;
     k.channels_per_thread = options.float_channels ? options.float_channels : mpg % 8 == 0 ? 8 : 4;
     if (mpg % k.channels_per_thread != 0) return std::nullopt;
     k.columns_per_thread = options.float_columns ? options.float_columns : g.out_size[1] > 4 ? 8 : 4;
@@ -60,11 +63,13 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     // TOPS from 64 to 224 threads, 512x7x7 7.3 -> 12.8 -> 17.5 from 56 to 112 to 224), 512 when the reduction is a
     // single float run (no int32 accumulators: 256x56x56 1x1 12.4 -> 15.2 TOPS from 224 to 448 threads): 8
     // channel groups and as many rows as fit (evened out over the row blocks), then more channel groups (up to
-    // 32) where the rows are few and short. With prefetch 256 again (1x1 above: 0.219 ms at 448 threads, 0.201 at 224).
+    // 32) where the rows are few and short. With prefetch (and its loop unrolled) 64: on the H100 the 1x1 layer took
+    // 165 us at 56 threads, 168 at 112 and 191 at 224 (results/h100_2026-11-28_unroll).
+    const bool one_run = g.in_channels_per_group * g.kernel[0] * g.kernel[1] <= kMaxExactTaps;
     const uint64_t target = options.float_target_threads ? options.float_target_threads
-                            : !k.prefetch && g.in_channels_per_group * g.kernel[0] * g.kernel[1] <= kMaxExactTaps
-                                ? 512
-                                : 256;
+                            : k.prefetch                 ? 64
+                            : one_run                    ? 512
+                                                         : 256;
     const uint64_t tiles = mpg / k.channels_per_thread;
     const auto largest_dividing = [&](uint64_t limit) {
         uint64_t c = 1;
@@ -122,6 +127,11 @@ std::optional<FloatPlan> choose_float_plan(const QuantizedLinearConvolutionDesc&
     const uint64_t slice = ceil_div(g.in_channels_per_group, splits);
     splits = ceil_div(g.in_channels_per_group, slice);  // no empty slices
     if (splits > kMaxSplits) return std::nullopt;
+    // An unrolled step longer than a chunk would never run: refused when asked for, else not taken.
+    if (k.channel_unroll > f.layout.chunk_channels) {
+        if (options.float_channel_unroll) return std::nullopt;
+        k.channel_unroll = 1;
+    }
     k.split = splits > 1;
     // One float run per output: no int32 accumulators (64 fewer registers at MT = CW = 8).
     k.single_run = slice * f.layout.taps <= kMaxExactTaps;

@@ -134,6 +134,11 @@ struct FloatConvKernelOptions {
     // 0 and are never stored. With split (partial sums in whole CW-column units) only with one column unit.
     // 0: every column is computed, units CW apart.
     uint32_t live_columns = 0;
+    // 1, 2, 4 or 8: the multiply-add loop handles this many staged channels per iteration (then single channels
+    // for the rest of a chunk), so that the driver's compiler sees their loads and multiply-adds in one basic
+    // block and can issue the next channel's groupshared and weight loads before the current one's multiply-adds
+    // (a 1x1 channel is 64 multiply-adds behind 10 loads: alone, each iteration waits out the loads' latency).
+    uint32_t channel_unroll = 1;
 };
 
 // The Winograd kernel F(2x2, 3x3), exact in integers, for 3x3 stride-1 dilation-1 convolutions with input W stride
@@ -207,6 +212,8 @@ struct PlanOptions {
     // The float kernel's next chunk loaded during the current one's multiply-adds (FloatConvKernelOptions::prefetch);
     // unset: the planner's rule (with the view, for 1x1 kernels).
     std::optional<bool> float_prefetch = std::nullopt;
+    // The float kernel's channels per multiply-add iteration (FloatConvKernelOptions::channel_unroll); 0: 1.
+    uint32_t float_channel_unroll = 0;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.
     enum class Kernel { kAny, kFloat, kTiled, kDirect, kWinograd };

@@ -164,7 +164,8 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                                 std::to_string(f.channels_per_thread) + "c" + std::to_string(f.columns_per_thread) +
                                 "u" + std::to_string(f.column_units) + "r" + std::to_string(f.rows) + "g" +
                                 std::to_string(f.channel_groups) + "k" + std::to_string(f.kernel_h) + "x" +
-                                std::to_string(f.kernel_w) + "l" + std::to_string(f.live_columns);
+                                std::to_string(f.kernel_w) + "l" + std::to_string(f.live_columns) + "n" +
+                                std::to_string(f.channel_unroll);
         DMLTOOL_ASSIGN_OR_RETURN(conv_blob, cached_blob(f, key, build_float_conv_kernel));
         if (f.split) {
             const SplitFinalizeKernelOptions fin{.output_signed = f.output_signed, .splits = float_plan->splits};

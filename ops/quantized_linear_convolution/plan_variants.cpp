@@ -1,6 +1,6 @@
 // Autotuning's search space for QUANTIZED_LINEAR_CONVOLUTION (kernel.h: plan_variants). The float kernel is
 // latency and occupancy bound, and which geometry wins depends on the GPU and the shape, so the planner's fixed
-// rules are one guess among the candidates below: channels x columns per thread, thread-group sizes from 128 to
+// rules are one guess among the candidates below: channels x columns per thread, thread-group sizes from 64 to
 // 1024 threads (which set the rows and channel groups), and 1 to 4 input-channel slices or the planner's own
 // count, each with the weights staged in groupshared memory or fetched from a typed view. Candidates are named by
 // the geometry they produce, so two option sets that land on the same kernel and grid are one variant. The
@@ -30,6 +30,15 @@ constexpr uint32_t kViewSplitChoices[] = {0, 1, 2};
 constexpr std::string_view kViewSuffix = "/wview";
 // The view kernel with the next chunk prefetched (FloatConvKernelOptions::prefetch), over the view's geometries.
 constexpr std::string_view kPrefetchSuffix = "/pf";
+// The prefetch kernels' thread-group sizes: 64 too, as with their channel loop unrolled the 1x1 layer ran fastest in
+// the smallest groups (H100: 165 us at 64 threads, 168 at 128, 191 at 256; results/h100_2026-11-28_unroll).
+constexpr uint32_t kPrefetchThreadTargets[] = {64, 128, 256};
+// Channels per multiply-add iteration (FloatConvKernelOptions::channel_unroll; a "/u4" suffix after the others): the
+// names take 2, 4 and 8, and the search tries 4 over the prefetch geometries, the unroll that won there on the H100
+// (2 and 8 never won on a ResNet-50 layer, nor did unrolling without prefetch; results/h100_2026-11-28_unroll).
+constexpr uint32_t kUnrollNames[] = {2, 4, 8};
+constexpr uint32_t kUnrollSearched = 4;
+constexpr std::string_view kUnrollSuffix = "/u";
 
 // The Winograd kernel's geometries (MT, NT, KG, TG): 128 to 512 threads, 16 to 64 channels and 8 to 32 units per
 // group.
@@ -67,7 +76,8 @@ std::string float_name(const FloatPlan& f) {
     const FloatConvKernelOptions& k = f.kernel;
     return "float/mt" + std::to_string(k.channels_per_thread) + "/cw" + std::to_string(k.columns_per_thread) + "/tr" +
            std::to_string(k.rows) + "/cg" + std::to_string(k.channel_groups) + "/s" + std::to_string(f.splits) +
-           std::string(k.weights_from_view ? kViewSuffix : "") + std::string(k.prefetch ? kPrefetchSuffix : "");
+           std::string(k.weights_from_view ? kViewSuffix : "") + std::string(k.prefetch ? kPrefetchSuffix : "") +
+           (k.channel_unroll > 1 ? std::string(kUnrollSuffix) + std::to_string(k.channel_unroll) : "");
 }
 
 // "float/mt8/cw8/tr4/cg8/s2" -> the float options that reproduce it; nullopt when the name is not of that form.
@@ -82,6 +92,9 @@ std::optional<PlanOptions> parse_float_name(std::string_view name) {
         if (found) name.remove_suffix(suffix.size());
         return found;
     };
+    o.float_channel_unroll = 1;  // no suffix: one channel per iteration, not the planner's default
+    for (uint32_t unroll : kUnrollNames)
+        if (strip_suffix(std::string(kUnrollSuffix) + std::to_string(unroll))) o.float_channel_unroll = unroll;
     o.float_prefetch = strip_suffix(kPrefetchSuffix);
     o.float_weights_from_view = strip_suffix(kViewSuffix);
     const std::pair<std::string_view, uint32_t*> fields[] = {{"mt", &o.float_channels},
@@ -119,7 +132,7 @@ std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& d) 
     const ConvGeometry g = conv_geometry(d);
     const bool single = single_views(d);
     const auto add_float = [&](std::span<const uint32_t> thread_targets, std::span<const uint32_t> split_choices,
-                               bool weights_from_view, bool prefetch) {
+                               bool weights_from_view, bool prefetch, uint32_t unroll) {
         for (uint32_t mt : kChannelChoices)
             for (uint32_t cw : kColumnChoices)
                 for (uint32_t threads : thread_targets)
@@ -131,13 +144,15 @@ std::vector<std::string> plan_variants(const QuantizedLinearConvolutionDesc& d) 
                         o.float_splits = splits;
                         o.float_weights_from_view = weights_from_view;
                         o.float_prefetch = prefetch;
+                        o.float_channel_unroll = unroll;
                         if (const std::optional<FloatPlan> f = choose_float_plan(d, g, single, o))
                             add(float_name(*f));
                     }
     };
-    add_float(kThreadTargets, kSplitChoices, false, false);
-    add_float(kViewThreadTargets, kViewSplitChoices, true, false);
-    add_float(kViewThreadTargets, kViewSplitChoices, true, true);
+    add_float(kThreadTargets, kSplitChoices, false, false, 1);
+    add_float(kViewThreadTargets, kViewSplitChoices, true, false, 1);
+    for (uint32_t unroll : {1u, kUnrollSearched})
+        add_float(kPrefetchThreadTargets, kViewSplitChoices, true, true, unroll);
     // The integer kernels: the tiled one at both column widths where it applies, and the direct one.
     for (uint32_t cw : {8u, 4u}) {
         PlanOptions o;

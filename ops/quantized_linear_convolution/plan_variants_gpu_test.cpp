@@ -150,7 +150,9 @@ TEST(QuantizedLinearConvolutionVariants, NamesAreUniqueAndPlanTheirGeometry) {
         for (const char* bad : {"float/mt8/cw8/tr1/cg1/s99", "float/mt8", "float/mt8/cw8/tr1/cg1/s1/x", "int-tiled/cw6",
                                 "float/mt8/cw8/tr1/cg1/wview", "float/mt8/cw8/tr1/cg1/s1/wview/wview",
                                 "float/mt8/cw8/tr1/cg1/s1wview", "float/mt8/cw8/tr1/cg1/s1/pf",
-                                "float/mt8/cw8/tr1/cg1/s1/pf/wview", "", "heuristic", "wino/mt8/nt4/kg4/tg4",
+                                "float/mt8/cw8/tr1/cg1/s1/pf/wview", "float/mt8/cw8/tr1/cg1/s1/wview/pf/u3",
+                                "float/mt8/cw8/tr1/cg1/s1/wview/u4/pf", "float/mt8/cw8/tr1/cg1/s1/wview/pf/u16", "",
+                                "heuristic", "wino/mt8/nt4/kg4/tg4",
                                 "wino/mt8/nt4/kg4/tg4/u2", "wino/mt8/nt4/kg4/tg5/u4"}) {
             const auto plan = qlc_op().plan_device_variant(**desc, {}, bad);
             ASSERT_FALSE(plan.is_ok()) << bad;

@@ -671,7 +671,9 @@ bool takes_float_kernel(const DifferentialCase& d, const PlanOptions& options = 
 // The float kernel's geometry: rows per group not dividing OH, partial column units, several column blocks,
 // input-channel slices (with a short last slice), KW = CW + 1, 7x7, groups, 4 and 8 channels / columns per
 // thread, every input layout (its staging reads bytes through the strides), padded and permuted outputs, 3-D;
-// each with the weights staged in groupshared memory, fetched from the typed view, and that with prefetch.
+// each with the weights staged in groupshared memory, fetched from the typed view, and that with prefetch (whose
+// multiply-add loop takes 4 channels per iteration where a chunk has 4), and staged with 2 channels per iteration
+// (chunks of odd length end in the single-channel loop).
 TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
     SKIP_WITHOUT_GPU();
     struct FloatShape {
@@ -696,16 +698,18 @@ TEST(QuantizedLinearConvolutionGpu, FloatKernelGeometries) {
     };
     uint64_t seed = 12000;
     for (size_t s = 0; s < std::size(shapes); ++s) {
-        for (size_t variant = 0; variant < 3 * std::size(kTypes); ++variant) {
+        for (size_t variant = 0; variant < 4 * std::size(kTypes); ++variant) {
             const DataType type = kTypes[variant % std::size(kTypes)];
+            const size_t set = variant / std::size(kTypes);  // staged, view, view + prefetch, staged unrolled
             PlanOptions options = shapes[s].options;
-            options.float_weights_from_view = variant >= std::size(kTypes);
-            options.float_prefetch = variant >= 2 * std::size(kTypes);
+            options.float_weights_from_view = set == 1 || set == 2;
+            options.float_prefetch = set == 2;
+            if (set == 3) options.float_channel_unroll = 2;
             ++seed;
             const ConvCase c = stride1_case(shapes[s], type, seed, s % 2 == 0);
             const std::string name = "qlconv_gpu/float/" + std::to_string(s) + "/" + type_tag(c) +
                                      (options.float_weights_from_view ? "/wview" : "") +
-                                     (*options.float_prefetch ? "/pf" : "");
+                                     (*options.float_prefetch ? "/pf" : "") + (set == 3 ? "/u2" : "");
             const DifferentialCase d = to_differential(c, name, seed);
             ASSERT_TRUE(takes_float_kernel(d, options)) << name;
             const auto result = run_differential(planned_op(options), d);
@@ -797,6 +801,10 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
           "qlconv_float_mt4_cw4_7x5");
     check({.column_units = 1, .rows = 7, .channel_groups = 8, .kernel_h = 1, .kernel_w = 1, .split = true},
           "qlconv_float_1x1_split");
+    for (uint32_t unroll : {2u, 4u, 8u})
+        check({.kernel_h = 1, .kernel_w = 1, .weights_from_view = true, .prefetch = unroll != 2,
+               .channel_unroll = unroll},
+              "qlconv_float_unroll" + std::to_string(unroll));
     for (uint32_t live : {2u, 3u, 4u, 7u})  // units of `live` columns (7x7: one of 7, 14x14: two of 7)
         for (uint32_t units : {1u, 2u})
             check({.column_units = units, .rows = 7, .channel_groups = 8, .weights_from_view = true,
@@ -807,7 +815,9 @@ TEST(QuantizedLinearConvolutionGpu, FloatBlobsValidate) {
             blobs.check(build_split_finalize_kernel({.output_signed = output_signed, .splits = splits}),
                         "qlconv_finalize_" + std::to_string(splits));
     if (!blobs.tools_missing.empty()) GTEST_SKIP() << blobs.tools_missing;
-    EXPECT_EQ(blobs.count, 48u + 2u + 4u + 8u);
+    EXPECT_EQ(blobs.count, 48u + 2u + 3u + 4u + 8u);
+    EXPECT_FALSE(build_float_conv_kernel({.channel_unroll = 3}).is_ok());
+    EXPECT_FALSE(build_float_conv_kernel({.channel_unroll = 0}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.prefetch = true}).is_ok()) << "prefetch needs weights_from_view";
     EXPECT_FALSE(build_float_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_float_conv_kernel({.columns_per_thread = 4, .kernel_w = 6}).is_ok());
