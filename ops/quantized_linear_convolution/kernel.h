@@ -212,7 +212,8 @@ struct PlanOptions {
     // The float kernel's next chunk loaded during the current one's multiply-adds (FloatConvKernelOptions::prefetch);
     // unset: the planner's rule (with the view, for 1x1 kernels).
     std::optional<bool> float_prefetch = std::nullopt;
-    // The float kernel's channels per multiply-add iteration (FloatConvKernelOptions::channel_unroll); 0: 1.
+    // The float kernel's channels per multiply-add iteration (FloatConvKernelOptions::channel_unroll); 0: the
+    // planner's (4 with prefetch where a chunk holds 4 channels, else 1).
     uint32_t float_channel_unroll = 0;
     // Which conv kernel the plan must use (autotuning's variants name their kernel; a shape it does not apply to
     // is kUnsupported instead of silently taking another). kAny: the planner's choice.

@@ -1,10 +1,11 @@
-// Autotuning's search space for QUANTIZED_LINEAR_CONVOLUTION (kernel.h: plan_variants). The float kernel is
-// latency and occupancy bound, and which geometry wins depends on the GPU and the shape, so the planner's fixed
-// rules are one guess among the candidates below: channels x columns per thread, thread-group sizes from 64 to
-// 1024 threads (which set the rows and channel groups), and 1 to 4 input-channel slices or the planner's own
-// count, each with the weights staged in groupshared memory or fetched from a typed view. Candidates are named by
-// the geometry they produce, so two option sets that land on the same kernel and grid are one variant. The
-// integer kernels are candidates too.
+// Autotuning's search space for QUANTIZED_LINEAR_CONVOLUTION (kernel.h: plan_variants). The float kernel is bound
+// by its operand loads (groupshared patch reads and weight texels: results/h100_2026-11-28_operand_probe) and by
+// latency, and which geometry wins depends on the GPU and the shape, so the planner's fixed rules are one guess
+// among the candidates below: channels x columns per thread, thread-group sizes from 64 to 1024 threads (which set
+// the rows and channel groups), and 1 to 4 input-channel slices or the planner's own count, each with the weights
+// staged in groupshared memory or fetched from a typed view (that also with prefetch, with and without 4 channels
+// per multiply-add iteration). Candidates are named by the geometry they produce, so two option sets that land on
+// the same kernel and grid are one variant. The integer kernels are candidates too.
 #include <algorithm>
 #include <charconv>
 #include <set>
