@@ -41,12 +41,13 @@ constexpr uint32_t kUnrollNames[] = {2, 4, 8};
 constexpr uint32_t kUnrollSearched = 4;
 constexpr std::string_view kUnrollSuffix = "/u";
 
-// The Winograd kernel's geometries (MT, NT, KG, TG): 128 to 512 threads, 16 to 64 channels and 8 to 32 units per
-// group.
-// The Winograd kernel's geometries (MT, NT, KG, TG), each with 4 channels per step: on the H200, 4 beat 1 and 2 on
-// every geometry (56x56 best 271.6 us against 289.9 and 325.4), and these 4 led the 11 geometries tried at 4 channels
-// per step on the three ResNet-50 3x3 layers (results/h200_2026-11-27_winograd).
-constexpr uint32_t kWinogradGeometries[][4] = {{8, 4, 4, 4}, {8, 4, 8, 2}, {8, 4, 8, 4}, {4, 8, 8, 4}};
+// The Winograd kernel's geometries (MT, NT, KG, TG), each with 4 channels per step (on the H200, 4 beat 1 and 2 on
+// every geometry: results/h200_2026-11-27_winograd). 256 to 512 threads and 32 or 64 channels per group. The first
+// three won among 15 geometries on the H100 (results/h100_2026-11-28_winograd: MT 4 x NT 8 with many channel groups
+// and few tile groups: 56x56 236.8 us, 14x14 266.1, 7x7 285.7, against 254.4 / 284.5 / 295.8 for the best before);
+// the other three are three of the four that led on the H200 before.
+constexpr uint32_t kWinogradGeometries[][4] = {{4, 8, 8, 2},  {4, 8, 16, 2}, {4, 8, 16, 1},
+                                               {8, 4, 4, 4}, {8, 4, 8, 4},  {4, 8, 8, 4}};
 constexpr uint32_t kWinogradStep = 4;
 constexpr std::string_view kWinogradPrefix = "wino/";
 

@@ -145,9 +145,9 @@ TEST(QuantizedLinearConvolutionVariants, NamesAreUniqueAndPlanTheirGeometry) {
         EXPECT_EQ(has_float, s.stride == 1) << "the float kernel applies to stride 1 only";
         EXPECT_EQ(has_view, has_float) << "every float shape has variants with the weights from the typed view";
         EXPECT_EQ(has_prefetch, has_float) << "... and with prefetch";
-        // Winograd: 3x3 stride 1 with M / G a multiple of each geometry's block channels (32 or 64).
+        // Winograd: 3x3 stride 1 with M / G a multiple of each geometry's block channels (32 or 64): all 6.
         const bool winograd_shape = s.filter[2] == 3 && s.stride == 1 && s.groups == 1;
-        EXPECT_EQ(winograd, winograd_shape && s.filter[0] % 64 == 0 ? 4u : 0u) << s.filter[0];
+        EXPECT_EQ(winograd, winograd_shape && s.filter[0] % 64 == 0 ? 6u : 0u) << s.filter[0];
         for (const char* bad : {"float/mt8/cw8/tr1/cg1/s99", "float/mt8", "float/mt8/cw8/tr1/cg1/s1/x", "int-tiled/cw6",
                                 "float/mt8/cw8/tr1/cg1/wview", "float/mt8/cw8/tr1/cg1/s1/wview/wview",
                                 "float/mt8/cw8/tr1/cg1/s1wview", "float/mt8/cw8/tr1/cg1/s1/pf",

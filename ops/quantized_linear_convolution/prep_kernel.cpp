@@ -162,10 +162,14 @@ Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& o) {
     b.if_nz(t.x());
     {
         // Shifted filter element: scratch[region + ((c * KH + kh) * KW + kw) * Mp + m] = w - wz[m] (int32 or float).
+        // Threads go in the scratch buffer's order (m fastest), so a warp's stores are one contiguous run and its
+        // byte loads are the scattered side (they hit the cache lines neighbouring taps' warps fetch): in the
+        // filter's order every store of a warp landed Mp floats from the next, and the prep of the 512x512x3x3
+        // filter took ~15 us more on an H100 (results/h100_2026-11-28_winograd).
         b.ult(t.y(), thread, rc(kPFilterCount));
         b.if_nz(t.y());
         Operand i = b.temp();  // x m, y tap, z c, w kh*KW+kw
-        b.udiv(i.x(), i.y(), thread, rc(kPTaps));
+        b.udiv(i.y(), i.x(), thread, rc(kPChannels));
         b.udiv(i.z(), i.w(), i.y(), rc(kPKernelArea));
         Operand k = b.temp();  // x kh, y kw
         b.udiv(k.x(), k.y(), i.w(), rc(kPKernelW));
