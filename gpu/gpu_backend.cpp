@@ -257,6 +257,21 @@ Result<std::vector<HostTensor>> GpuBackend::execute(const Op& op, const OpDesc& 
     return outputs;
 }
 
+Result<std::vector<HostTensor>> GpuBackend::execute_repeatedly(const Op& op, const OpDesc& desc,
+                                                              const std::vector<const HostTensor*>& inputs,
+                                                              unsigned executions) {
+    auto outputs = [&]() -> Result<std::vector<HostTensor>> {
+        DMLTOOL_ASSIGN_OR_RETURN(auto prepared, prepare(op, desc, inputs));
+        for (unsigned i = 1; i < executions; ++i) {
+            DMLTOOL_RETURN_IF_ERROR(record_plan(*prepared));
+            DMLTOOL_RETURN_IF_ERROR(context_->submit_and_wait());
+        }
+        return run_and_read(op, *prepared, kDefaultOutputPoison, nullptr);
+    }();
+    if (!outputs.is_ok() && !context_->is_lost()) (void)context_->discard_recording();
+    return outputs;
+}
+
 Result<std::vector<HostTensor>> GpuBackend::execute_once(const Op& op, const OpDesc& desc,
                                                          const std::vector<const HostTensor*>& inputs,
                                                          BackendTiming* timing, std::byte output_poison) {

@@ -46,6 +46,12 @@ public:
     Result<double> time_executions(const Op& op, const OpDesc& desc,
                                    const std::vector<const HostTensor*>& inputs,
                                    unsigned iterations) override;
+    // Runs the desc's plan `executions` times on one preparation (scratch and auxiliary buffers kept between them,
+    // as the timed batches of `bench` run it) and reads the outputs of the last: what tests use to check that a
+    // plan whose kernels accumulate into their own buffers starts each execution from a clean state.
+    Result<std::vector<HostTensor>> execute_repeatedly(const Op& op, const OpDesc& desc,
+                                                       const std::vector<const HostTensor*>& inputs,
+                                                       unsigned executions);
     Result<DeviceRoofline> measure_roofline(uint64_t copy_bytes) override;
     Status check_capacity(const Op& op, const OpDesc& desc) override;
     std::optional<PlanChoice> plan_choice(const Op& op, const OpDesc& desc) override;

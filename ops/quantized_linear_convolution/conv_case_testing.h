@@ -280,7 +280,9 @@ struct ExactCount {
     std::string error;
     uint64_t unclamped = 0;  // reference outputs strictly inside the type's range (where rounding shows)
 };
-inline ExactCount count_exact_mismatches(const DifferentialCase& d, const PlanOptions& options = {}) {
+// `executions` > 1: the plan runs that many times on one preparation and the last outputs are compared.
+inline ExactCount count_exact_mismatches(const DifferentialCase& d, const PlanOptions& options = {},
+                                         unsigned executions = 1) {
     ExactCount result;
     auto parsed = dmltool::testing::parse_desc(qlc_op(), d.desc_json);
     if (!parsed.is_ok()) return {0, 0, parsed.status().message()};
@@ -288,7 +290,9 @@ inline ExactCount count_exact_mismatches(const DifferentialCase& d, const PlanOp
     for (const HostTensor& t : d.inputs) inputs.push_back(t.element_count() ? &t : nullptr);
     auto reference = dmltool::testing::run_reference(qlc_op(), **parsed, inputs);
     if (!reference.is_ok()) return {0, 0, reference.status().message()};
-    auto gpu = dmltool::testing::test_gpu_backend(nullptr)->execute(planned_op(options), **parsed, inputs, nullptr);
+    gpu::GpuBackend* backend = dmltool::testing::test_gpu_backend(nullptr);
+    auto gpu = executions > 1 ? backend->execute_repeatedly(planned_op(options), **parsed, inputs, executions)
+                              : backend->execute(planned_op(options), **parsed, inputs, nullptr);
     if (!gpu.is_ok()) return {0, 0, gpu.status().message()};
     const HostTensor& want = (*reference)[0];
     const HostTensor& got = (*gpu)[0];

@@ -146,11 +146,19 @@ struct FloatConvKernelOptions {
 // G~ = [1 0 0; 1 1 1; 1 -1 1; 0 0 1] and A^T = [2 1 1 0; 0 1 -1 -2], the 2x2 output tile times 4 is
 // A^T [sum over input channels of (G~ g G~^T) . (B^T d B)] A: Lagrange's 1/2 factors moved from G onto A, so every
 // transformed value is an integer (a +-1 combination of values within one 255-wide window: |.| <= 255 * the larger
-// count of + or - coefficients: |B^T d B| <= 1020, |G~ g G~^T| <= 2295), the 16 element-wise products per channel
-// replace 36 multiply-adds, and the final sum (4 * the int32 accumulator of the direct kernels, < 2^31 while
-// C/G <= 917) is computed in wrapping int32 arithmetic: exact. Per position xi = (i, j) a float run of at most
-// floor(2^24 / (bound_V * bound_U)) channels (7 at (1, 1), 21 to 129 elsewhere: internal::winograd_run_channels)
+// count of + or - coefficients), the 16 element-wise products per channel replace 36 multiply-adds, and the final
+// sum (4 * the int32 accumulator of the direct kernels, < 2^31 while C/G <= 917) is computed in wrapping int32
+// arithmetic: exact. Centring: the kernel transforms d - k = x - centre (centre 128 for UINT8 inputs, 0 for INT8;
+// padding stages xz - centre) with k = centre - xz, so every staged value lies in [-128, 127]. Only position (1, 1)
+// has coefficients that do not cancel (all four +1), where B^T d B = B^T (d - k) B + 4k, so each output's sum is the
+// centred one plus k * S[m], S[m] = the sum of all of channel m's (w - wz) (each output window's 9 taps x C/G
+// channels): build_winograd_weights_kernel adds each channel's position-(1, 1) weight into S[m] with atomics (the
+// prep kernel zeroes it) and the conv kernel adds k * S[m] after the output transform. Why: |B^T d B| at (1, 1) drops
+// from 1020 to 512 (|G~ g G~^T| <= 2295 there). Per position xi = (i, j) a float run of at most
+// floor(2^24 / (bound_V * bound_U)) channels (14 at (1, 1), 21 to 129 elsewhere: internal::winograd_run_channels)
 // stays an exact float integer; then it is converted and added to an int32 accumulator (as the float kernel's runs).
+// Position (1, 1)'s run was 7 before centring, and its flushes cost ~36 us of 266 on an H100's 14x14 layer (the
+// warps holding it flush while the others wait at the chunk barrier; results/h100_2026-11-28_winograd).
 // A thread group is 16 positions x KG channel groups x TG tile groups (thread_group {TG, KG, 16}); a thread
 // accumulates, for its position, MT output channels x NT tiles (a plain outer-product GEMM step per input channel:
 // NT transformed inputs from groupshared memory, MT transformed weights as 16-byte texels of the weight buffer that
@@ -182,7 +190,8 @@ Result<std::vector<uint8_t>> build_tiled_conv_kernel(const TiledConvKernelOption
 Result<std::vector<uint8_t>> build_float_conv_kernel(const FloatConvKernelOptions& options);
 Result<std::vector<uint8_t>> build_split_finalize_kernel(const SplitFinalizeKernelOptions& options);
 // One thread per (input channel c < C/G, padded output channel m < Mp): G~ g G~^T of the prep kernel's float filter
-// (scratch, [c][kh][kw][Mp]) into the Winograd weight buffer ([c][xi][Mp] floats, u0).
+// (scratch, [c][kh][kw][Mp], u1) into the Winograd weight buffer ([c][xi][Mp] floats, u0), and its position (1, 1)
+// added into the filter sum S[m] after the scratch buffer's filter (atomics; see WinogradConvKernelOptions).
 Result<std::vector<uint8_t>> build_winograd_weights_kernel();
 Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernelOptions& options);
 

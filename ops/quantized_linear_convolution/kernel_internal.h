@@ -45,7 +45,10 @@ enum InputSlot : uint32_t { kInput, kInputScale, kInputZeroPoint, kFilter, kFilt
 enum PrepConstant : uint32_t {
     kPThreadsPerRow, kPThreads, kPFilterCount, kPChannels, kPTaps, kPKernelArea, kPKernelW,
     kPFilterStrideM, kPFilterStrideC, kPFilterStrideH, kPFilterStrideW,
-    kPScaleStride, kPZeroPointStride, kPBiasStride, kPPaddedChannels, kPFilterRegion, kPConstantCount
+    kPScaleStride, kPZeroPointStride, kPBiasStride, kPPaddedChannels, kPFilterRegion,
+    // byte offset of the filter sums the Winograd weight kernel accumulates (Mp int32 after the shifted filter), which
+    // the prep kernel zeroes; 0 for the other kernels (nothing to zero)
+    kPSumRegion, kPConstantCount
 };
 
 // ---- conv kernel root constants (kSizeN..kColumnGroups are the thread-index decomposition sizes)

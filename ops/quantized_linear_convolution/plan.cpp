@@ -46,7 +46,9 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
                            "int32 accumulator (at most " + std::to_string(max_taps) + " taps)");
     const uint64_t padded_channels = (g.out_channels + 3) & ~uint64_t(3);
     const uint64_t filter_region = kRecordBytes * padded_channels;
-    const uint64_t scratch_bytes = filter_region + taps * padded_channels * 4;
+    // After the shifted filter: Mp int32 filter sums (the Winograd kernel's centring correction; unused otherwise).
+    const uint64_t sum_region = filter_region + taps * padded_channels * 4;
+    const uint64_t scratch_bytes = sum_region + padded_channels * 4;
     // The filter (read by the prep kernel) and the scratch buffer stay one view each: a 512 MiB filter is not a
     // realistic convolution, so their kernels keep plain single-view loads.
     const struct {
@@ -213,6 +215,7 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
         c[kPBiasStride] = d.bias ? channel_stride(*d.bias) : 0;
         c[kPPaddedChannels] = uint32_t(padded_channels);
         c[kPFilterRegion] = uint32_t(filter_region);
+        c[kPSumRegion] = winograd_plan ? uint32_t(sum_region) : 0;
         KernelDispatch k;
         k.dxbc = prep_blob;
         k.label = "quantized_linear_convolution/prep";

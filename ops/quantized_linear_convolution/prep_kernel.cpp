@@ -196,6 +196,11 @@ Result<std::vector<uint8_t>> build_prep_kernel(const PrepKernelOptions& o) {
         b.ult(t.z(), thread, rc(kPChannels));
         b.if_nz(t.z());
         emit_channel_record(b, o, thread, input_scale, filter_scale, output_scale, bias, output_zp, scratch);
+        // The Winograd weight kernel adds into channel m's filter sum with atomics: start it at 0 every execution.
+        b.if_nz(rc(kPSumRegion));
+        b.imad(t.w(), thread, imm(4), rc(kPSumRegion));
+        b.store_raw(scratch, t.w(), imm(0));
+        b.endif();
         b.endif();
     }
     b.endif();

@@ -20,10 +20,12 @@ using namespace conv_testing;
 // past OH / OW (odd sizes), partial last unit blocks, batches flattened into the blocks, several chunks of input
 // channels with a short last one and runs flushed inside them, groups, asymmetric padding, padded input rows
 // (unaligned row starts) and padded / permuted outputs, rows whose last unit reads one column past the input,
-// each geometry (MT, NT, KG, TG, channels per step), every type and zero point.
+// each geometry (MT, NT, KG, TG, channels per step), every type and zero point; half the shapes executed 3 times on
+// one preparation (the filter sums start from 0 every execution).
 TEST(QuantizedLinearConvolutionGpu, WinogradKernelExact) {
-    // Run lengths: 2^24 / (max |V| * max |U|), e.g. (1, 1): 1020 * 2295, (2, 2): 510 * 1275, (0, 0): 510 * 255.
-    const uint32_t runs[16] = {129, 43, 64, 129, 43, 7, 21, 43, 64, 21, 25, 64, 129, 43, 64, 129};
+    // Run lengths: 2^24 / (max |V| * max |U|), e.g. (1, 1): 512 * 2295 (centred inputs: 4 * 128), (2, 2): 510 * 1275,
+    // (0, 0): 510 * 255.
+    const uint32_t runs[16] = {129, 43, 64, 129, 43, 14, 21, 43, 64, 21, 25, 64, 129, 43, 64, 129};
     for (uint32_t position = 0; position < 16; ++position)
         EXPECT_EQ(internal::winograd_run_channels(position), runs[position]) << position;
     SKIP_WITHOUT_GPU();
@@ -59,7 +61,9 @@ TEST(QuantizedLinearConvolutionGpu, WinogradKernelExact) {
             const ConvCase c = stride1_case(sh, type, seed, s % 2 == 0);
             const std::string name = "qlconv_gpu/winograd/" + std::to_string(s) + "/" + type_tag(c);
             const DifferentialCase d = to_differential(c, name, seed);
-            const ExactCount n = count_exact_mismatches(d, options);
+            // Odd shapes run 3 times on one preparation: the filter sums the weight kernel accumulates with atomics
+            // must start at 0 every execution (the prep kernel zeroes them).
+            const ExactCount n = count_exact_mismatches(d, options, s % 2 ? 3 : 1);
             ASSERT_TRUE(n.error.empty()) << name << ": " << n.error;
             EXPECT_EQ(n.mismatches, 0u) << name << ": " << n.mismatches << " of " << n.elements;
             elements += n.elements;
@@ -69,15 +73,16 @@ TEST(QuantizedLinearConvolutionGpu, WinogradKernelExact) {
     EXPECT_GT(unclamped, elements / 4) << "the outputs must mostly not saturate";
 }
 
-// The Winograd kernel's float runs end in time: with x - xz = -255 and w - wz = -255 everywhere, position (1, 1)
-// multiplies its largest values, 1020 * 2295 per channel (every other position sees 0), so 7 channels sum to
-// 16386300 < 2^24. One input of the 8th channel at x = 1 makes that channel's product odd (1019 * 2295): a run of 8
-// would reach 18724905, which float32 cannot hold, and the tile's 4 outputs would come out one lower. The bias brings
-// those outputs (whose windows hold the odd input) to 45 at M = 1; the others saturate. Steps of 1 and 4 channels.
+// The Winograd kernel's float runs end in time: with x = 0 (UINT8, centred: x - 128 = -128) and w - wz = -255
+// everywhere, position (1, 1) multiplies its largest values, 512 * 2295 per channel (every other position sees 0), so
+// 14 channels sum to 16450560 < 2^24. One input of the 15th channel at x = 1 makes that channel's product odd
+// (511 * 2295): a run of 15 would reach 17623305, which float32 cannot hold (it rounds to ...304), and the tile's 4
+// outputs would come out one lower. With xz = 255 the centring correction k * S[m] is (128 - 255) * C * 9 * -255. The
+// bias brings the outputs whose windows hold the odd input to 45 at M = 1; the others saturate. Steps of 1 and 4.
 TEST(QuantizedLinearConvolutionGpu, WinogradKernelExactAtRunBoundaries) {
     SKIP_WITHOUT_GPU();
     uint64_t seed = 15000;
-    for (uint32_t channels : {8u, 15u}) {
+    for (uint32_t channels : {15u, 29u}) {
         for (uint32_t steps : {1u, 4u}) {
             ++seed;
             ConvCase c;
@@ -98,7 +103,7 @@ TEST(QuantizedLinearConvolutionGpu, WinogradKernelExactAtRunBoundaries) {
                                                         std::to_string(steps), seed);
             HostTensor& x = d.inputs[0];
             for (uint64_t i = 0; i < x.element_count(); ++i) x.set_from_double(i, 0);
-            x.set_from_double(7 * 36 + 1 * 6 + 1, 1);  // channel 7, row 1, column 1: inside tile (0, 0)'s centre
+            x.set_from_double(14 * 36 + 1 * 6 + 1, 1);  // channel 14, row 1, column 1: inside tile (0, 0)'s centre
             HostTensor& w = d.inputs[3];
             for (uint64_t i = 0; i < w.element_count(); ++i) w.set_from_double(i, -128);
             d.inputs[5] = dmltool::testing::make_tensor(DataType::kInt8, {1, 1, 1, 1}, {127});

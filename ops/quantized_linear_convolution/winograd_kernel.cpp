@@ -25,9 +25,11 @@ constexpr int kInputRows[4][4] = {{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0
 constexpr int kWeightRows[4][3] = {{1, 0, 0}, {1, 1, 1}, {1, -1, 1}, {0, 0, 1}};
 
 // max |sum of c_k v_k| over values v_k in one window [lo, lo + 255] with |v| <= 255 (8-bit data minus an 8-bit
-// zero point): 255 * max(#positive, #negative) coefficients (all +-1 or 0).
+// zero point): 255 * max(#positive, #negative) coefficients (all +-1 or 0). With `centred` the values also lie in
+// [-128, 127] (the kernel's centred inputs), so |sum| <= 128 * (#positive + #negative) holds too: it is what bounds
+// position (1, 1), whose 4 coefficients are all +1 (512 instead of 1020).
 template <size_t R, size_t C>
-uint64_t transformed_bound(const int (&rows)[4][C], uint32_t i, uint32_t j) {
+uint64_t transformed_bound(const int (&rows)[4][C], uint32_t i, uint32_t j, bool centred) {
     uint64_t positive = 0, negative = 0;
     for (size_t a = 0; a < C; ++a)
         for (size_t b = 0; b < C; ++b) {
@@ -35,7 +37,8 @@ uint64_t transformed_bound(const int (&rows)[4][C], uint32_t i, uint32_t j) {
             positive += c > 0;
             negative += c < 0;
         }
-    return 255 * std::max(positive, negative);
+    const uint64_t window = 255 * std::max(positive, negative);
+    return centred ? std::min(window, 128 * (positive + negative)) : window;
 }
 
 // The floats between positions of a staged channel: BT + p, the p in 0..31 whose GEMM reads (thread (tg, kg, xi)
@@ -62,17 +65,23 @@ uint32_t conflict_free_position_stride(const WinogradConvKernelOptions& o, uint3
     return best_stride;
 }
 
+// dst = the byte address of output channel m's filter sum in the scratch buffer: after the shifted filter
+// (kFilterRegion + C/G * 9 taps * kTapBytes), one int32 per padded channel (the prep kernel zeroes them).
+void filter_sum_address(ProgramBuilder& b, Operand dst, Operand m) {
+    b.imul(dst, b.root_constant(kInChannelsPerGroup), b.root_constant(kTapBytes));
+    b.imul(dst, dst, imm(9));
+    b.iadd(dst, dst, b.root_constant(kFilterRegion));
+    b.imad(dst, m, imm(4), dst);
+}
+
 }  // namespace
 
 uint32_t internal::winograd_run_channels(uint32_t position) {
     const uint32_t i = position / 4, j = position % 4;
-    const uint64_t product = transformed_bound<4, 4>(kInputRows, i, j) * transformed_bound<4, 3>(kWeightRows, i, j);
+    const uint64_t product =
+        transformed_bound<4, 4>(kInputRows, i, j, true) * transformed_bound<4, 3>(kWeightRows, i, j, false);
     return uint32_t((uint64_t{1} << 24) / product);
 }
-
-namespace {
-
-}  // namespace
 
 Result<WinogradLayout> internal::winograd_layout(const WinogradConvKernelOptions& o) {
     const auto bad = [](const std::string& what) { return invalid_input("winograd conv kernel: " + what); };
@@ -80,7 +89,7 @@ Result<WinogradLayout> internal::winograd_layout(const WinogradConvKernelOptions
     if (o.tiles_per_thread != 4 && o.tiles_per_thread != 8) return bad("tiles_per_thread must be 4 or 8");
     if (o.channel_groups < 1 || o.tile_groups < 1) return bad("empty thread group");
     if (o.channels_per_step != 1 && o.channels_per_step != 2 && o.channels_per_step != 4)
-        return bad("channels_per_step must be 1, 2 or 4");  // a step never exceeds the shortest run (7)
+        return bad("channels_per_step must be 1, 2 or 4");  // a step never exceeds the shortest run (14)
     WinogradLayout l;
     l.threads = kPositions * o.channel_groups * o.tile_groups;
     if (l.threads > 1024) return bad("more than 1024 threads per group");
@@ -104,8 +113,10 @@ Result<WinogradLayout> internal::winograd_layout(const WinogradConvKernelOptions
 Result<std::vector<uint8_t>> build_winograd_weights_kernel() {
     ProgramBuilder b;
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    const Resource scratch = b.srv_raw(0);
+    // The scratch buffer is read and (its filter sums) added to through one UAV: a buffer bound as SRV and UAV in
+    // one dispatch would need two resource states at once.
     const Resource transformed = b.uav_raw(0);
+    const Resource scratch = b.uav_raw(1);
     Operand thread = shaders::linear_thread_index(b, rc(kThreadsPerRow));
     Operand t = b.temp();  // x in range, y Mp, z c, w m
     b.ult(t.x(), thread, rc(kThreads));
@@ -152,6 +163,13 @@ Result<std::vector<uint8_t>> build_winograd_weights_kernel() {
             b.imad(addr.x(), a.y(), imm(4 * i + j), a.z());
             b.store_raw(transformed, addr.x(), u.component(j));
         }
+        if (i == 1) {
+            // Position (1, 1) is the sum of the channel's 9 taps: added into m's filter sum S[m] = sum over c and
+            // taps of (w - wz), the conv kernel's centring correction (WinogradConvKernelOptions).
+            b.ftoi(addr.y(), u.y());
+            filter_sum_address(b, addr.z(), t.w());
+            b.atomic_iadd(scratch, addr.z(), addr.y());
+        }
     }
     b.endif();
     b.ret();
@@ -182,7 +200,16 @@ Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernel
     if (o.has_input_zero_point)
         shaders::load_element(b, TensorViews::single(resources.input_zero_point), 1, imm(0), xz.x(),
                               o.input_signed ? Extend::kSign : Extend::kZero);
-    // Channels per float run at this thread's position (winograd_run_channels: 7 at (1, 1), 21 to 129 elsewhere).
+    // Centring (WinogradConvKernelOptions): staged values d - k = x - centre (padding: xz - centre), with
+    // k = centre - xz; xz.y = -k, xz.z = k. Signed inputs without a zero point have k = 0: nothing to do.
+    const int32_t centre = o.input_signed ? 0 : 128;
+    const bool centring = !o.input_signed || o.has_input_zero_point;
+    if (centring) {
+        if (o.has_input_zero_point) b.iadd(xz.y(), xz.x(), imm_i(-centre));
+        else b.mov(xz.y(), imm_i(-centre));
+        b.ineg(xz.z(), xz.y());
+    }
+    // Channels per float run at this thread's position (winograd_run_channels: 14 at (1, 1), 21 to 129 elsewhere).
     Operand lim = b.temp();  // x run length, y/z/w scratch
     b.mov(lim.x(), imm(winograd_run_channels(0)));
     for (uint32_t position = 1; position < kPositions; ++position) {
@@ -311,6 +338,7 @@ Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernel
             if (o.has_input_zero_point) b.isub(d[k].xyzw(), d[k].xyzw(), xz.x());
             b.and_(d[k].xyzw(), d[k].xyzw(), j.rowmask.xyzw());
             b.and_(d[k].xyzw(), d[k].xyzw(), k < 4 ? j.colmask.component(k) : j.rest.component(k - 4));
+            if (centring) b.iadd(d[k].xyzw(), d[k].xyzw(), xz.y());
             b.itof(d[k].xyzw(), d[k].xyzw());
         }
         // Per tile s (columns 2s .. 2s + 3): E = d B by columns, then V_j = B^T E_j by lanes; V_j lane i is position
@@ -470,8 +498,14 @@ Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernel
                     b.isub(y1, y1, rr.z());
                 }
             }
+            if (centring) {  // the outputs' sums of (x - xz) * (w - wz) are those of the centred inputs + k * S[m]
+                filter_sum_address(b, t.x(), p.x());
+                b.ld_raw(t.y(), t.x(), resources.scratch);
+                b.imul(t.y(), t.y(), xz.z());
+            }
             for (uint32_t row = 0; row < 2; ++row) {
                 b.ishr(out[row].xyzw(), out[row].xyzw(), imm(2));  // 4 * acc -> acc, exact
+                if (centring) b.iadd(out[row].xyzw(), out[row].xyzw(), t.y());
                 Operand oh = b.temp();
                 b.imad(oh.x(), n.y(), imm(2), imm(row));
                 b.ult(oh.y(), oh.x(), rc(kOutH));

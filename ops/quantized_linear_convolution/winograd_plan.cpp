@@ -74,8 +74,7 @@ void append_winograd_dispatches(const WinogradPlan& w, const ConvGeometry& g, st
     weights.dxbc = std::move(weights_blob);
     weights.label = "quantized_linear_convolution/winograd_weights";
     weights.root_constants = c;
-    weights.srvs = {scratch};
-    weights.uavs = {transformed};
+    weights.uavs = {transformed, scratch};
     weights.group_count = {grid.groups_x, grid.groups_y, 1};
     plan.dispatches.push_back(std::move(weights));
 
