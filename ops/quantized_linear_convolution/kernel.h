@@ -176,6 +176,11 @@ struct WinogradConvKernelOptions {
     uint32_t channel_groups = 4;       // KG
     uint32_t tile_groups = 4;          // TG
     uint32_t channels_per_step = 1;    // input channels per unrolled GEMM step: 1, 2 or 4
+    // Input channels staged per chunk at most (1..64; fewer where groupshared memory or 2 staging jobs per thread
+    // bound it): a larger chunk halves the barriers and idle stagers per channel but its groupshared memory can cost
+    // the second resident group (H100, 14x14: kg16/tg1 235 us at 32 against 245 at 16; kg8/tg2 241 at 24, 341 at 30,
+    // where its ~33 KB leave one group per multiprocessor; results/h100_2026-11-28_winograd).
+    uint32_t max_chunk_channels = 16;
 };
 
 // Adds the `splits` partial sums of each output and requantizes (one thread per 4 columns of one output row).
@@ -229,7 +234,7 @@ struct PlanOptions {
     enum class Kernel { kAny, kFloat, kTiled, kDirect, kWinograd };
     // The Winograd kernel's geometry (WinogradConvKernelOptions: MT, NT, KG, TG); used with Kernel::kWinograd only.
     uint32_t winograd_channels = 8, winograd_tiles = 8, winograd_channel_groups = 4, winograd_tile_groups = 4,
-             winograd_steps = 1;
+             winograd_steps = 1, winograd_chunk = 16;
     Kernel kernel = Kernel::kAny;
 };
 

@@ -153,7 +153,8 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
         const std::string key = "winograd" + std::to_string(w.input_signed) + std::to_string(w.output_signed) +
                                 std::to_string(w.has_input_zero_point) + "m" + std::to_string(w.channels_per_thread) +
                                 "n" + std::to_string(w.tiles_per_thread) + "k" + std::to_string(w.channel_groups) +
-                                "t" + std::to_string(w.tile_groups) + "s" + std::to_string(w.channels_per_step);
+                                "t" + std::to_string(w.tile_groups) + "s" + std::to_string(w.channels_per_step) +
+                                "c" + std::to_string(w.max_chunk_channels);
         DMLTOOL_ASSIGN_OR_RETURN(conv_blob, cached_blob(w, key, build_winograd_conv_kernel));
         const auto build_weights = [](int) { return build_winograd_weights_kernel(); };
         DMLTOOL_ASSIGN_OR_RETURN(winograd_weights_blob, cached_blob(0, "winograd_weights", build_weights));

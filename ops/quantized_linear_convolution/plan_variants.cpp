@@ -41,22 +41,24 @@ constexpr uint32_t kUnrollNames[] = {2, 4, 8};
 constexpr uint32_t kUnrollSearched = 4;
 constexpr std::string_view kUnrollSuffix = "/u";
 
-// The Winograd kernel's geometries (MT, NT, KG, TG), each with 4 channels per step (on the H200, 4 beat 1 and 2 on
-// every geometry: results/h200_2026-11-27_winograd). 256 to 512 threads and 32 or 64 channels per group. The first
-// three won among 15 geometries on the H100 (results/h100_2026-11-28_winograd: MT 4 x NT 8 with many channel groups
-// and few tile groups: 56x56 236.8 us, 14x14 266.1, 7x7 285.7, against 254.4 / 284.5 / 295.8 for the best before);
-// the other three are three of the four that led on the H200 before.
-constexpr uint32_t kWinogradGeometries[][4] = {{4, 8, 8, 2},  {4, 8, 16, 2}, {4, 8, 16, 1},
-                                               {8, 4, 4, 4}, {8, 4, 8, 4},  {4, 8, 8, 4}};
+// The Winograd kernel's geometries (MT, NT, KG, TG, most channels per chunk), each with 4 channels per step (on the
+// H200, 4 beat 1 and 2 on every geometry: results/h200_2026-11-27_winograd). 256 to 512 threads and 32 or 64 channels
+// per group. The first three won among 15 geometries on the H100 (MT 4 x NT 8 with many channel groups and few tile
+// groups), each with the chunk that ran it fastest among 16, 24, 32, 40 and 56 (results/h100_2026-11-28_winograd:
+// kg16/tg1 at 32 channels 234.5 us on 14x14, 212.2 on 56x56); the other three are three of the four that led on the
+// H200 before.
+constexpr uint32_t kWinogradGeometries[][5] = {{4, 8, 16, 1, 32}, {4, 8, 8, 2, 24}, {4, 8, 16, 2, 32},
+                                               {8, 4, 4, 4, 16},  {8, 4, 8, 4, 16}, {4, 8, 8, 4, 16}};
 constexpr uint32_t kWinogradStep = 4;
 constexpr std::string_view kWinogradPrefix = "wino/";
 
-std::string winograd_name(const uint32_t (&g)[4]) {
+std::string winograd_name(const uint32_t (&g)[5]) {
     return std::string(kWinogradPrefix) + "mt" + std::to_string(g[0]) + "/nt" + std::to_string(g[1]) + "/kg" +
-           std::to_string(g[2]) + "/tg" + std::to_string(g[3]) + "/u" + std::to_string(kWinogradStep);
+           std::to_string(g[2]) + "/tg" + std::to_string(g[3]) + "/u" + std::to_string(kWinogradStep) + "/c" +
+           std::to_string(g[4]);
 }
 
-PlanOptions winograd_options(const uint32_t (&g)[4]) {
+PlanOptions winograd_options(const uint32_t (&g)[5]) {
     PlanOptions o;
     o.kernel = PlanOptions::Kernel::kWinograd;
     o.winograd_channels = g[0];
@@ -64,6 +66,7 @@ PlanOptions winograd_options(const uint32_t (&g)[4]) {
     o.winograd_channel_groups = g[2];
     o.winograd_tile_groups = g[3];
     o.winograd_steps = kWinogradStep;
+    o.winograd_chunk = g[4];
     return o;
 }
 

@@ -153,8 +153,9 @@ TEST(QuantizedLinearConvolutionVariants, NamesAreUniqueAndPlanTheirGeometry) {
                                 "float/mt8/cw8/tr1/cg1/s1wview", "float/mt8/cw8/tr1/cg1/s1/pf",
                                 "float/mt8/cw8/tr1/cg1/s1/pf/wview", "float/mt8/cw8/tr1/cg1/s1/wview/pf/u3",
                                 "float/mt8/cw8/tr1/cg1/s1/wview/u4/pf", "float/mt8/cw8/tr1/cg1/s1/wview/pf/u16", "",
-                                "heuristic", "wino/mt8/nt4/kg4/tg4",
-                                "wino/mt8/nt4/kg4/tg4/u2", "wino/mt8/nt4/kg4/tg5/u4"}) {
+                                "heuristic", "wino/mt8/nt4/kg4/tg4", "wino/mt8/nt4/kg4/tg4/u4",
+                                "wino/mt8/nt4/kg4/tg4/u2/c16", "wino/mt8/nt4/kg4/tg5/u4/c16",
+                                "wino/mt4/nt8/kg16/tg1/u4/c16"}) {
             const auto plan = qlc_op().plan_device_variant(**desc, {}, bad);
             ASSERT_FALSE(plan.is_ok()) << bad;
             EXPECT_EQ(plan.status().code(), ErrorCode::kUnsupported) << bad;

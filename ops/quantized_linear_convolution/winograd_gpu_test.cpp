@@ -35,13 +35,14 @@ TEST(QuantizedLinearConvolutionGpu, WinogradKernelExact) {
         Dims start_pad, end_pad;
         Layout in, out;
         uint32_t mt, nt, kg, tg, steps;
+        uint32_t chunk = 16;  // most channels per chunk
     };
     const WinogradShape shapes[] = {
         {{2, 12, 9, 19}, {8, 12, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 8, 8, 1, 1, 1},
-        {{1, 40, 14, 14}, {16, 40, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPadded, Layout::kPacked, 4, 4, 2, 2, 2},
+        {{1, 40, 14, 14}, {16, 40, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPadded, Layout::kPacked, 4, 4, 2, 2, 2, 24},
         {{3, 8, 7, 7}, {32, 8, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPermuted, 8, 8, 4, 4, 4},
         {{1, 16, 6, 10}, {16, 8, 3, 3}, 2, {0, 1}, {2, 0}, Layout::kPadded, Layout::kPadded, 8, 4, 1, 2, 2},
-        {{2, 70, 5, 9}, {8, 70, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 4, 8, 2, 1, 4},
+        {{2, 70, 5, 9}, {8, 70, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 4, 8, 2, 1, 4, 32},
         {{1, 9, 3, 3}, {64, 9, 3, 3}, 1, {0, 0}, {0, 0}, Layout::kPacked, Layout::kPacked, 8, 8, 8, 2, 1},
         // W a multiple of 4 with padding 1 (as 56x56): the last unit's 6th input column is the first past the row.
         {{2, 20, 8, 16}, {16, 20, 3, 3}, 1, {1, 1}, {1, 1}, Layout::kPacked, Layout::kPacked, 8, 4, 2, 2, 4},
@@ -58,6 +59,7 @@ TEST(QuantizedLinearConvolutionGpu, WinogradKernelExact) {
             options.winograd_channel_groups = sh.kg;
             options.winograd_tile_groups = sh.tg;
             options.winograd_steps = sh.steps;
+            options.winograd_chunk = sh.chunk;
             const ConvCase c = stride1_case(sh, type, seed, s % 2 == 0);
             const std::string name = "qlconv_gpu/winograd/" + std::to_string(s) + "/" + type_tag(c);
             const DifferentialCase d = to_differential(c, name, seed);
@@ -126,13 +128,13 @@ TEST(QuantizedLinearConvolutionGpu, WinogradKernelExactAtRunBoundaries) {
 TEST(QuantizedLinearConvolutionGpu, WinogradBlobsValidate) {
     BlobChecker blobs;
     blobs.check(build_winograd_weights_kernel(), "qlconv_winograd_weights");
-    const uint32_t geometries[][5] = {{8, 4, 4, 4, 4}, {8, 4, 8, 2, 4}, {8, 4, 8, 4, 4},
-                                      {4, 8, 8, 4, 4}, {8, 8, 1, 1, 1}, {4, 4, 2, 2, 2}};
+    const uint32_t geometries[][6] = {{4, 8, 16, 1, 4, 32}, {4, 8, 8, 2, 4, 24}, {8, 4, 8, 4, 4, 16},
+                                      {4, 8, 8, 4, 4, 16},  {8, 8, 1, 1, 1, 64}, {4, 4, 2, 2, 2, 1}};
     for (size_t g = 0; g < std::size(geometries); ++g)
         for (uint32_t bits = 0; bits < 8; ++bits) {
             const auto& k = geometries[g];
             const WinogradConvKernelOptions o{bool(bits & 1), bool(bits & 2), bool(bits & 4), k[0], k[1], k[2], k[3],
-                                              k[4]};
+                                              k[4],          k[5]};
             blobs.check(build_winograd_conv_kernel(o),
                         "qlconv_winograd_" + std::to_string(g) + "_" + std::to_string(bits));
         }
@@ -140,7 +142,9 @@ TEST(QuantizedLinearConvolutionGpu, WinogradBlobsValidate) {
     EXPECT_EQ(blobs.count, 1u + 6u * 8u);
     EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_thread = 2}).is_ok());
     EXPECT_FALSE(build_winograd_conv_kernel({.tiles_per_thread = 16}).is_ok());
-    EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_step = 8}).is_ok()) << "a step past the 7-channel run";
+    EXPECT_FALSE(build_winograd_conv_kernel({.channels_per_step = 8}).is_ok()) << "a step past the 14-channel run";
+    EXPECT_FALSE(build_winograd_conv_kernel({.max_chunk_channels = 0}).is_ok());
+    EXPECT_FALSE(build_winograd_conv_kernel({.max_chunk_channels = 65}).is_ok());
     EXPECT_FALSE(build_winograd_conv_kernel({.channel_groups = 8, .tile_groups = 16}).is_ok()) << "2048 threads";
 }
 

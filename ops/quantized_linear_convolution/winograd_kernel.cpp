@@ -15,8 +15,6 @@ using namespace internal;
 namespace {
 
 constexpr uint32_t kPositions = 16;  // the 4x4 transformed tile
-// Input channels staged per chunk at most (more only lengthen the staging phase between barriers).
-constexpr uint32_t kMaxChunkChannels = 16;
 uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 uint32_t float_bits(float f) { return std::bit_cast<uint32_t>(f); }
 
@@ -90,6 +88,7 @@ Result<WinogradLayout> internal::winograd_layout(const WinogradConvKernelOptions
     if (o.channel_groups < 1 || o.tile_groups < 1) return bad("empty thread group");
     if (o.channels_per_step != 1 && o.channels_per_step != 2 && o.channels_per_step != 4)
         return bad("channels_per_step must be 1, 2 or 4");  // a step never exceeds the shortest run (14)
+    if (o.max_chunk_channels < 1 || o.max_chunk_channels > 64) return bad("max_chunk_channels must be 1..64");
     WinogradLayout l;
     l.threads = kPositions * o.channel_groups * o.tile_groups;
     if (l.threads > 1024) return bad("more than 1024 threads per group");
@@ -99,7 +98,7 @@ Result<WinogradLayout> internal::winograd_layout(const WinogradConvKernelOptions
     l.position_stride = conflict_free_position_stride(o, l.block_tiles);
     const uint32_t per_channel = kPositions * l.position_stride;
     // At most 2 staging jobs per thread: each holds its addresses and masks in registers for the whole kernel.
-    l.chunk_channels = std::min({kMaxChunkChannels, kSharedFloats / per_channel, 2 * l.threads / l.block_units});
+    l.chunk_channels = std::min({o.max_chunk_channels, kSharedFloats / per_channel, 2 * l.threads / l.block_units});
     if (l.chunk_channels < 1) return bad("one staged input channel exceeds 32 KiB of groupshared memory");
     l.staging_jobs = ceil_div(l.chunk_channels * l.block_units, l.threads);
     const uint32_t per_pass_channel = o.channel_groups * l.block_tiles * kWinogradExchangeStride;
@@ -209,12 +208,23 @@ Result<std::vector<uint8_t>> build_winograd_conv_kernel(const WinogradConvKernel
         else b.mov(xz.y(), imm_i(-centre));
         b.ineg(xz.z(), xz.y());
     }
-    // Channels per float run at this thread's position (winograd_run_channels: 14 at (1, 1), 21 to 129 elsewhere).
+    // Channels per float run at this thread's position (winograd_run_channels: 14 at (1, 1), 21 to 129 elsewhere),
+    // shortened to the shortest among the positions that share its 32-thread warp (KG * TG < 32): a warp executes a
+    // flush whenever any of its threads takes one, so the partners' flushes then coincide instead of adding up.
+    // (Shorter runs stay exact; a device with other warps only loses this saving.)
+    const uint32_t positions_per_warp = std::max(1u, 32 / (kg * tg));
+    const auto warp_run = [&](uint32_t position) {
+        const uint32_t first = position / positions_per_warp * positions_per_warp;
+        uint32_t run = winograd_run_channels(first);
+        for (uint32_t p = first + 1; p < std::min(kPositions, first + positions_per_warp); ++p)
+            run = std::min(run, winograd_run_channels(p));
+        return run;
+    };
     Operand lim = b.temp();  // x run length, y/z/w scratch
-    b.mov(lim.x(), imm(winograd_run_channels(0)));
+    b.mov(lim.x(), imm(warp_run(0)));
     for (uint32_t position = 1; position < kPositions; ++position) {
         b.ieq(lim.y(), tid.z(), imm(position));
-        b.movc(lim.x(), lim.y(), imm(winograd_run_channels(position)), lim.x());
+        b.movc(lim.x(), lim.y(), imm(warp_run(position)), lim.x());
     }
 
     // Staging jobs, fixed per thread: job e = thread + k * T is unit e % BU of chunk channel e / BU.

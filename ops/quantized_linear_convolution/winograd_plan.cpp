@@ -36,6 +36,7 @@ std::optional<WinogradPlan> choose_winograd_plan(const QuantizedLinearConvolutio
     k.channel_groups = options.winograd_channel_groups;
     k.tile_groups = options.winograd_tile_groups;
     k.channels_per_step = options.winograd_steps;
+    k.max_chunk_channels = options.winograd_chunk;
     const Result<WinogradLayout> layout = winograd_layout(k);
     if (!layout.is_ok()) return std::nullopt;
     w.layout = *layout;
