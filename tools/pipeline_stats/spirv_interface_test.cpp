@@ -107,7 +107,7 @@ TEST(SpirvInterface, QLinearConvHeuristicPlanMatchesTheBindingModel) {
 TEST(SpirvInterface, QLinearConvPrepKernelHasItsKnownBindings) {
     // One kernel spelled out, so that the expectation does not only mirror the disassembly: the heuristic plan's
     // first dispatch (prep) of this case reads six SRVs and writes one UAV,
-    // with 64 threads per group and cb0[4].
+    // with 64 threads per group and 17 root constants (cb0[0..4]: the last is the Winograd filter sums' region).
     const DevicePlan plan = qlconv_plan("qlconv/types/u8_s8_u8");
     ASSERT_FALSE(plan.dispatches.empty());
     const KernelDispatch& prep = plan.dispatches.front();
@@ -123,7 +123,7 @@ TEST(SpirvInterface, QLinearConvPrepKernelHasItsKnownBindings) {
     for (uint32_t i = 0; i < 6; ++i) expected.push_back({0, i, DescriptorKind::kUniformTexelBuffer, 1});
     expected.push_back({0, 6, DescriptorKind::kStorageTexelBuffer, 1});
     EXPECT_EQ(describe(interface->bindings), describe(expected));
-    EXPECT_EQ(interface->push_constant_bytes, 64u);
+    EXPECT_EQ(interface->push_constant_bytes, 80u);
     EXPECT_EQ(interface->local_size, (std::array<uint32_t, 3>{64, 1, 1}));
 }
 
