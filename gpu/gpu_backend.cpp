@@ -250,7 +250,7 @@ Result<std::vector<HostTensor>> GpuBackend::execute(const Op& op, const OpDesc& 
                                                     const std::vector<const HostTensor*>& inputs,
                                                     BackendTiming* timing, std::byte output_poison) {
     if (faults_) faults_->begin_execution();
-    auto outputs = execute_once(op, desc, inputs, timing, output_poison);
+    auto outputs = prepare_and_run(op, desc, inputs, timing, output_poison, 1);
     // A case that failed half-way (out of memory, say) frees its buffers on return; what it recorded must not
     // reach the next case's submit.
     if (!outputs.is_ok() && !context_->is_lost()) (void)context_->discard_recording();
@@ -260,22 +260,20 @@ Result<std::vector<HostTensor>> GpuBackend::execute(const Op& op, const OpDesc& 
 Result<std::vector<HostTensor>> GpuBackend::execute_repeatedly(const Op& op, const OpDesc& desc,
                                                               const std::vector<const HostTensor*>& inputs,
                                                               unsigned executions) {
-    auto outputs = [&]() -> Result<std::vector<HostTensor>> {
-        DMLTOOL_ASSIGN_OR_RETURN(auto prepared, prepare(op, desc, inputs));
-        for (unsigned i = 1; i < executions; ++i) {
-            DMLTOOL_RETURN_IF_ERROR(record_plan(*prepared));
-            DMLTOOL_RETURN_IF_ERROR(context_->submit_and_wait());
-        }
-        return run_and_read(op, *prepared, kDefaultOutputPoison, nullptr);
-    }();
+    auto outputs = prepare_and_run(op, desc, inputs, nullptr, kDefaultOutputPoison, executions);
     if (!outputs.is_ok() && !context_->is_lost()) (void)context_->discard_recording();
     return outputs;
 }
 
-Result<std::vector<HostTensor>> GpuBackend::execute_once(const Op& op, const OpDesc& desc,
-                                                         const std::vector<const HostTensor*>& inputs,
-                                                         BackendTiming* timing, std::byte output_poison) {
+Result<std::vector<HostTensor>> GpuBackend::prepare_and_run(const Op& op, const OpDesc& desc,
+                                                            const std::vector<const HostTensor*>& inputs,
+                                                            BackendTiming* timing, std::byte output_poison,
+                                                            unsigned executions) {
     DMLTOOL_ASSIGN_OR_RETURN(auto prepared, prepare(op, desc, inputs));
+    for (unsigned i = 1; i < executions; ++i) {
+        DMLTOOL_RETURN_IF_ERROR(record_plan(*prepared));
+        DMLTOOL_RETURN_IF_ERROR(context_->submit_and_wait());
+    }
     return run_and_read(op, *prepared, output_poison, timing);
 }
 

@@ -111,9 +111,11 @@ private:
     std::string tuning_device_key() const;
     // kUnsupported, with the numbers, when the plan's buffers exceed the device's limits or the budget.
     Status check_footprint(const Op& op, const OpDesc& desc, const DevicePlan& plan) const;
-    Result<std::vector<HostTensor>> execute_once(const Op& op, const OpDesc& desc,
-                                                 const std::vector<const HostTensor*>& inputs, BackendTiming* timing,
-                                                 std::byte output_poison);
+    // Prepares the desc's plan, runs it `executions` times and reads the last outputs (execute: once).
+    Result<std::vector<HostTensor>> prepare_and_run(const Op& op, const OpDesc& desc,
+                                                    const std::vector<const HostTensor*>& inputs,
+                                                    BackendTiming* timing, std::byte output_poison,
+                                                    unsigned executions);
     Status reset_outputs(const Op& op, Prepared& prepared, std::byte output_poison);
     Status record_plan(Prepared& prepared);
     Result<const ComputeKernel*> kernel_for(const KernelDispatch& dispatch);

@@ -63,6 +63,8 @@ enum ConvConstant : uint32_t {
     // float kernel only: spatial blocks per image (row blocks * column blocks), column blocks, input channels per
     // split slice, and the partial buffer's strides (elements: per slice, n, m, oh; rows padded to whole units)
     kSpatialBlocksPerImage, kColumnBlocks, kSplitChannels, kPartialSplit, kPartialN, kPartialM, kPartialH,
+    // Winograd kernels only: byte offset of the filter sums in the scratch buffer (the prep kernel's kPSumRegion)
+    kSumRegion,
     kConvConstantCount
 };
 
@@ -104,7 +106,7 @@ void append_float_dispatches(const FloatPlan& plan_choice, const ConvGeometry& g
 // The Winograd kernel's derived sizes (floats unless named), shared by the generator and the planner. The conv
 // kernel's root constants are the common ConvConstant ones, with kSpatialUnits = units (n, tile row, unit column)
 // in all, kUnitsPerImage and kColumnGroups = unit columns per tile row; the weights kernel reads kThreadsPerRow,
-// kThreads, kTapBytes (Mp * 4) and kFilterRegion.
+// kThreads, kTapBytes (Mp * 4) and kFilterRegion; both read kSumRegion.
 struct WinogradLayout {
     uint32_t threads = 0;
     uint32_t block_channels = 0;   // BK = MT * KG output channels per group

@@ -254,6 +254,7 @@ Result<DevicePlan> plan_quantized_linear_convolution(const QuantizedLinearConvol
         c[kOutH] = uint32_t(g.out_size[0]);
         c[kColumnGroups] = uint32_t(column_groups);
         c[kChannelsPerGroup] = mpg;
+        c[kSumRegion] = uint32_t(sum_region);
         c[kInChannelsPerGroup] = uint32_t(g.in_channels_per_group);
         c[kKernelH] = uint32_t(g.kernel[0]);
         c[kKernelW] = uint32_t(g.kernel[1]);

@@ -63,14 +63,9 @@ uint32_t conflict_free_position_stride(const WinogradConvKernelOptions& o, uint3
     return best_stride;
 }
 
-// dst = the byte address of output channel m's filter sum in the scratch buffer: after the shifted filter
-// (kFilterRegion + C/G * 9 taps * kTapBytes), one int32 per padded channel (the prep kernel zeroes them).
-void filter_sum_address(ProgramBuilder& b, Operand dst, Operand m) {
-    b.imul(dst, b.root_constant(kInChannelsPerGroup), b.root_constant(kTapBytes));
-    b.imul(dst, dst, imm(9));
-    b.iadd(dst, dst, b.root_constant(kFilterRegion));
-    b.imad(dst, m, imm(4), dst);
-}
+// dst = the byte address of output channel m's filter sum in the scratch buffer (kSumRegion: after the shifted
+// filter, one int32 per padded channel; the prep kernel zeroes them).
+void filter_sum_address(ProgramBuilder& b, Operand dst, Operand m) { b.imad(dst, m, imm(4), b.root_constant(kSumRegion)); }
 
 }  // namespace
 
