@@ -3,6 +3,7 @@
 // permuted outputs, the kernel path each layout takes, and the multi-view kernels (small windows).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -170,7 +171,8 @@ D2sCase with_aligned_row_padding(D2sCase c, DataType type) {
 }
 
 // The piece gather (per thread two output vectors half a row apart, each from a word or two of each source
-// row): every element size it takes at B = 4 (its own choice) and B = 2 (forced), both orders, rows of one
+// row): every element size it takes at B = 4 and 2 (forced; the planner's own choice for sub-word elements at
+// B = 4), both orders, rows of one
 // and of three input vectors (output rows of 2 or 4 and 6 or 12 vectors: threads at odd offsets), packed
 // and aligned-padded layouts, one and several views (raw word loads through the window selection). Each
 // case checks its path first. Rows that are not whole vectors and unaligned layouts must fall back.
@@ -179,7 +181,7 @@ TEST(DepthToSpace1Gpu, PieceGather) {
     auto forced = [](shaders::StridedCopyOptions options) {
         return ReplannedOp(d2s_op(), [options](const OpDesc& desc) {
             return plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc), options,
-                                               shaders::InterleaveShape::kPieces);
+                                               D2sKernel::kPieces);
         });
     };
     const ReplannedOp pieces = forced({}), windowed = forced({.window_log2 = 12});
@@ -188,15 +190,14 @@ TEST(DepthToSpace1Gpu, PieceGather) {
                           DataType::kUint64}) {
         const uint32_t vector = uint32_t(16 / element_size(type));
         for (uint32_t block : {2u, 4u}) {
-            // A piece smaller than an element; float32 at B = 4 is the strided copy's (PathSelection).
-            if (element_size(type) > 16 / block || (block == 4 && element_size(type) > 2)) continue;
+            if (element_size(type) > 16 / block) continue;  // a piece smaller than an element
             for (DepthSpaceOrder order : {DepthSpaceOrder::kDepthColumnRow, DepthSpaceOrder::kColumnRowDepth}) {
                 for (uint32_t row_vectors : {1u, 3u}) {
                     std::mt19937 rng{uint32_t(++seed)};
                     D2sCase c = make_case(type, 2, 3, 2, row_vectors * vector, block, order, Layout::kPacked,
                                           Layout::kPacked, rng);
                     if (row_vectors == 3) c = with_aligned_row_padding(c, type);
-                    auto plan = plan_depth_to_space1_device(to_desc(c), {}, shaders::InterleaveShape::kPieces);
+                    auto plan = plan_depth_to_space1_device(to_desc(c), {}, D2sKernel::kPieces);
                     ASSERT_TRUE(plan.is_ok()) << plan.status().message();
                     EXPECT_NE(plan->dispatches[0].label.find("piece_gather b" + std::to_string(block)), std::string::npos)
                         << plan->dispatches[0].label;
@@ -222,13 +223,61 @@ TEST(DepthToSpace1Gpu, PieceGather) {
         unaligned.input = make_desc(type, in, Dims{in[1] * in[2] * (in[3] + 1), in[2] * (in[3] + 1), in[3] + 1, 1},
                                     TensorRole::kInput);
         for (const D2sCase* c : {&tail, &unaligned}) {
-            auto plan = plan_depth_to_space1_device(to_desc(*c), {}, shaders::InterleaveShape::kPieces);
+            auto plan = plan_depth_to_space1_device(to_desc(*c), {}, D2sKernel::kPieces);
             ASSERT_TRUE(plan.is_ok()) << plan.status().message();
             EXPECT_NE(plan->dispatches[0].label.find("strided_copy"), std::string::npos) << plan->dispatches[0].label;
             const std::string name = case_name(c == &tail ? "pieces_tail" : "pieces_unaligned", type, c->order, 4,
                                                Layout::kPacked, Layout::kPacked);
             const auto result = run_differential(d2s_op(), to_differential(*c, name, seed));
             EXPECT_TRUE(result.passed) << result.message;
+        }
+    }
+}
+
+// The autotuning variants (Op::device_plan_variants): every kernel shape that applies to the desc, each run
+// against the reference and each really that shape; none where only the strided copy applies.
+TEST(DepthToSpace1Gpu, TuningVariants) {
+    SKIP_WITHOUT_GPU();
+    const Op& op = d2s_op();
+    const std::vector<std::string> all = {"d2s/strided_copy", "d2s/vectors", "d2s/pieces"};
+    const std::vector<std::string> no_pieces = {"d2s/strided_copy", "d2s/vectors"};
+    struct Expectation {
+        DataType type;
+        uint32_t block, width;
+        std::vector<std::string> variants;
+    };
+    const Expectation expectations[] = {
+        {DataType::kInt8, 2, 16, all},          // the planner's vector interleave
+        {DataType::kInt8, 4, 16, all},          // the planner's piece gather
+        {DataType::kFloat32, 4, 8, all},        // the planner's strided copy; a piece is one element
+        {DataType::kFloat16, 2, 24, all},       // rows of three vectors
+        {DataType::kFloat64, 4, 4, no_pieces},  // a piece (4 bytes) smaller than an element
+        {DataType::kInt8, 3, 32, no_pieces},    // the piece gather takes B = 2 and 4 only
+        {DataType::kInt8, 2, 5, {}},            // rows not whole vectors: the strided copy alone
+    };
+    uint64_t seed = 9800;
+    for (const Expectation& e : expectations) {
+        for (DepthSpaceOrder order : {DepthSpaceOrder::kDepthColumnRow, DepthSpaceOrder::kColumnRowDepth}) {
+            std::mt19937 rng{uint32_t(++seed)};
+            const D2sCase c = make_case(e.type, 2, 2, 3, e.width, e.block, order, Layout::kPacked, Layout::kPacked, rng);
+            const DepthToSpace1Desc desc = to_desc(c);
+            const std::string name = case_name("tuning", e.type, order, e.block, Layout::kPacked, Layout::kPacked) +
+                                     "/w" + std::to_string(e.width);
+            EXPECT_EQ(op.device_plan_variants(desc, {}), e.variants) << name;
+            for (size_t i = 0; i < all.size(); ++i) {
+                const std::string& variant = all[i];
+                auto plan = op.plan_device_variant(desc, {}, variant);
+                const bool offered = std::find(e.variants.begin(), e.variants.end(), variant) != e.variants.end();
+                ASSERT_EQ(plan.is_ok(), offered) << name << " " << variant << ": " << plan.status().message();
+                if (!offered) continue;
+                const char* shape = i == 0 ? "/strided_copy" : i == 1 ? "/vector_interleave b" : "/piece_gather b";
+                EXPECT_NE(plan->dispatches[0].label.find(shape), std::string::npos) << name << " " << variant;
+                const ReplannedOp replanned(op, [&op, variant](const OpDesc& d) {
+                    return op.plan_device_variant(d, {}, variant);
+                });
+                const auto result = run_differential(replanned, to_differential(c, name + "/" + variant, seed));
+                EXPECT_TRUE(result.passed) << result.message;
+            }
         }
     }
 }

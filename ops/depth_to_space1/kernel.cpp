@@ -14,7 +14,7 @@ namespace dmltool::ops::depth_to_space1 {
 
 Result<DevicePlan> plan_depth_to_space1_device(const DepthToSpace1Desc& desc,
                                                const shaders::StridedCopyOptions& options,
-                                               shaders::InterleaveShape shape) {
+                                               D2sKernel kernel) {
     const Dims in = desc.input.effective_strides();
     const Dims out = desc.output.effective_strides();
     const uint64_t block = desc.block_size;
@@ -34,7 +34,9 @@ Result<DevicePlan> plan_depth_to_space1_device(const DepthToSpace1Desc& desc,
     // (their gather is a load per byte or half). At B = 4 they take the interleave's piece gather (one output
     // vector per thread from one word of each of the 4 source rows: coalesced loads and stores).
     const uint32_t element_bytes = uint32_t(element_size(desc.input.data_type));
-    if (options.typed_vectors && in[3] == 1 && out[3] == 1 && (element_bytes <= 2 || block == 2)) {
+    const bool interleave = kernel == D2sKernel::kAuto ? element_bytes <= 2 || block == 2
+                                                       : kernel != D2sKernel::kStridedCopy;
+    if (options.typed_vectors && in[3] == 1 && out[3] == 1 && interleave) {
         shaders::VectorInterleaveProblem vector;
         vector.element_bytes = element_bytes;
         vector.block = uint32_t(std::min<uint64_t>(block, UINT32_MAX));
@@ -53,7 +55,9 @@ Result<DevicePlan> plan_depth_to_space1_device(const DepthToSpace1Desc& desc,
         vector.out_row = out[2];
         vector.input_bytes = desc.input.total_size_in_bytes;
         vector.output_bytes = desc.output.total_size_in_bytes;
-        vector.shape = shape;
+        vector.shape = kernel == D2sKernel::kPieces    ? shaders::InterleaveShape::kPieces
+                       : kernel == D2sKernel::kVectors ? shaders::InterleaveShape::kVectors
+                                                       : shaders::InterleaveShape::kAuto;
         DMLTOOL_ASSIGN_OR_RETURN(std::optional<KernelDispatch> dispatch,
                                  shaders::plan_vector_interleave(vector, label, options.window_log2));
         if (dispatch) {

@@ -10,10 +10,15 @@
 
 namespace dmltool::ops::depth_to_space1 {
 
-// `options` and `shape` only matter to tests (smaller view windows exercise the multi-view kernels; a forced
-// kernel shape covers the piece gather at B = 2, which the planner does not pick by itself).
+// Which kernel shape plans the desc: the planner's choice (kAuto), or one forced (autotuning variants, tests).
+// A forced vector interleave or piece gather applies wherever rows are whole aligned 16-byte vectors, whatever the
+// element size and block (the planner takes them only for sub-word elements or B = 2); where it cannot apply the
+// piece gather falls back to the vector interleave and that to the strided copy.
+enum class D2sKernel { kAuto, kStridedCopy, kVectors, kPieces };
+
+// `options` only matters to tests (smaller view windows exercise the multi-view kernels).
 Result<DevicePlan> plan_depth_to_space1_device(const DepthToSpace1Desc& desc,
                                                const shaders::StridedCopyOptions& options = {},
-                                               shaders::InterleaveShape shape = shaders::InterleaveShape::kAuto);
+                                               D2sKernel kernel = D2sKernel::kAuto);
 
 }  // namespace dmltool::ops::depth_to_space1

@@ -3,9 +3,12 @@
 // Feature levels (spec §4.3), InputTensor and OutputTensor alike, 4 dimensions:
 //   2_1: FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8
 //   5_0: + FLOAT64, INT64, UINT64
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/op.h"
 #include "ops/depth_to_space1/depth_to_space1.h"
@@ -26,6 +29,19 @@ constexpr DataTypeSet kTypes50 = {DataType::kFloat64, DataType::kFloat32, DataTy
                                   DataType::kInt32,   DataType::kInt16,   DataType::kInt8,    DataType::kUint64,
                                   DataType::kUint32,  DataType::kUint16,  DataType::kUint8};
 constexpr RankRange kRank4{4, 4};
+
+// Tuning variants (device_plan_variants): name, kernel shape, and the fragment of its dispatch label that shows the
+// shape really applies (a forced shape that cannot falls back to another).
+struct KernelVariant {
+    const char* name;
+    D2sKernel kernel;
+    const char* label;
+};
+constexpr KernelVariant kKernelVariants[] = {
+    {"d2s/strided_copy", D2sKernel::kStridedCopy, "strided_copy"},
+    {"d2s/vectors", D2sKernel::kVectors, "vector_interleave"},
+    {"d2s/pieces", D2sKernel::kPieces, "piece_gather"},
+};
 
 // "{1,2,4,6}" for sizes that may not fit in 32 bits (H*B, W*B before the comparison).
 std::string format_wide_dims(std::initializer_list<uint64_t> dims) {
@@ -147,6 +163,30 @@ public:
     Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
         // Data movement: no semantics options apply.
         return plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc));
+    }
+
+    // Autotuning: every kernel shape that applies (rows of whole aligned 16-byte vectors take all three). Which is
+    // fastest depends on the device: the vector interleave's B adjacent stores per thread, the piece gather's small
+    // coalesced loads and the strided copy's per-element gather trade differently on an H100 and an H200.
+    std::vector<std::string> device_plan_variants(const OpDesc& desc, const SemanticsOptions&) const override {
+        std::vector<std::string> names;
+        for (const KernelVariant& variant : kKernelVariants) {
+            auto plan = plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc), {}, variant.kernel);
+            if (plan.is_ok() && plan->dispatches.size() == 1 &&
+                plan->dispatches[0].label.find(variant.label) != std::string::npos)
+                names.push_back(variant.name);
+        }
+        if (names.size() < 2) names.clear();
+        return names;
+    }
+
+    Result<DevicePlan> plan_device_variant(const OpDesc& desc, const SemanticsOptions& semantics,
+                                           std::string_view variant) const override {
+        const std::vector<std::string> offered = device_plan_variants(desc, semantics);
+        for (const KernelVariant& v : kKernelVariants)
+            if (variant == v.name && std::find(offered.begin(), offered.end(), variant) != offered.end())
+                return plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc), {}, v.kernel);
+        return unsupported("DEPTH_TO_SPACE1: no plan variant '" + std::string(variant) + "' for this desc");
     }
 };
 
