@@ -2,6 +2,7 @@
 // multiply-add probes), then Google Benchmark times each case on the CPU reference and on the GPU
 // (bench_registration), and the report (bench_report) relates every figure to the roofline per case, per
 // feature level and per operator x data type, on the console and optionally as JSON/CSV files.
+#include <algorithm>
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -294,6 +295,56 @@ void print_plan_choices(std::FILE* out, const std::vector<BenchCase>& cases) {
     }
 }
 
+// A copy of each data-movement case's own bytes on the device, timed as the cases are (batches of --gpu-batch
+// back-to-back executions after a warm-up, the median batch mean), once per size after every case has run. The
+// copy probe moves --roofline-mib; a smaller transfer runs further below it (a fixed cost per dispatch: on the H200
+// of 2026-11-28 copies of 128 MiB ran at 3.3 TB/s, the 512 MiB probe at 4.19), so the report gives each case's share
+// of a copy of its own size too: what a kernel moving those bytes could reach here (rounded up to whole 2 KiB rows
+// of input, at least one). A failed copy is a note.
+void measure_same_size_copies(std::vector<BenchCase>& cases, Backend& device, unsigned batch,
+                              const OpRegistry& registry, const Runner& runner, std::FILE* out) {
+    const bool software = is_software_device(device);
+    // A software adapter's copies run at the host's few GB/s: fewer, single-copy samples there (a hint, not a
+    // roofline) keep a bench of large cases from spending minutes on them.
+    const unsigned samples = software ? 3 : 7;
+    if (software) batch = 1;
+    std::map<uint64_t, double> by_bytes;  // case bytes -> copy bytes/s (0: failed)
+    for (BenchCase& c : cases) {
+        if (c.backend != device.label() || c.compute_bound || c.seconds <= 0 || c.bytes == 0) continue;
+        auto found = by_bytes.find(c.bytes);
+        if (found == by_bytes.end()) {
+            double bytes_per_second = 0;
+            Status status = Status::ok();
+            auto copy = DeviceCopy::create(c.bytes / 2, registry, runner);
+            if (!copy.is_ok()) status = copy.status();
+            std::vector<double> means;
+            for (double warmed = 0; status.is_ok() && warmed < (software ? 0 : kDeviceProbeWarmupSeconds);) {
+                auto mean = (*copy)->time(device, batch);
+                if (!mean.is_ok()) status = mean.status();
+                else if (*mean <= 0) break;
+                else warmed += *mean * batch;
+            }
+            for (unsigned i = 0; status.is_ok() && i < samples; ++i) {
+                auto mean = (*copy)->time(device, batch);
+                if (mean.is_ok()) means.push_back(*mean);
+                else status = mean.status();
+            }
+            if (status.is_ok() && means.size() == samples) {
+                std::sort(means.begin(), means.end());
+                if (means[samples / 2] > 0) bytes_per_second = double((*copy)->bytes()) / means[samples / 2];
+                std::fprintf(out, "same-size copy on %s: %s moved in %.3f us per copy: %s\n", device.label().c_str(),
+                             describe_bytes((*copy)->bytes()).c_str(), means[samples / 2] * 1e6,
+                             format_rate(bytes_per_second, "B/s").c_str());
+            } else {
+                std::fprintf(out, "dmltool: note: the same-size copy of %s failed: %s\n", describe_bytes(c.bytes).c_str(),
+                             status.message().c_str());
+            }
+            found = by_bytes.emplace(c.bytes, bytes_per_second).first;
+        }
+        c.same_size_copy_bytes_per_second = found->second;
+    }
+}
+
 // The device backend's adapter as the report names it.
 std::string adapter_of_report(const BenchReport& report) {
     for (const auto& [backend, r] : report.rooflines)
@@ -393,6 +444,8 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
         c.throttled = conditions.flag_backends.count(r.backend) && slowest > 0 &&
                       conditions.monitor.below_best(r.backend, slowest);
     }
+    if (device && options.roofline_mib > 0)
+        measure_same_size_copies(cases, *device, options.gpu_batch, registry, runner, human);
     context.json_sections.push_back({"cache", conditions_json_cache(conditions, options.cache_cold)});
     context.json_sections.push_back({"throttle", conditions_json_throttle(conditions, options)});
     const BenchReport report = build_report(std::move(cases), std::move(rooflines));

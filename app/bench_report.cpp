@@ -23,6 +23,8 @@ CaseFigures figures_for(const BenchCase& c, const DeviceRoofline& roofline) {
     } else if (roofline.copy_bytes_per_second > 0) {
         f.roofline_percent = 100 * f.bytes_per_second / roofline.copy_bytes_per_second;
     }
+    if (!c.compute_bound && c.same_size_copy_bytes_per_second > 0)
+        f.same_size_copy_percent = 100 * f.bytes_per_second / c.same_size_copy_bytes_per_second;
     return f;
 }
 
@@ -146,14 +148,15 @@ void print_report(std::FILE* out, const BenchReport& report) {
                      format_rate(measured(m.float_fmas_per_second), "/s").c_str(), note.c_str());
     }
     std::fprintf(out, "\nPer case (%% of roofline: data movement of the copy bandwidth, convolution of the integer "
-                      "multiply-add peak; float32 FMA peak in brackets; median time per execution, relative noise of "
-                      "the median, samples):\n");
+                      "multiply-add peak; float32 FMA peak in brackets; data movement on a device: of a copy of the same "
+                      "bytes in brackets; median time per execution, relative noise of the median, samples):\n");
     for (size_t i = 0; i < report.cases.size(); ++i) {
         const BenchCase& c = report.cases[i];
         const CaseFigures& f = report.figures[i];
         const std::string rate = c.compute_bound ? format_rate(f.ops_per_second, "op/s") : format_rate(f.bytes_per_second, "B/s");
         std::string share = format_percent(f.roofline_percent);
         if (c.compute_bound) share += " (" + format_percent(f.float_fma_percent) + ")";
+        if (f.same_size_copy_percent) share += " (" + format_percent(f.same_size_copy_percent) + ")";
         const SampleStats stats = summarize_samples(c.samples);
         std::fprintf(out, "  %-4s FL %-4s %-60s %12s  %-16s %10.3f us  noise %s  n=%zu\n", c.backend.c_str(),
                      c.level.to_string().c_str(), c.name.c_str(), rate.c_str(), share.c_str(), c.seconds * 1e6,

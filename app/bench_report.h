@@ -34,6 +34,9 @@ struct BenchCase {
     double probe_before = 0, probe_after = 0;  // throttle probes (bytes/s) around the samples; 0 = none
     bool remeasured = false;  // sampled again after a slow probe
     bool throttled = false;   // a probe around it was more than the threshold below the run's best
+    // Data movement on a device: a copy of the case's own bytes timed as the case (bench.cpp: same-size copies);
+    // 0 = not measured.
+    double same_size_copy_bytes_per_second = 0;
     // Device cases whose op offers plan variants (autotuning): how the plan timed was chosen (Backend::plan_choice).
     // nullopt: no variants (and the CPU reference).
     std::optional<PlanChoice> plan{};
@@ -53,6 +56,7 @@ struct CaseFigures {
     double ops_per_second = 0;
     std::optional<double> roofline_percent;   // data movement: of copy bytes/s; convolution: of int multiply-adds/s
     std::optional<double> float_fma_percent;  // convolution only: MACs/s of the float32 FMA peak
+    std::optional<double> same_size_copy_percent;  // data movement: of a copy of the same bytes, where measured
 };
 
 CaseFigures figures_for(const BenchCase& c, const DeviceRoofline& roofline);

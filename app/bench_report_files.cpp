@@ -134,6 +134,8 @@ Status write_report_json(const std::string& path, const BenchReport& report, con
                          {"ops_per_second", f.ops_per_second},
                          {"roofline_percent", optional_number(f.roofline_percent)},
                          {"float_fma_percent", optional_number(f.float_fma_percent)},
+                         {"same_size_copy", {{"bytes_per_second", positive_or_null(c.same_size_copy_bytes_per_second)},
+                                             {"percent", optional_number(f.same_size_copy_percent)}}},
                          {"plan", plan_json(c)}});
     }
     root["cases"] = cases;

@@ -14,7 +14,8 @@ bandwidth drifts (the shared H100 ranged 1.3-2.7 TB/s within one run on 2026-11-
 start-of-run probe for a case measured in a dip; but the probes around are 64 MiB copies, which run below the 256 MiB
 copy probe on a steady GPU (the H200 of 2026-11-28: 3.3 against 4.19 TB/s, cases up to 4.09), so they are the drift's
 measure, never the denominator. The tallies against the single copy probe and against the probes around are printed
-too. With --benchmark_repetitions, the median of the
+too. "% of a same-size copy" divides by the report's copy of the case's own bytes (timed like the case after all
+cases); a copy-target row that misses names that copy as its measured limit. With --benchmark_repetitions, the median of the
 repetitions is used. Both sides count the same logical bytes; the convolution compares operations per second
 (MAC = 2). CPU_REPORT_JSON is `dmltool bench --backend cpu --report-json` on the CI-sized machine (issue 12's
 CPU rows: % of the host copy, Gop/s).
@@ -171,7 +172,10 @@ def main():
           f"**{copy_verdict}**; PyTorch device-to-device copy: {fmt_rate(torch_copy, 'B/s')}\n")
 
     around = {}
+    same_size = {}  # a copy of the case's own bytes on the device (dmltool bench's same-size copies)
     for case in (report or {}).get("cases", []):
+        if case.get("backend") == "gpu" and (case.get("same_size_copy") or {}).get("bytes_per_second"):
+            same_size[case["name"]] = case["same_size_copy"]["bytes_per_second"]
         probes = case.get("throttle", {})
         best = max(probes.get("probe_before_bytes_per_second") or 0, probes.get("probe_after_bytes_per_second") or 0)
         if case.get("backend") == "gpu" and best > 0:
@@ -189,9 +193,9 @@ def main():
     torch_best = max(torch_around.values(), default=0)
     torch_throttled = {name for name, p in torch_around.items() if p < (1 - TORCH_THROTTLE_THRESHOLD) * torch_best}
 
-    print("| workload | dmltool | % of copy | % of probes around | % of copy, drift-adjusted | PyTorch | PyTorch op | "
-          "ratio | target | |")
-    print("|---|---:|---:|---:|---:|---:|---|---:|---:|---|")
+    print("| workload | dmltool | % of copy | % of probes around | % of copy, drift-adjusted | % of a same-size copy | "
+          "PyTorch | PyTorch op | ratio | target | |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|")
     met = missed = run_probe_met = run_probe_missed = around_met = around_missed = 0
     for name, (bytes_per_second, ops_per_second) in ours.items():
         other = theirs.get(name, {})
@@ -205,6 +209,7 @@ def main():
         near = 100 * bytes_per_second / probe if probe and not compute else None
         near_text = "n/a" if near is None else f"{near:.1f}%" + (" (throttled)" if flagged else "")
         adjusted = percent * around_median / probe if percent is not None and probe else None
+        same = 100 * bytes_per_second / same_size[name] if name in same_size and not compute else None
         target = target_for(name)
         if target is None:
             outcome, target_text = "", ""
@@ -215,6 +220,10 @@ def main():
             met += ok is True
             missed += ok is False
             _, run_ok = verdict(ratio if kind == "ratio" else percent, value)
+            if ok is False and kind == "copy" and same is not None:
+                # The row names its measured limit: what a copy of as many bytes reaches on this device.
+                outcome += (f" (a copy of the same bytes runs at {fmt_rate(same_size[name], 'B/s')}, "
+                            f"{100 * same_size[name] / copy:.0f}% of the copy probe; the case is at {same:.0f}% of it)")
             run_probe_met += run_ok is True
             run_probe_missed += run_ok is False
             _, around_ok = verdict(ratio if kind == "ratio" else (near if near is not None else percent), value)
@@ -222,6 +231,7 @@ def main():
             around_missed += around_ok is False
         note = other.get("not_measured") or other.get("note", "")
         print(f"| {name} | {fmt_rate(mine, unit)} | {fmt_percent(percent)} | {near_text} | {fmt_percent(adjusted)} | "
+              f"{fmt_percent(same)} | "
               f"{fmt_rate(other_value, unit)} | "
               f"{other.get('torch_op', '')}{' (' + note + ')' if note else ''} | "
               f"{'n/a' if ratio is None else f'{ratio:.2f}x'}"

@@ -67,11 +67,13 @@ def expected_benchmarks(dmltool, cases_path, backends):
 
 
 def check_plans(report, tuning_path, backend, source, console):
-    """Autotuning: on the GPU the QLinearConv case ran a plan chosen by `source` ("tuned": measured now and stored
-    in the cache file; "cache": read from it), says so in the report and on the console; other cases and the CPU
-    reference have no plan variants (plan null)."""
+    """Autotuning: on the GPU the QLinearConv case and the DEPTH_TO_SPACE1 one (rows of whole 16-byte vectors: three
+    kernel shapes) ran a plan chosen by `source` ("tuned": measured now and stored in the cache file; "cache": read
+    from it), say so in the report and on the console; other cases and the CPU reference have no plan variants
+    (plan null)."""
+    tuned_ops = ("QUANTIZED_LINEAR_CONVOLUTION", "DEPTH_TO_SPACE1")
     for c in report["cases"]:
-        tuned = c["backend"] == "gpu" and c["operator"] == "QUANTIZED_LINEAR_CONVOLUTION"
+        tuned = c["backend"] == "gpu" and c["operator"] in tuned_ops
         if not tuned:
             check(c["plan"] is None, f"{c['name']} on {c['backend']}: no plan variants, plan should be null", json.dumps(c))
             continue
@@ -82,7 +84,7 @@ def check_plans(report, tuning_path, backend, source, console):
         check(f"{c['name']} on gpu: {plan['variant']} ({source};" in console,
               f"{c['name']}: the console's 'Plans (autotuning)' lines do not name the plan", console)
         entries = json.load(open(tuning_path))["devices"]
-        stored = [e for plans in entries.values() for e in plans.values() if e["label"].startswith("QUANTIZED_LINEAR")]
+        stored = [e for plans in entries.values() for e in plans.values() if e["label"].startswith(c["operator"])]
         check(len(stored) == 1 and len(stored[0]["candidates"]) == plan["candidates"] and
               (stored[0]["variant"] or "heuristic") == plan["variant"],
               "the tuning cache should hold the case's winner and its candidates", json.dumps(entries)[:2000])
@@ -177,6 +179,15 @@ def main(dmltool, cases_path, out_dir, backend):
             check(c["roofline_percent"] is None, f"{c['name']}: % of an unmeasured roofline must be null, not a number")
         else:
             check(c["roofline_percent"] > 0, f"{c['name']}: % of a measured roofline missing")
+        # A copy of the case's own bytes on the device (data movement only), and the case's share of it.
+        same = c.get("same_size_copy", {})
+        if c["backend"] != "cpu" and c["roofline_basis"] == "copy" and roofline["copy_bytes_per_second"] is not None:
+            check((same.get("bytes_per_second") or 0) > 0 and same.get("percent") is not None and
+                  math.isclose(same["percent"], 100 * c["bytes_per_second"] / same["bytes_per_second"], rel_tol=1e-9),
+                  f"{c['name']}: expected a same-size copy and the case's share of it", json.dumps(same))
+        else:
+            check(same.get("bytes_per_second") is None and same.get("percent") is None,
+                  f"{c['name']}: a same-size copy only for data movement on a device", json.dumps(same))
         expected_groups.setdefault((c["backend"], c["feature_level"]), 0)
         expected_groups[(c["backend"], c["feature_level"])] += 1
     table = {(r["backend"], r["feature_level"]): r["cases"] for r in report["feature_level_table"]}
@@ -186,6 +197,8 @@ def main(dmltool, cases_path, out_dir, backend):
     check(sum(r["cases"] for r in report["operator_dtype_table"]) == len(report["cases"]),
           "per-operator x data-type table does not cover every case")
     check(report["rooflines"]["cpu"]["copy_bytes_per_second"], "the host copy probe did not run")
+    if backend != "cpu":
+        check("same-size copy on " in run.stderr + run.stdout, "no same-size copy line on the console")
 
     with open(paths["report.csv"]) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))

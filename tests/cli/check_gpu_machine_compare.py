@@ -38,6 +38,8 @@ def main():
               "cases": [{"name": n, "backend": "gpu", "throttle": {"probe_before_bytes_per_second": v[1],
                                                                    "probe_after_bytes_per_second": v[1] * 0.99,
                                                                    "flagged": False}} for n, v in CASES.items()]}
+    # One missed case with a same-size copy on record: its row names that copy as the measured limit.
+    report["cases"][5]["same_size_copy"] = {"bytes_per_second": 2.4e12, "percent": 100 * 2.3 / 2.4}
     results = [{"name": "copy/1GiB", "bytes_per_second": 3.0e12}]
     for n, v in CASES.items():
         r = {"name": n, "torch_op": "synthetic", "median_ms": 1.0, "bytes_per_second": v[2]}
@@ -75,7 +77,9 @@ def main():
     expect("perf/split/axis1/float32/16x64x256x256_16-32-16", "| 86.2% | 96.2% | 86.2% |", "| met |",
            absent=("throttled",))
     expect("perf/d2s/dcr/int8/16x64x256x256_b2", "| 69.0% | 76.9% | 69.0% |", "**missed**")
-    expect("perf/d2s/crd/float16/16x64x256x256_b2", "| 79.3% | 88.5% | 79.3% |", "**missed**")
+    expect("perf/d2s/crd/float16/16x64x256x256_b2", "| 79.3% | 88.5% | 79.3% | 95.8% |",
+           "**missed** (a copy of the same bytes runs at 2.4 TB/s, 83% of the copy probe; the case is at 96% of it)")
+    expect("perf/d2s/dcr/int8/16x64x256x256_b2", "| 69.0% | 76.9% | 69.0% | n/a |", "| **missed** |")
     expect("perf/resample/nearest/float32/16x64x128x128_x2", "| 44.8% | 100.0% | 89.7% |", "| met |")
     for tally in ("GPU targets: 4 met, 3 missed", "single copy probe: 3 met, 4 missed",
                   "probes around as the denominator: 5 met, 2 missed"):
