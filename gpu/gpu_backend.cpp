@@ -298,9 +298,11 @@ Result<std::vector<HostTensor>> GpuBackend::run_and_read(const Op& op, Prepared&
 Result<double> GpuBackend::time_executions(const Op& op, const OpDesc& desc,
                                            const std::vector<const HostTensor*>& inputs,
                                            unsigned iterations) {
-    if (!last_timed_ || last_timed_->desc != &desc || last_timed_->inputs != inputs) {
+    const uint64_t work_bytes = op.work(desc).bytes;
+    if (!last_timed_ || last_timed_->desc != &desc || last_timed_->inputs != inputs || last_timed_bytes_ != work_bytes) {
         last_timed_.reset();
         DMLTOOL_ASSIGN_OR_RETURN(last_timed_, prepare(op, desc, inputs));
+        last_timed_bytes_ = work_bytes;
     }
     Prepared& prepared = *last_timed_;
     return context_->time_gpu(iterations, [&] { return record_plan(prepared); });

@@ -138,6 +138,9 @@ private:
     SemanticsOptions semantics_;
     std::map<std::string, std::unique_ptr<ComputeKernel>> kernel_cache_;  // key: layout + blob bytes
     std::unique_ptr<Prepared> last_timed_;  // reused by repeated time_executions calls on the same case
+    // With the desc's and inputs' addresses, the key of last_timed_: a desc freed and another allocated at its address
+    // (bench's same-size copies, 2026-11-28) must not reuse the old plan, and one of another size never does.
+    uint64_t last_timed_bytes_ = 0;
     TuningOptions tuning_;
     std::unique_ptr<TuningCache> tuning_cache_;  // loaded on the first case with variants
     std::map<std::string, PlanChoice> plan_choices_;  // by plan fingerprint: each desc is tuned once per process

@@ -399,9 +399,11 @@ Result<std::vector<HostTensor>> DirectMlBackend::execute_once(const Op& op, cons
 Result<double> DirectMlBackend::time_executions(const Op& op, const OpDesc& desc,
                                                 const std::vector<const HostTensor*>& inputs,
                                                 unsigned iterations) {
-    if (!last_timed_ || last_timed_->desc != &desc || last_timed_->inputs != inputs) {
+    const uint64_t work_bytes = op.work(desc).bytes;
+    if (!last_timed_ || last_timed_->desc != &desc || last_timed_->inputs != inputs || last_timed_bytes_ != work_bytes) {
         last_timed_.reset();
         DMLTOOL_ASSIGN_OR_RETURN(last_timed_, prepare(op, desc, inputs));
+        last_timed_bytes_ = work_bytes;
     }
     Prepared& p = *last_timed_;
     // Descriptors live until the next submit, which time_gpu does: bind again for every timed batch.

@@ -82,6 +82,9 @@ private:
     uint64_t max_device_bytes_ = 0;
     bool debug_layer_ = false;
     std::unique_ptr<Prepared> last_timed_;
+    // With the desc's and inputs' addresses, the key of last_timed_: a desc freed and another allocated at its address
+    // (bench's same-size copies, 2026-11-28) must not reuse the old plan, and one of another size never does.
+    uint64_t last_timed_bytes_ = 0;
 };
 
 }  // namespace dmltool::gpu
