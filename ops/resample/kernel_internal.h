@@ -47,8 +47,6 @@ Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc,
 struct LinearFastVariant {
     bool native_half = false;     // FLOAT16 through f16tof32 / f32tof16 (the plan then needs_exact_half_opcodes)
     bool one_output_row = false;  // x2: one output row per thread instead of a pair
-    // x2: one output vector per thread (and one output row): a warp's store covers consecutive vectors
-    bool one_output_vector = false;
 };
 
 // Linear x2 upsampling or x0.5 downsampling of the last two dimensions of packed tensors whose rows are whole

@@ -27,9 +27,6 @@
 //
 // Tuning variants (LinearFastVariant, offered by op.cpp): x2 with one output row per thread instead of a pair
 // (fewer registers, twice the threads; each input vector is loaded by four threads instead of two: cache hits),
-// x2 with one output vector per thread (one output row, half of a chunk's 2V outputs: thread k of a row takes
-// input chunk k / 2 and half k % 2, so a warp's one store writes 32 consecutive vectors where the others' two
-// stores each write every other vector; the half selects its V / 2 + 2 input columns with movc, no divergence),
 // and FLOAT16 converted by the f16tof32 / f32tof16 opcodes instead of the integer conversions. Vulkan leaves the
 // opcodes' rounding to the driver, so those plans carry DevicePlan::needs_exact_half_opcodes and run only where
 // gpu/half_opcode_probe.h found them exact; they then compute the same values as the integer conversions.
@@ -293,8 +290,7 @@ private:
 // x2: see the file comment. Thread = (plane * (H + 1) + j) * chunks + c. With one_row (a tuning variant: half the
 // registers per thread, so more threads in flight), a thread writes one output row: thread = (plane * 2H + r) *
 // chunks + c, r = 2j - 1 or 2j with the same rows and weights as that row of the pair.
-Result<std::vector<uint8_t>> build_x2_kernel(DataType type, bool native_half, bool one_row, bool one_vector) {
-    one_row = one_row || one_vector;
+Result<std::vector<uint8_t>> build_x2_kernel(DataType type, bool native_half, bool one_row) {
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     Resource vectors = b.srv_typed_uint4(0);
     const Resource words = b.srv_raw(1);
@@ -308,17 +304,7 @@ Result<std::vector<uint8_t>> build_x2_kernel(DataType type, bool native_half, bo
     Operand t = b.temp(), p = b.temp(), r = b.temp(), col = b.temp();
     b.ult(t.x(), thread, rc(kFastThreads));
     b.if_nz(t.x());
-    Operand half;  // one_vector: x the output vector k in the row, y its half k % 2 (0 or ~0)
-    if (one_vector) {
-        half = b.temp();
-        b.ishl(half.y(), rc(kFastChunks), imm(1));   // output vectors per row
-        b.udiv(t.y(), half.x(), thread, half.y());   // t.y plane * 2H + r, half.x k
-        b.ushr(t.z(), half.x(), imm(1));             // chunk c
-        b.and_(half.y(), half.x(), imm(1));
-        b.ine(half.y(), half.y(), imm(0));
-    } else {
-        b.udiv(t.y(), t.z(), thread, rc(kFastChunks));  // t.y plane * (H + 1) + j (one_row: plane * 2H + r), t.z chunk c
-    }
+    b.udiv(t.y(), t.z(), thread, rc(kFastChunks));   // t.y plane * (H + 1) + j (one_row: plane * 2H + r), t.z chunk c
     Operand odd;
     if (one_row) {
         odd = b.temp();
@@ -398,36 +384,7 @@ Result<std::vector<uint8_t>> build_x2_kernel(DataType type, bool native_half, bo
     b.imul(o.y(), rc(kFastChunks), imm(2));           // output vectors per row
     b.imad(o.z(), t.z(), imm(2), imm(0));
     const Operand quarter = imm_f(0.25f), three_quarters = imm_f(0.75f);
-    if (one_vector) {
-        // This half's input columns: s[m] = column cV - 1 + m + h * V / 2, m = 0 .. V / 2 + 1.
-        const uint32_t H2 = V / 2;
-        std::vector<Operand> s(H2 + 2);
-        for (uint32_t m = 0; m < H2 + 2; ++m) {
-            Operand pick = b.temp();
-            b.movc(pick.x(), half.y(), rows[0][m + H2], rows[0][m]);
-            b.movc(pick.y(), half.y(), rows[1][m + H2], rows[1][m]);
-            s[m] = codec.blend(pick.x(), w.x(), pick.y(), w.y());
-        }
-        // The half's first output is the row's first (edge weights cw.x, cw.y) for h = 0, else (1/4, 3/4); its last
-        // is the row's last (cw.z, cw.w) for h = 1, else (3/4, 1/4).
-        Operand ew = b.temp();
-        b.movc(ew.x(), half.y(), quarter, cw.x());
-        b.movc(ew.y(), half.y(), three_quarters, cw.y());
-        b.movc(ew.z(), half.y(), cw.z(), three_quarters);
-        b.movc(ew.w(), half.y(), cw.w(), quarter);
-        std::vector<Operand> out(V);
-        for (uint32_t k = 0; k < H2; ++k) {
-            out[2 * k] = k == 0 ? codec.blend(s[0], ew.x(), s[1], ew.y())
-                                : codec.blend(s[k], quarter, s[k + 1], three_quarters);
-            out[2 * k + 1] = k == H2 - 1 ? codec.blend(s[H2], ew.z(), s[H2 + 1], ew.w())
-                                         : codec.blend(s[k + 1], three_quarters, s[k + 2], quarter);
-        }
-        Operand a = b.temp();
-        b.ishl(a.y(), rc(kFastChunks), imm(1));
-        b.imad(a.x(), t.y(), a.y(), half.x());       // (plane * 2H + r) * 2 * chunks + k
-        b.store_typed(output, a.x(), codec.pack(out).xyzw());
-    }
-    for (int out_row = 0; out_row < (one_vector ? 0 : one_row ? 1 : 2); ++out_row) {
+    for (int out_row = 0; out_row < (one_row ? 1 : 2); ++out_row) {
         if (!one_row) {
             Operand valid = b.temp();
             if (out_row == 0) b.ine(valid.x(), p.y(), imm(0));
@@ -570,13 +527,12 @@ enum class FastKind { kX2, kHalf };
 
 Result<std::shared_ptr<const std::vector<uint8_t>>> cached(FastKind kind, DataType type, LinearFastVariant variant) {
     static std::mutex mutex;
-    static std::map<std::tuple<FastKind, DataType, bool, bool, bool>, std::shared_ptr<const std::vector<uint8_t>>> blobs;
+    static std::map<std::tuple<FastKind, DataType, bool, bool>, std::shared_ptr<const std::vector<uint8_t>>> blobs;
     std::lock_guard<std::mutex> lock(mutex);
-    auto& slot = blobs[{kind, type, variant.native_half, variant.one_output_row, variant.one_output_vector}];
+    auto& slot = blobs[{kind, type, variant.native_half, variant.one_output_row}];
     if (!slot) {
         DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob,
-                                 kind == FastKind::kX2 ? build_x2_kernel(type, variant.native_half, variant.one_output_row,
-                                                                         variant.one_output_vector)
+                                 kind == FastKind::kX2 ? build_x2_kernel(type, variant.native_half, variant.one_output_row)
                                                        : build_half_kernel(type, variant.native_half));
         slot = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
     }
@@ -606,10 +562,8 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc, Lin
     if (w % per_vector == 0 && is_x2_dim(desc, rank - 2) && is_x2_dim(desc, rank - 1)) {
         kind = FastKind::kX2;
         chunks = w / per_vector;
-        threads = planes * (variant.one_output_vector ? 4 * uint64_t(h) : variant.one_output_row ? 2 * uint64_t(h)
-                                                                                                  : uint64_t(h) + 1) *
-                  chunks;
-    } else if (!variant.one_output_row && !variant.one_output_vector && (w / 2) % per_vector == 0 && is_half_dim(desc, rank - 2) &&
+        threads = planes * (variant.one_output_row ? 2 * uint64_t(h) : uint64_t(h) + 1) * chunks;
+    } else if (!variant.one_output_row && (w / 2) % per_vector == 0 && is_half_dim(desc, rank - 2) &&
                is_half_dim(desc, rank - 1)) {
         kind = FastKind::kHalf;
         chunks = w / 2 / per_vector;
@@ -624,8 +578,7 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc, Lin
     DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, cached(kind, type, variant));
     dispatch.label = "resample/" + std::string(data_type_name(type)) +
                      (kind == FastKind::kX2 ? "/linear_x2" : "/linear_half") +
-                     (variant.one_output_vector ? "/one_vector" : variant.one_output_row ? "/one_row" : "") +
-                     (variant.native_half ? "/native_half" : "");
+                     (variant.one_output_row ? "/one_row" : "") + (variant.native_half ? "/native_half" : "");
     plan.needs_exact_half_opcodes = variant.native_half;
     const shaders::DispatchGrid grid = shaders::plan_dispatch(threads, kThreadsPerGroup);
     std::vector<uint32_t> constants(kFastConstantCount, 0);

@@ -69,8 +69,6 @@ constexpr std::pair<const char*, LinearFastVariant> kLinearVariants[] = {
     {"linear/native_half", {.native_half = true}},
     {"linear/one_row", {.one_output_row = true}},
     {"linear/one_row/native_half", {.native_half = true, .one_output_row = true}},
-    {"linear/one_vector", {.one_output_vector = true}},
-    {"linear/one_vector/native_half", {.native_half = true, .one_output_vector = true}},
 };
 
 class ResampleOp final : public Op {
