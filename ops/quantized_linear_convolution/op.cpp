@@ -282,7 +282,7 @@ public:
 
     Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
         // No semantics option changes this op: integer accumulation and round-half-to-even are fixed.
-        return plan_quantized_linear_convolution(static_cast<const QuantizedLinearConvolutionDesc&>(desc));
+        return plan_default(static_cast<const QuantizedLinearConvolutionDesc&>(desc));
     }
 
     std::vector<std::string> device_plan_variants(const OpDesc& desc, const SemanticsOptions&) const override {

@@ -196,4 +196,11 @@ Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& d, std::st
     return plan_quantized_linear_convolution(d, *o);
 }
 
+Result<DevicePlan> plan_default(const QuantizedLinearConvolutionDesc& d) {
+    const PlanOptions winograd = winograd_options(kWinogradGeometries[0]);
+    if (choose_winograd_plan(d, conv_geometry(d), single_views(d), winograd))
+        return plan_quantized_linear_convolution(d, winograd);
+    return plan_quantized_linear_convolution(d);
+}
+
 }  // namespace dmltool::ops::quantized_linear_convolution

@@ -148,6 +148,14 @@ TEST(QuantizedLinearConvolutionVariants, NamesAreUniqueAndPlanTheirGeometry) {
         // Winograd: 3x3 stride 1 with M / G a multiple of each geometry's block channels (32 or 64): all 6.
         const bool winograd_shape = s.filter[2] == 3 && s.stride == 1 && s.groups == 1;
         EXPECT_EQ(winograd, winograd_shape && s.filter[0] % 64 == 0 ? 6u : 0u) << s.filter[0];
+        // The planner's own choice (plan_default): the first Winograd geometry wherever it applies, which won every
+        // such ResNet-50 layer's tuning on an H100 and an H200.
+        const auto heuristic = qlc_op().plan_device(**desc, {});
+        ASSERT_TRUE(heuristic.is_ok()) << heuristic.status().message();
+        bool heuristic_winograd = false;
+        for (const KernelDispatch& dispatch : heuristic->dispatches)
+            heuristic_winograd = heuristic_winograd || dispatch.label == "quantized_linear_convolution/winograd";
+        EXPECT_EQ(heuristic_winograd, winograd_shape && s.filter[0] % 64 == 0) << s.filter[0];
         for (const char* bad : {"float/mt8/cw8/tr1/cg1/s99", "float/mt8", "float/mt8/cw8/tr1/cg1/s1/x", "int-tiled/cw6",
                                 "float/mt8/cw8/tr1/cg1/wview", "float/mt8/cw8/tr1/cg1/s1/wview/wview",
                                 "float/mt8/cw8/tr1/cg1/s1wview", "float/mt8/cw8/tr1/cg1/s1/pf",
