@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <benchmark/benchmark.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -22,6 +21,7 @@
 #include "app/commands.h"
 #include "app/device.h"
 #include "app/results_db.h"
+#include "core/plan_tuning.h"
 #include "core/report.h"
 
 namespace dmltool::app {
@@ -304,53 +304,37 @@ void print_plan_choices(std::FILE* out, const std::vector<BenchCase>& cases) {
 // least one). A failed copy is a note.
 void measure_same_size_copies(std::vector<BenchCase>& cases, Backend& device, unsigned batch,
                               const OpRegistry& registry, const Runner& runner, std::FILE* out) {
-    // Warm-up as the tuner's (README "Autotuning"): right after the cases the H200 ran the first 512 MiB copies at
-    // 335 us for over 100 ms, then at 130 us (results/h200_2026-11-28_session14/same_size_copy_exp.txt), so batches
-    // run until at least kWarmupSeconds of device time and two in a row agree within 2% (at most kMaxWarmupBatches).
-    constexpr double kWarmupSeconds = 0.5, kSettled = 0.02;
-    constexpr unsigned kMaxWarmupBatches = 400;
     const bool software = is_software_device(device);
     // A software adapter's copies run at the host's few GB/s: fewer, single-copy samples without warm-up there (a
     // hint, not a roofline) keep a bench of large cases from spending minutes on them.
     const unsigned samples = software ? 3 : 7;
     if (software) batch = 1;
-    // Every copy stays alive until the end: the backend keeps the last timed desc prepared, keyed by the desc's and
-    // inputs' addresses, which a freed copy's successor could reuse (it then timed the previous size's plan).
-    std::vector<std::unique_ptr<DeviceCopy>> copies;
     std::map<uint64_t, double> by_bytes;  // case bytes -> copy bytes/s (0: failed)
     for (BenchCase& c : cases) {
         if (c.backend != device.label() || c.compute_bound || c.seconds <= 0 || c.bytes == 0) continue;
         auto found = by_bytes.find(c.bytes);
         if (found == by_bytes.end()) {
             double bytes_per_second = 0;
-            auto created = DeviceCopy::create(c.bytes / 2, registry, runner);
-            Status status = created.status();
-            DeviceCopy* copy = nullptr;
-            if (created.is_ok()) {
-                copies.push_back(std::move(created).value());
-                copy = copies.back().get();
-            }
-            double warmed = 0, previous = 0;
-            for (unsigned i = 0; status.is_ok() && !software && i < kMaxWarmupBatches; ++i) {
-                auto mean = copy->time(device, batch);
-                if (!mean.is_ok()) status = mean.status();
-                if (!mean.is_ok() || *mean <= 0) break;
-                warmed += *mean * batch;
-                const bool settled = previous > 0 && std::abs(*mean - previous) <= kSettled * previous;
-                if (warmed >= kWarmupSeconds && settled) break;
-                previous = *mean;
-            }
+            auto copy = DeviceCopy::create(c.bytes / 2, registry, runner);
+            Status status = copy.status();
+            // The tuner's warm-up: right after the cases the H200 ran the first 512 MiB copies at 335 us for over
+            // 100 ms, then at 130 us (results/h200_2026-11-28_session14/same_size_copy_exp.txt).
+            if (status.is_ok() && !software)
+                status = settle_clocks([&](double) -> Result<TimedBatch> {
+                             DMLTOOL_ASSIGN_OR_RETURN(const double mean, (*copy)->time(device, batch));
+                             return TimedBatch{mean, mean * batch};
+                         }).status();
             std::vector<double> means;
             for (unsigned i = 0; status.is_ok() && i < samples; ++i) {
-                auto mean = copy->time(device, batch);
+                auto mean = (*copy)->time(device, batch);
                 if (mean.is_ok()) means.push_back(*mean);
                 else status = mean.status();
             }
             if (status.is_ok() && means.size() == samples) {
                 std::sort(means.begin(), means.end());
-                if (means[samples / 2] > 0) bytes_per_second = double(copy->bytes()) / means[samples / 2];
+                if (means[samples / 2] > 0) bytes_per_second = double((*copy)->bytes()) / means[samples / 2];
                 std::fprintf(out, "same-size copy on %s: %s moved in %.3f us per copy: %s\n", device.label().c_str(),
-                             describe_bytes(copy->bytes()).c_str(), means[samples / 2] * 1e6,
+                             describe_bytes((*copy)->bytes()).c_str(), means[samples / 2] * 1e6,
                              format_rate(bytes_per_second, "B/s").c_str());
             } else {
                 std::fprintf(out, "dmltool: note: the same-size copy of %s failed: %s\n", describe_bytes(c.bytes).c_str(),

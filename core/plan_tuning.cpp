@@ -1,5 +1,7 @@
 #include "core/plan_tuning.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -94,6 +96,22 @@ size_t choose_variant(const std::vector<VariantTime>& measured, double margin) {
     const double heuristic = measured[0].seconds;
     if (best != 0 && heuristic > 0 && measured[best].seconds * (1 + margin) > heuristic) return 0;
     return best;
+}
+
+Result<double> settle_clocks(const std::function<Result<TimedBatch>(double previous_mean)>& time_batch) {
+    constexpr double kSettledTolerance = 0.02, kSettleMinSeconds = 0.5;
+    constexpr unsigned kMaxSettleBatches = 200;
+    DMLTOOL_ASSIGN_OR_RETURN(const TimedBatch first, time_batch(0));
+    double busy = first.seconds, previous = first.mean;
+    for (unsigned count = 0; count < kMaxSettleBatches; ++count) {
+        DMLTOOL_ASSIGN_OR_RETURN(const TimedBatch current, time_batch(previous));
+        busy += current.seconds;
+        if (busy >= kSettleMinSeconds && std::abs(current.mean - previous) <= kSettledTolerance * previous)
+            return std::min(current.mean, previous);
+        if (!(current.seconds > 0)) break;  // timestamps that do not advance: nothing to wait for
+        previous = current.mean;
+    }
+    return previous;  // never settled (a noisy device): the last batch, as warm as it gets
 }
 
 std::string variant_output_difference(const std::vector<HostTensor>& expected, const std::vector<HostTensor>& got) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +54,21 @@ struct PlanChoice {
 // heuristic (index 0) — noise of a few percent must not flip choices from run to run. Candidates with no time
 // (seconds <= 0: failed or skipped) never win. 0 for an empty list.
 size_t choose_variant(const std::vector<VariantTime>& measured, double margin = 0.02);
+
+// One timed batch: its mean device seconds per execution and the device seconds the whole batch took.
+struct TimedBatch {
+    double mean = 0;
+    double seconds = 0;
+};
+
+// Waits for a GPU's clocks to settle before anything is timed (the tuner before its candidates, bench before its
+// same-size copies): runs batches until at least 0.5 s of device time has passed and two consecutive means agree
+// within 2%, at most 201 batches, or until a batch takes no device time. Returns the lower of the two agreeing
+// means, else the last one. Why both conditions: a GPU clocks down while idle (H100: variants timed right after
+// compile/check gaps ran 5x slow, results/h100_2026-11-26_tune), and agreement alone settled too early (the H100
+// spent ~150 ms in a steady state at 2.2x the benchmark's time, results/h100_2026-11-27_tuning_trace).
+// `time_batch` gets the previous batch's mean (0 for the first) to size the next batch.
+Result<double> settle_clocks(const std::function<Result<TimedBatch>(double previous_mean)>& time_batch);
 
 // Empty when a variant's outputs have the same values as the heuristic plan's: bit for bit, except that any NaN
 // equals any NaN and -0 equals +0. Which NaN or zero an evaluation produces depends on its operation order (x86's

@@ -101,8 +101,7 @@ private:
     // `name` labels the trace; `batch_seconds`, when given, receives the batch's total device time.
     Result<double> time_candidate(Prepared& prepared, double estimate, const std::string& name = "",
                                   double* batch_seconds = nullptr);
-    // Batches of `prepared` back to back, at least kSettleMinSeconds of device time, until two medians agree (the
-    // GPU's clocks have settled); the last median.
+    // Batches of `prepared` back to back until the GPU's clocks have settled (core/plan_tuning.h: settle_clocks).
     Result<double> settle_clocks(Prepared& prepared);
     // Poisons the outputs, runs the plan once and reads the outputs back (timing: the run alone).
     Result<std::vector<HostTensor>> run_and_read(const Op& op, Prepared& prepared, std::byte output_poison,

@@ -24,13 +24,7 @@ constexpr unsigned kMinExecutions = 3, kMaxExecutions = 200;
 // Tuning leaves the GPU idle between variants (pipeline compilation, uploads, the output check on the host), and
 // a GPU clocks down when idle: on the H100 the variants timed right after such a gap ran 5x slower than the same
 // kernels in a busy benchmark (results/h100_2026-11-26_tune). So all variants are checked first and timed after,
-// back to back, once the heuristic plan's batch means agree within this tolerance (the clocks have settled).
-constexpr double kSettledTolerance = 0.02;
-// ... and only after this much device time of it: the H100 ran the nearest x2 cases' first ~150 ms of tuning in a
-// state whose batch means agreed within 0.1% at 2.2x the benchmark's time, then every kernel jumped to full speed
-// at once (results/h100_2026-11-27_tuning_trace: FLOAT32 272 -> 124 us), so agreement alone settled too early.
-constexpr double kSettleMinSeconds = 0.5;
-constexpr unsigned kMaxSettleBatches = 200;
+// back to back, once the heuristic plan's batch means have settled (core/plan_tuning.h: settle_clocks).
 // Rounds over all candidates; a candidate keeps its fastest, so one slow batch (a clock dip) cannot lose it.
 constexpr unsigned kRounds = 3;
 // Then the heuristic plan and this many of the fastest variants are timed again, this many batches each in a
@@ -95,18 +89,11 @@ Result<double> GpuBackend::time_candidate(Prepared& prepared, double estimate, c
 }
 
 Result<double> GpuBackend::settle_clocks(Prepared& prepared) {
-    double busy = 0, batch = 0;
-    DMLTOOL_ASSIGN_OR_RETURN(double previous, time_candidate(prepared, 0, "", &batch));
-    busy += batch;
-    for (unsigned count = 0; count < kMaxSettleBatches; ++count) {
-        DMLTOOL_ASSIGN_OR_RETURN(const double current, time_candidate(prepared, previous, "", &batch));
-        busy += batch;
-        if (busy >= kSettleMinSeconds && std::abs(current - previous) <= kSettledTolerance * previous)
-            return std::min(current, previous);
-        if (!(batch > 0)) break;  // timestamps that do not advance: nothing to wait for
-        previous = current;
-    }
-    return previous;  // never settled (a noisy device): the last batch, as warm as it gets
+    return dmltool::settle_clocks([&](double previous_mean) -> Result<TimedBatch> {
+        TimedBatch batch;
+        DMLTOOL_ASSIGN_OR_RETURN(batch.mean, time_candidate(prepared, previous_mean, "", &batch.seconds));
+        return batch;
+    });
 }
 
 Result<PlanChoice> GpuBackend::tune(const Op& op, const OpDesc& desc, const std::vector<const HostTensor*>& inputs,

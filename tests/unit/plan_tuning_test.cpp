@@ -65,6 +65,39 @@ TEST(PlanTuning, ChoosesTheFastestBeyondTheMargin) {
     EXPECT_EQ(choose_variant({{"", 1.0}, {"a", 2.0}, {"b", 3.0}}), 0u);
 }
 
+// settle_clocks on scripted batches: (mean, device seconds) in order; counts the batches it asked for.
+struct ScriptedBatches {
+    std::vector<TimedBatch> script;
+    std::vector<double> previous_means;  // what each call was given
+    Result<double> settle() {
+        return settle_clocks([this](double previous_mean) -> Result<TimedBatch> {
+            previous_means.push_back(previous_mean);
+            if (previous_means.size() > script.size()) return internal_error("script exhausted");
+            return script[previous_means.size() - 1];
+        });
+    }
+};
+
+TEST(PlanTuning, SettlesAfterHalfASecondAndTwoAgreeingBatches) {
+    // Agreement within 2% before 0.5 s of device time does not settle (a steady slow state); after it, it does, and
+    // the lower of the two agreeing means is returned.
+    ScriptedBatches slow_then_fast{{{2.0, 0.2}, {2.0, 0.2}, {1.0, 0.2}, {1.01, 0.2}}};
+    auto settled = slow_then_fast.settle();
+    ASSERT_TRUE(settled.is_ok()) << settled.status().message();
+    EXPECT_DOUBLE_EQ(*settled, 1.0);
+    EXPECT_EQ(slow_then_fast.previous_means, (std::vector<double>{0, 2.0, 2.0, 1.0}));
+    // 3% apart is not agreement.
+    ScriptedBatches apart{{{1.0, 0.6}, {1.03, 0.6}, {1.03, 0.6}}};
+    EXPECT_DOUBLE_EQ(apart.settle().value(), 1.03);
+    EXPECT_EQ(apart.previous_means.size(), 3u);
+    // A batch that takes no device time ends the wait with the mean before it; an error is passed on.
+    ScriptedBatches frozen{{{1.0, 0}, {3.0, 0}}};
+    EXPECT_DOUBLE_EQ(frozen.settle().value(), 1.0);
+    EXPECT_EQ(frozen.previous_means.size(), 2u);
+    ScriptedBatches failing{{{1.0, 0.1}}};
+    EXPECT_FALSE(failing.settle().is_ok());
+}
+
 TEST(PlanTuning, SpeedupIsTheHeuristicsTimeOverTheWinners) {
     PlanChoice choice;
     EXPECT_EQ(choice.speedup(), 1.0);
