@@ -3,9 +3,9 @@
 // Feature levels (spec §4.3), InputTensor and OutputTensor alike, 4 dimensions:
 //   2_1: FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8
 //   5_0: + FLOAT64, INT64, UINT64
-#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +42,16 @@ constexpr KernelVariant kKernelVariants[] = {
     {"d2s/vectors", D2sKernel::kVectors, "vector_interleave"},
     {"d2s/pieces", D2sKernel::kPieces, "piece_gather"},
 };
+
+// The plan of `variant` where its kernel shape really applies to the desc (a forced shape that cannot falls back to
+// another, which the dispatch label shows).
+std::optional<DevicePlan> plan_if_applies(const OpDesc& desc, const KernelVariant& variant) {
+    auto plan = plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc), {}, variant.kernel);
+    if (!plan.is_ok() || plan->dispatches.size() != 1 ||
+        plan->dispatches[0].label.find(variant.label) == std::string::npos)
+        return std::nullopt;
+    return std::move(plan).value();
+}
 
 // "{1,2,4,6}" for sizes that may not fit in 32 bits (H*B, W*B before the comparison).
 std::string format_wide_dims(std::initializer_list<uint64_t> dims) {
@@ -170,22 +180,22 @@ public:
     // coalesced loads and the strided copy's per-element gather trade differently on an H100 and an H200.
     std::vector<std::string> device_plan_variants(const OpDesc& desc, const SemanticsOptions&) const override {
         std::vector<std::string> names;
-        for (const KernelVariant& variant : kKernelVariants) {
-            auto plan = plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc), {}, variant.kernel);
-            if (plan.is_ok() && plan->dispatches.size() == 1 &&
-                plan->dispatches[0].label.find(variant.label) != std::string::npos)
-                names.push_back(variant.name);
-        }
+        for (const KernelVariant& variant : kKernelVariants)
+            if (plan_if_applies(desc, variant)) names.push_back(variant.name);
         if (names.size() < 2) names.clear();
         return names;
     }
 
-    Result<DevicePlan> plan_device_variant(const OpDesc& desc, const SemanticsOptions& semantics,
+    // Offered as device_plan_variants lists them: where its shape applies and at least one other does too.
+    Result<DevicePlan> plan_device_variant(const OpDesc& desc, const SemanticsOptions&,
                                            std::string_view variant) const override {
-        const std::vector<std::string> offered = device_plan_variants(desc, semantics);
-        for (const KernelVariant& v : kKernelVariants)
-            if (variant == v.name && std::find(offered.begin(), offered.end(), variant) != offered.end())
-                return plan_depth_to_space1_device(static_cast<const DepthToSpace1Desc&>(desc), {}, v.kernel);
+        for (const KernelVariant& v : kKernelVariants) {
+            if (variant != v.name) continue;
+            std::optional<DevicePlan> plan = plan_if_applies(desc, v);
+            if (!plan) break;
+            for (const KernelVariant& other : kKernelVariants)
+                if (&other != &v && plan_if_applies(desc, other)) return std::move(*plan);
+        }
         return unsupported("DEPTH_TO_SPACE1: no plan variant '" + std::string(variant) + "' for this desc");
     }
 };
