@@ -19,6 +19,7 @@
 #include "app/bench_report_files.h"
 #include "app/bench_roofline.h"
 #include "app/commands.h"
+#include "app/deviation_setup.h"
 #include "app/device.h"
 #include "app/results_db.h"
 #include "core/plan_tuning.h"
@@ -365,11 +366,17 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     if (!selected.is_ok()) return report_error(selected.status(), 2);
     if (options.device.stable_power_state && options.run.backend == BackendChoice::kCpu)
         return report_error(invalid_input("--stable-power-state sets a GPU's clocks; --backend cpu uses no GPU"), 2);
+    auto deviation_registries = load_deviation_registries(options.device.deviations, registry);
+    if (!deviation_registries.is_ok())
+        return report_error(deviation_registries.status(),
+                            deviation_registries.status().code() == ErrorCode::kInvalidInput ? 2 : 3);
     auto opened = open_backend(options.run, options.device);
     if (!opened.is_ok()) return report_error(opened.status(), 3);
     std::unique_ptr<Backend> device = std::move(opened).value();
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, device.get());
+    // DirectML's registered departures (DEVIATES) are still timed: the speed of what DirectML computes.
+    if (device) attach_deviation_registries(runner, {device.get()}, *deviation_registries, options.device.deviations);
     BenchTargets targets;
     targets.pool = times_cpu_reference(options.run.backend) ? &pool : nullptr;
     targets.semantics = &options.run.semantics;
@@ -393,7 +400,8 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
         CaseResult check = runner.run(*c, &checked_inputs);
         // With --backend cpu a case without `expected` has nothing to be checked against (the reference is the
         // oracle), and timing the reference is still what was asked for.
-        const bool timeable = check.status == CaseStatus::kPassed || (check.status == CaseStatus::kSkipped && !device);
+        const bool timeable = check.status == CaseStatus::kPassed || check.status == CaseStatus::kDeviates ||
+                              (check.status == CaseStatus::kSkipped && !device);
         auto inputs = !timeable ? Result<std::vector<HostTensor>>(unsupported(check.reason))
                       : checked_inputs.empty() ? runner.prepare_inputs(c->spec)
                                                : Result<std::vector<HostTensor>>(std::move(checked_inputs));

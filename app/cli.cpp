@@ -14,10 +14,11 @@ namespace {
 
 const char* kRunFooter = R"(
 Exit codes: 0 all selected cases passed (UNSUPPORTED/SKIPPED do not fail a run), 1 a case FAILED or was
-MISTRUSTED, 2 invalid input or usage (any INVALID case), 3 device or environment error.
-Statuses: PASSED, FAILED, MISTRUSTED (output or expectation is constant: nothing was proven), UNSUPPORTED
-(above the --feature-level cap, or beyond this machine), INVALID (the case breaks a DirectML rule or its data
-is wrong), SKIPPED (nothing to compare against).)";
+MISTRUSTED (or DEVIATES with --strict), 2 invalid input or usage (any INVALID case), 3 device or environment error.
+Statuses: PASSED, FAILED, MISTRUSTED (output or expectation is constant: nothing was proven), DEVIATES (DirectML's
+output breaks the contract as its version's deviation registry says it does: named with the entry's id),
+UNSUPPORTED (above the --feature-level cap, or beyond this machine), INVALID (the case breaks a DirectML rule or
+its data is wrong), SKIPPED (nothing to compare against).)";
 
 struct CommonFlags {
     std::string backend = "both";
@@ -52,6 +53,10 @@ void add_directml_flags(CLI::App* cmd, DeviceOptions& device) {
     cmd->add_flag("--dml-debug", device.dml_debug,
                   "DirectML: create the device with DML_CREATE_DEVICE_FLAG_DEBUG (needs DirectML.Debug.dll; "
                   "without it a note says so and the run goes on without the debug layer)");
+    cmd->add_option("--deviations", device.deviations,
+                    "DirectML deviation registry: auto (default: the registry shipped for the loaded DLL's version, "
+                    "else the newest older one), none (every departure from the contract is FAILED), or a registry "
+                    "file (README: DirectML deviations)");
 }
 
 void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions& device, unsigned& threads,
@@ -129,6 +134,7 @@ std::string directml_repro_args(const DeviceOptions& d) {
     if (!d.directml_dll.empty()) out += " --directml-dll '" + d.directml_dll + "'";
     if (d.dml_disable_metacommands) out += " --dml-disable-metacommands";
     if (d.dml_allow_half_precision) out += " --dml-allow-half-precision";
+    if (d.deviations != "auto") out += " --deviations '" + d.deviations + "'";
     return out;
 }
 
@@ -152,6 +158,8 @@ int run_cli(int argc, char** argv) {
     run->add_option("--junit", run_options.junit_path, "Write a JUnit XML report to this file");
     run->add_option("--json", run_options.json_path, "Write a JSON report (every case, comparison and timing)");
     run->add_flag("-v,--verbose", run_options.verbose, "Also list passed cases with their comparison statistics");
+    run->add_flag("--strict", run_options.strict,
+                  "DEVIATES fails the run (exit code 1): DirectML's registered departures from the contract count");
     run->footer(kRunFooter);
 
     Selection validate_selection;

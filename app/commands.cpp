@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "app/deviation_setup.h"
 #include "app/device.h"
 #include "core/platform.h"
 #include "core/report.h"
@@ -35,6 +36,11 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     const auto start = std::chrono::steady_clock::now();
     auto selected = select_cases(options.selection, registry);
     if (!selected.is_ok()) return report_error(selected.status(), 2);
+    // The registry file is checked before any device is opened: a broken one is exit 2 with its path.
+    auto deviation_registries = load_deviation_registries(options.device.deviations, registry);
+    if (!deviation_registries.is_ok())
+        return report_error(deviation_registries.status(),
+                            deviation_registries.status().code() == ErrorCode::kInvalidInput ? 2 : 3);
     auto opened = open_backends(options.run, options.device);
     if (!opened.is_ok()) return report_error(opened.status(), opened.status().code() == ErrorCode::kInvalidInput ? 2 : 3);
     std::vector<std::unique_ptr<Backend>> backends = std::move(opened).value();
@@ -49,6 +55,7 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     if (backend_name.empty()) backend_name = "cpu reference";
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, backend_pointers);
+    attach_deviation_registries(runner, backend_pointers, *deviation_registries, options.device.deviations);
     std::vector<CaseResult> results;
     ConsoleOptions console{options.verbose};
     for (const CaseFile* file : selected->broken) {
@@ -66,7 +73,7 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     }
     progress.clear();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const RunSummary summary = summarize(results, seconds);
+    const RunSummary summary = summarize(results, seconds, options.strict);
     print_summary(stdout, summary, results);
     if (summary.device_error)
         std::printf("dmltool: device error: the cases above name the failing call and its HRESULT (exit code 3)\n");
@@ -119,8 +126,16 @@ int list_command(const OpRegistry& registry, const DeviceOptions& device) {
                 kHighestFeatureLevel.to_string().c_str());
     std::printf("GPU adapters:\n");
     for (const std::string& line : describe_adapters()) std::printf("  %s\n", line.c_str());
-    // The DirectML device's maximum feature level (IDMLDevice::CheckFeatureSupport), where DirectML.dll loads.
-    std::printf("%s\n", describe_directml(device).c_str());
+    // The DirectML device's maximum feature level (IDMLDevice::CheckFeatureSupport), where DirectML.dll loads, and the
+    // deviations registered for its version.
+    const DirectMlDescription directml = describe_directml(device);
+    std::printf("%s\n", directml.line.c_str());
+    auto deviation_registries = load_deviation_registries(device.deviations, registry);
+    if (!deviation_registries.is_ok())
+        return report_error(deviation_registries.status(),
+                            deviation_registries.status().code() == ErrorCode::kInvalidInput ? 2 : 3);
+    for (const std::string& line : describe_deviation_registries(*deviation_registries, directml.version))
+        std::printf("%s\n", line.c_str());
     return 0;
 }
 

@@ -22,6 +22,8 @@ struct DeviceOptions {
     bool dml_disable_metacommands = false;
     bool dml_allow_half_precision = false;
     bool dml_debug = false;
+    // --deviations auto|none|FILE: the deviation registry DirectML is judged with (app/deviation_setup.h).
+    std::string deviations = "auto";
     // bench --stable-power-state: ID3D12Device::SetStablePowerState on every device bench creates (Windows in
     // developer mode only; elsewhere device creation fails with the reason, exit 3).
     bool stable_power_state = false;
@@ -37,6 +39,7 @@ struct RunCommandOptions {
     DeviceOptions device;
     unsigned threads = 0;
     bool verbose = false;
+    bool strict = false;  // --strict: DEVIATES fails the run (exit code 1)
     std::string junit_path;
     std::string json_path;
 };

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -14,8 +16,15 @@ namespace dmltool::app {
 Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, const SemanticsOptions& semantics);
 // Microsoft's DirectML.dll on the chosen adapter (Windows build only: elsewhere kDevice with the reason).
 Result<std::unique_ptr<Backend>> make_directml_backend(const DeviceOptions& options);
-// "DirectML: <dll>, max feature level 6_4, ..." or "DirectML: not available: <why>", for `dmltool list`.
-std::string describe_directml(const DeviceOptions& options);
+// "DirectML: <dll>, max feature level 6_4, ..." or "DirectML: not available: <why>", for `dmltool list`, with the
+// loaded DLL's version when it has one.
+struct DirectMlDescription {
+    std::string line;
+    std::optional<std::string> version;
+};
+DirectMlDescription describe_directml(const DeviceOptions& options);
+// The deviation registries this build ships (gpu/directml/deviations/*.json): source path and text.
+std::vector<std::pair<std::string, std::string>> shipped_deviation_registries();
 // Whether the backend runs on a software adapter (lavapipe, WARP: a CPU pretending to be a GPU), where caches are
 // the host's and timing noise is the host's: cold mode caps its flush and the throttle flag stays off by default.
 bool is_software_device(const Backend& device);

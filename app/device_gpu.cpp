@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "app/device.h"
+#include "gpu/directml/deviation_registries.h"
 #include "gpu/directml/directml_backend.h"
 #include "gpu/gpu_backend.h"
 
@@ -39,10 +40,16 @@ Result<std::unique_ptr<Backend>> make_directml_backend(const DeviceOptions& opti
     return std::unique_ptr<Backend>(std::move(backend));
 }
 
-std::string describe_directml(const DeviceOptions& options) {
+DirectMlDescription describe_directml(const DeviceOptions& options) {
     auto backend = make_directml_backend(options);
-    if (!backend.is_ok()) return "DirectML: not available: " + backend.status().message();
-    return "DirectML: " + (*backend)->name();
+    if (!backend.is_ok()) return {"DirectML: not available: " + backend.status().message(), {}};
+    return {"DirectML: " + (*backend)->name(), (*backend)->implementation_version()};
+}
+
+std::vector<std::pair<std::string, std::string>> shipped_deviation_registries() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const gpu::EmbeddedRegistry& r : gpu::embedded_deviation_registries()) out.emplace_back(r.source, r.text);
+    return out;
 }
 
 Result<std::unique_ptr<Backend>> make_gpu_backend(const DeviceOptions& options, const SemanticsOptions& semantics) {

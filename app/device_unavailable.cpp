@@ -11,7 +11,9 @@ Result<std::unique_ptr<Backend>> make_directml_backend(const DeviceOptions&) {
     return device_error("the DirectML backend is not available in this build (built without the D3D12 layer)");
 }
 
-std::string describe_directml(const DeviceOptions&) { return "DirectML: not available in this build"; }
+DirectMlDescription describe_directml(const DeviceOptions&) { return {"DirectML: not available in this build", {}}; }
+
+std::vector<std::pair<std::string, std::string>> shipped_deviation_registries() { return {}; }
 
 bool is_software_device(const Backend&) { return false; }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/op.h"
@@ -30,6 +31,10 @@ inline std::string describe_bytes(uint64_t bytes) {
         std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(uint64_t{1} << 30));
     return text;
 }
+
+// In the message of a kUnsupported execute(): the backend's runtime refused a desc that dmltool's validator
+// accepted (DirectML's CreateOperator/CompileOperator returned E_INVALIDARG). A deviation registry may explain it.
+inline constexpr std::string_view kDescRejectedMarker = "rejected a desc that dmltool validated";
 
 // Byte pattern written over every output buffer before an execution, so elements a kernel never writes cannot
 // pass. The runner may execute again with a second pattern to prove that constant expected outputs were written.
@@ -58,6 +63,9 @@ public:
     // The highest DML feature level this backend implements (DirectML: IDMLDevice::CheckFeatureSupport);
     // nullopt: no limit of its own. A case needing more is UNSUPPORTED on this backend, with the reason.
     virtual std::optional<FeatureLevel> max_feature_level() const { return std::nullopt; }
+    // The version of a third-party implementation behind the backend (DirectML.dll's file version: "1.15.4"); it
+    // picks the backend's deviation registry (core/deviations.h). nullopt: none, or it could not be read.
+    virtual std::optional<std::string> implementation_version() const { return std::nullopt; }
     // `inputs` are logical tensors; the backend lays them into physical buffers itself. Every output buffer is
     // filled with `output_poison` before the device runs. Returns logical outputs in the op's output slot order.
     // kUnsupported when the backend cannot run this desc (reported as such). `timing` may be null.

@@ -112,6 +112,10 @@ std::string describe_tolerance(const Tolerance& tolerance) {
         std::snprintf(buffer, sizeof buffer,
                       "error bound |got - exact| <= 1.01*u*M + F + output rounding, u = %s (README: Semantics and "
                       "tolerances)", u);
+        if (tolerance.arithmetic_unit_roundoff > tolerance.unit_roundoff)
+            return std::string(buffer) + ", the arithmetic's part of M with u = " +
+                   (tolerance.arithmetic_unit_roundoff == 0x1p-11 ? std::string("2^-11 (half precision)")
+                                                                  : std::to_string(tolerance.arithmetic_unit_roundoff));
         return buffer;
     }
     std::snprintf(buffer, sizeof buffer, "ulp <= %llu or |diff| <= %g", (unsigned long long)tolerance.ulp, tolerance.abs);
@@ -211,6 +215,7 @@ ExactOutput exact_output_from(const HostTensor& values, const ExactOutput& like)
     out.exact.resize(values.element_count());
     for (uint64_t i = 0; i < values.element_count(); ++i) out.exact[i] = values.get_as_double(i);
     out.scale = like.scale;
+    out.arithmetic_scale = like.arithmetic_scale;
     out.absolute_floor = like.absolute_floor;
     return out;
 }
@@ -237,7 +242,10 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
             pass = std::isnan(want) ? std::isnan(value) : value == want;
             error = pass ? 0 : std::numeric_limits<double>::infinity();
         } else {
-            const double computing = 1.01 * u * exact.scale[i] + exact.absolute_floor;
+            double computing = 1.01 * u * exact.scale[i] + exact.absolute_floor;
+            if (tolerance.arithmetic_unit_roundoff > u)
+                computing += 1.01 * (tolerance.arithmetic_unit_roundoff - u) *
+                             (exact.arithmetic_scale.empty() ? exact.scale[i] : exact.arithmetic_scale[i]);
             bound = bound_factor * (computing + half_ulp(type, std::fabs(want) + computing));
             error = std::fabs(value - want);
             if (std::isnan(error)) error = std::numeric_limits<double>::infinity();  // got NaN

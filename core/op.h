@@ -3,6 +3,7 @@
 // and states its accuracy contract (tolerances) and its work (bytes, ops) for throughput reports.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -47,6 +48,9 @@ struct Tolerance {
     std::string reason;        // one line: why this tolerance is right
     bool error_bound = false;
     double unit_roundoff = 0;  // of the arithmetic a correct implementation may use: float32 = 2^-24
+    // Only for deviation models (core/deviations.h): a larger unit roundoff of the operator's own arithmetic (its
+    // ExactOutput::arithmetic_scale), e.g. 2^-11 for a blend in half precision; 0: unit_roundoff throughout.
+    double arithmetic_unit_roundoff = 0;
 };
 
 // What a reference knows about one floating-point output beyond its rounded values: per element the exact
@@ -56,6 +60,26 @@ struct ExactOutput {
     std::vector<double> exact;
     std::vector<double> scale;
     double absolute_floor = 0;
+    // The part of `scale` due to the operator's own arithmetic rather than its coordinate or index computations
+    // (empty: all of it). Tolerance::arithmetic_unit_roundoff applies to this part.
+    std::vector<double> arithmetic_scale;
+};
+
+// A named model of how one implementation departs from the documented contract (README "DirectML deviations"):
+// small, tested code in the operator's folder that a deviation registry (core/deviations.h) refers to by name.
+// The runner evaluates a model only for a backend whose registry lists it, and only to explain an output that
+// already broke the contract: it never changes what the reference or dmltool's kernels are held to.
+struct DeviationModel {
+    enum class Kind {
+        kSemantics,   // the reference with other semantics (e.g. another nearest rule); the output must match it
+        kErrorBound,  // the contract's bound with a narrower arithmetic's unit roundoff (ExactOutput::arithmetic_scale)
+        kRejectsDesc, // the implementation refuses valid descs of this shape (creation fails): no output at all
+    };
+    std::string name;  // "resample-nearest-floor-halfpixel"
+    Kind kind = Kind::kSemantics;
+    std::function<bool(const OpDesc&)> applies;              // the descs the model speaks about
+    std::function<void(SemanticsOptions&)> adjust_semantics;  // kSemantics
+    double unit_roundoff = 0;                                 // kErrorBound
 };
 
 // Logical bytes read + written, and arithmetic operations (MAC = 2), for throughput reports.
@@ -132,6 +156,8 @@ public:
         (void)semantics;
         return unsupported(std::string(name()) + ": no plan variant '" + std::string(variant) + "'");
     }
+    // The deviation models this operator offers to registries (core/deviations.h); names unique per operator.
+    virtual std::vector<DeviationModel> deviation_models() const { return {}; }
 };
 
 // For derive_outputs: whether desc[key] is absent (or null) or a tensor desc object without "Sizes".

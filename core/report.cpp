@@ -38,9 +38,10 @@ std::string details(const CaseResult& r) {
 
 }  // namespace
 
-RunSummary summarize(const std::vector<CaseResult>& results, double seconds) {
+RunSummary summarize(const std::vector<CaseResult>& results, double seconds, bool strict) {
     RunSummary s;
     s.seconds = seconds;
+    s.strict = strict;
     for (const CaseResult& r : results) {
         ++s.total;
         s.device_error |= r.device_error;
@@ -51,6 +52,7 @@ RunSummary summarize(const std::vector<CaseResult>& results, double seconds) {
             case CaseStatus::kUnsupported: ++s.unsupported; break;
             case CaseStatus::kInvalid: ++s.invalid; break;
             case CaseStatus::kSkipped: ++s.skipped; break;
+            case CaseStatus::kDeviates: ++s.deviates; break;
         }
     }
     return s;
@@ -59,7 +61,7 @@ RunSummary summarize(const std::vector<CaseResult>& results, double seconds) {
 int exit_code_for(const RunSummary& s) {
     if (s.device_error) return 3;
     if (s.invalid) return 2;
-    if (s.failed || s.mistrusted) return 1;
+    if (s.failed || s.mistrusted || (s.strict && s.deviates)) return 1;
     return 0;
 }
 
@@ -101,10 +103,22 @@ void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& optio
         return;
     }
     std::fprintf(out, "  %s\n", r.reason.c_str());
+    if (r.status == CaseStatus::kDeviates) {
+        // What the contract saw, then the model that explains it (the first mismatches of each).
+        for (const OutputReport& o : r.outputs) {
+            if (o.deviation.empty() && o.comparison.find(" vs deviation model ") == std::string::npos) continue;
+            const std::string verdict = o.deviation.empty() ? "matches" : "outside the contract: " + o.result.reason;
+            std::fprintf(out, "  %s (%s): %s\n", o.output.c_str(), o.comparison.c_str(), verdict.c_str());
+            if (o.deviation.empty() || !options.verbose) continue;
+            for (const Mismatch& m : o.result.mismatches) std::fprintf(out, "    %s\n", format_mismatch(m).c_str());
+        }
+        std::fprintf(out, "  repro: %s\n", r.repro.c_str());
+        return;
+    }
     if (r.status == CaseStatus::kFailed || r.status == CaseStatus::kMistrusted) {
         bool first = true;
         for (const OutputReport& o : r.outputs) {
-            if (o.result.verdict == Verdict::kPassed) continue;
+            if (o.result.verdict == Verdict::kPassed || !o.deviation.empty()) continue;
             // The first failing comparison is already in the reason line.
             if (!first)
                 std::fprintf(out, "  %s (%s): %s\n", o.output.c_str(), o.comparison.c_str(), o.result.reason.c_str());
@@ -152,15 +166,19 @@ void print_summary(std::FILE* out, const RunSummary& s, const std::vector<CaseRe
     }
     std::fprintf(out,
                  "dmltool: %zu cases in %.2f s: %zu passed, %zu failed, %zu mistrusted, %zu unsupported, %zu invalid, "
-                 "%zu skipped\n",
-                 s.total, s.seconds, s.passed, s.failed, s.mistrusted, s.unsupported, s.invalid, s.skipped);
+                 "%zu skipped%s\n",
+                 s.total, s.seconds, s.passed, s.failed, s.mistrusted, s.unsupported, s.invalid, s.skipped,
+                 s.deviates ? (", " + std::to_string(s.deviates) + " deviates" + (s.strict ? " (--strict: failing)" : ""))
+                                  .c_str()
+                            : "");
 }
 
 Status write_junit(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& s) {
     std::ofstream out(path);
     if (!out) return io_error(path + ": cannot write the JUnit report");
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out << "<testsuites name=\"dmltool\" tests=\"" << s.total << "\" failures=\"" << s.failed + s.mistrusted
+    const size_t failing_deviates = s.strict ? s.deviates : 0;
+    out << "<testsuites name=\"dmltool\" tests=\"" << s.total << "\" failures=\"" << s.failed + s.mistrusted + failing_deviates
         << "\" errors=\"" << s.invalid << "\" skipped=\"" << s.unsupported + s.skipped << "\" time=\"" << s.seconds
         << "\">\n";
     std::map<std::string, std::vector<const CaseResult*>> by_file;
@@ -168,7 +186,8 @@ Status write_junit(const std::string& path, const std::vector<CaseResult>& resul
     for (const auto& [file, cases] : by_file) {
         size_t failures = 0, errors = 0, skipped = 0;
         for (const CaseResult* r : cases) {
-            failures += r->status == CaseStatus::kFailed || r->status == CaseStatus::kMistrusted;
+            failures += r->status == CaseStatus::kFailed || r->status == CaseStatus::kMistrusted ||
+                        (s.strict && r->status == CaseStatus::kDeviates);
             errors += r->status == CaseStatus::kInvalid;
             skipped += r->status == CaseStatus::kUnsupported || r->status == CaseStatus::kSkipped;
         }
@@ -180,6 +199,15 @@ Status write_junit(const std::string& path, const std::vector<CaseResult>& resul
             const std::string message = xml_escape(r->reason);
             switch (r->status) {
                 case CaseStatus::kPassed: break;
+                case CaseStatus::kDeviates:
+                    // A pass that names its registered deviation; with --strict a failure of its own type.
+                    if (s.strict)
+                        out << "\n      <failure type=\"DEVIATES\" message=\"" << message << "\">" << xml_escape(details(*r))
+                            << "</failure>\n    ";
+                    else
+                        out << "\n      <properties><property name=\"status\" value=\"DEVIATES\"/></properties>"
+                            << "\n      <system-out>" << message << "</system-out>\n    ";
+                    break;
                 case CaseStatus::kFailed:
                 case CaseStatus::kMistrusted:
                     out << "\n      <failure type=\"" << case_status_name(r->status) << "\" message=\"" << message
@@ -208,7 +236,8 @@ Status write_json_report(const std::string& path, const std::vector<CaseResult>&
     root["backend"] = backend_name;
     root["summary"] = {{"total", s.total},           {"passed", s.passed},   {"failed", s.failed},
                        {"mistrusted", s.mistrusted}, {"unsupported", s.unsupported}, {"invalid", s.invalid},
-                       {"skipped", s.skipped},       {"seconds", s.seconds}, {"exit_code", exit_code_for(s)}};
+                       {"skipped", s.skipped},       {"deviates", s.deviates},       {"strict", s.strict},
+                       {"seconds", s.seconds},       {"exit_code", exit_code_for(s)}};
     nlohmann::json cases = nlohmann::json::array();
     for (const CaseResult& r : results) {
         nlohmann::json c = {{"file", r.file},     {"name", r.name},         {"operator", r.op},
@@ -217,6 +246,14 @@ Status write_json_report(const std::string& path, const std::vector<CaseResult>&
                             {"work", {{"bytes", r.work.bytes}, {"ops", r.work.ops}}}};
         c["feature_level"] = r.feature_level ? nlohmann::json(r.feature_level->to_string()) : nlohmann::json();
         if (r.backend_ms) c["backend_ms"] = *r.backend_ms;
+        for (const auto& [key, list] : {std::pair{"deviations", &r.deviations},
+                                        std::pair{"predicted_deviations", &r.predicted_deviations}}) {
+            nlohmann::json entries = nlohmann::json::array();
+            for (const CaseDeviation& d : *list)
+                entries.push_back({{"backend", d.backend}, {"id", d.id}, {"description", d.description},
+                                   {"certain", d.certain}});
+            c[key] = entries;
+        }
         nlohmann::json outputs = nlohmann::json::array();
         for (const OutputReport& o : r.outputs) {
             nlohmann::json mismatches = nlohmann::json::array();
@@ -237,6 +274,7 @@ Status write_json_report(const std::string& path, const std::vector<CaseResult>&
                                {"max_ulp_error", o.result.max_ulp_error},
                                {"max_bound_ratio", o.exact ? nlohmann::json(o.result.max_bound_ratio) : nlohmann::json()},
                                {"note", o.note},
+                               {"deviation", o.deviation.empty() ? nlohmann::json() : nlohmann::json(o.deviation)},
                                {"first_mismatches", mismatches}});
         }
         c["outputs"] = outputs;

@@ -11,13 +11,14 @@
 namespace dmltool {
 
 struct RunSummary {
-    size_t total = 0, passed = 0, failed = 0, mistrusted = 0, unsupported = 0, invalid = 0, skipped = 0;
+    size_t total = 0, passed = 0, failed = 0, mistrusted = 0, unsupported = 0, invalid = 0, skipped = 0, deviates = 0;
     bool device_error = false;
+    bool strict = false;  // --strict: a DEVIATES case fails the run (exit code 1)
     double seconds = 0;
 };
 
-RunSummary summarize(const std::vector<CaseResult>& results, double seconds);
-// 3 device/environment error, 2 any INVALID, 1 any FAILED or MISTRUSTED, else 0.
+RunSummary summarize(const std::vector<CaseResult>& results, double seconds, bool strict = false);
+// 3 device/environment error, 2 any INVALID, 1 any FAILED or MISTRUSTED (or DEVIATES with strict), else 0.
 int exit_code_for(const RunSummary& summary);
 
 struct ConsoleOptions {

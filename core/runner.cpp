@@ -1,5 +1,7 @@
 #include "core/runner.h"
 
+#include "core/runner_deviations.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -142,6 +144,7 @@ const char* case_status_name(CaseStatus status) {
         case CaseStatus::kUnsupported: return "UNSUPPORTED";
         case CaseStatus::kInvalid: return "INVALID";
         case CaseStatus::kSkipped: return "SKIPPED";
+        case CaseStatus::kDeviates: return "DEVIATES";
     }
     return "?";
 }
@@ -173,7 +176,17 @@ Runner::Runner(const RunOptions& options, ThreadPool& pool, Backend* backend)
     : Runner(options, pool, backend ? std::vector<Backend*>{backend} : std::vector<Backend*>{}) {}
 
 Runner::Runner(const RunOptions& options, ThreadPool& pool, std::vector<Backend*> backends)
-    : options_(options), pool_(pool), backends_(std::move(backends)), device_gone_(backends_.size()) {}
+    : options_(options),
+      pool_(pool),
+      backends_(std::move(backends)),
+      device_gone_(backends_.size()),
+      deviations_(backends_.size(), nullptr) {}
+
+bool Runner::set_deviations(size_t index, const DeviationRegistry* registry) {
+    if (registry && backends_.at(index)->label() != "directml") return false;
+    deviations_.at(index) = registry;
+    return true;
+}
 
 CaseResult Runner::invalid_file(const CaseFile& file) {
     CaseResult r;
@@ -346,11 +359,12 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         std::string unsupported;  // this backend cannot run this case (multi-backend runs only)
         std::vector<HostTensor> outputs;
         bool ran = false;
+        Status refusal;  // the backend refused the desc (kUnsupported from execute): a registry may explain it
     };
     std::vector<DevicePart> parts;
     const bool several = backends_.size() > 1;
     for (size_t i = 0; i < backends_.size(); ++i) {
-        DevicePart part{backends_[i], device_unavailable(i, r), {}, {}, false};
+        DevicePart part{backends_[i], device_unavailable(i, r), {}, {}, false, Status::ok()};
         Backend* device = part.backend;
         if (part.skipped.empty()) {
             Status fits = Status::ok();
@@ -410,7 +424,13 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         BackendTiming timing;
         auto executed = part.backend->execute(*spec.op, *spec.desc, input_ptrs, &timing);
         if (!executed.is_ok()) {
-            if (several && executed.status().code() == ErrorCode::kUnsupported) {
+            const bool refused = executed.status().code() == ErrorCode::kUnsupported;
+            if (refused && executed.status().message().find(kDescRejectedMarker) != std::string::npos &&
+                deviations_[&part - parts.data()]) {
+                part.refusal = executed.status();  // judged with the registry below
+                continue;
+            }
+            if (several && refused) {
                 part.unsupported = executed.status().message();
                 continue;
             }
@@ -421,8 +441,7 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         if (!r.backend_ms) r.backend_ms = timing.first_ms;
     }
 
-    bool reference_failed = false, device_failed = false;
-    std::string failed_labels;
+    bool reference_failed = false;
     // Per comparison in r.outputs: how to judge another output of the same producer (for the constant proof).
     std::vector<Judgement> judgements;
     std::vector<std::optional<HostTensor>> expected_values(output_slots.size());
@@ -441,7 +460,7 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
                 : !expected_is_file ? compare_to_exact(exact[i], got, tolerance, shown)
                 : &got == &reference[i] ? compare_to_exact(exact[i], expected, tolerance, shown)
                                         : compare_to_exact(exact_output_from(expected, exact[i]), got, tolerance, shown, 2.0);
-            r.outputs.push_back({slot.name, what, informational, tolerance, use_exact, std::move(compared), {}});
+            r.outputs.push_back({slot.name, what, informational, tolerance, use_exact, std::move(compared), {}, {}});
             // The same judgement of another output of this producer (the reference's own output is judged
             // against the exact values, like any implementation).
             const bool by_device = producer >= 0;
@@ -463,13 +482,8 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         };
         auto device_add = [&](const DevicePart& part, const std::string& against, const HostTensor& expected,
                               bool expected_is_file) {
-            const int producer = int(&part - parts.data());
-            if (add(part.backend->label() + " vs " + against, expected, part.outputs[i], expected_is_file, false,
-                    producer)) {
-                device_failed = true;
-                if (failed_labels.find(part.backend->label()) == std::string::npos)
-                    failed_labels += (failed_labels.empty() ? "" : "+") + part.backend->label();
-            }
+            add(part.backend->label() + " vs " + against, expected, part.outputs[i], expected_is_file, false,
+                int(&part - parts.data()));
         };
         for (const DevicePart& part : parts)
             if (part.ran) device_add(part, "reference", reference[i], false);
@@ -483,7 +497,7 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
                                          use_exact ? compare_to_exact(exact_output_from(parts[a].outputs[i], exact[i]),
                                                                       parts[b].outputs[i], tolerance, shown, 2.0)
                                                    : compare_tensors(parts[a].outputs[i], parts[b].outputs[i], tolerance, shown),
-                                         {}});
+                                         {}, {}});
                 }
         auto source = spec.expected.find(slot.name);
         if (source == spec.expected.end()) continue;
@@ -494,6 +508,61 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         for (const DevicePart& part : parts)
             if (part.ran) device_add(part, "expected", *expected_values[i], true);
     }
+    // Registered deviations (core/deviations.h): a device part whose failed comparisons, or whose refusal of the
+    // desc, a model of its backend's registry explains. The models are evaluated on every case they speak about,
+    // so the report also says what the registry predicts (scripts/check_deviations.py holds the two together).
+    const ReferenceContext contract_context{pool_, options_.semantics};
+    const ContractOutputs contract{*spec.op, *spec.desc, input_ptrs, reference, exact, tolerances, contract_context};
+    for (size_t k = 0; k < parts.size(); ++k) {
+        if (!deviations_[k]) continue;
+        DevicePart& part = parts[k];
+        auto evaluated = evaluate_deviation_models(*deviations_[k], contract);
+        if (!evaluated.is_ok()) return fail(evaluated.status().with_context(context + ": deviation models"));
+        const std::string label = part.backend->label();
+        for (const ModelEvaluation& e : *evaluated)
+            if (e.certain || e.entry->model.kind == DeviationModel::Kind::kErrorBound)
+                r.predicted_deviations.push_back({label, e.entry->id, e.entry->description, e.certain});
+        if (!part.refusal.is_ok()) {
+            auto rejecting = std::find_if(evaluated->begin(), evaluated->end(), [](const ModelEvaluation& e) {
+                return e.entry->model.kind == DeviationModel::Kind::kRejectsDesc;
+            });
+            if (rejecting != evaluated->end())
+                r.deviations.push_back({label, rejecting->entry->id, rejecting->entry->description, true});
+            else if (several)
+                part.unsupported = part.refusal.message();
+            else
+                return fail(part.refusal.with_context(context + ": " + part.backend->name()));
+            continue;
+        }
+        std::vector<size_t> failed;
+        for (const Judgement& j : judgements)
+            if (j.producer == int(k) && r.outputs[j.report].result.verdict == Verdict::kFailed) failed.push_back(j.report);
+        if (!part.ran || failed.empty()) continue;
+        for (const ModelEvaluation& e : *evaluated) {
+            auto compared = compare_with_model(e, contract, part.outputs, options_.max_reported_mismatches);
+            if (!compared || std::any_of(compared->begin(), compared->end(),
+                                         [](const CompareResult& c) { return c.verdict != Verdict::kPassed; }))
+                continue;
+            for (size_t report : failed) r.outputs[report].deviation = e.entry->id;
+            for (size_t i = 0; i < compared->size(); ++i)
+                r.outputs.push_back({output_slots[i].name, label + " vs deviation model " + e.entry->id, false,
+                                     tolerances[i], tolerances[i].error_bound && !exact[i].exact.empty(),
+                                     std::move((*compared)[i]), {}, {}});
+            r.deviations.push_back({label, e.entry->id, e.entry->description, true});
+            break;
+        }
+    }
+    // Device failures that no registered deviation explains.
+    bool device_failed = false;
+    std::string failed_labels;
+    for (const Judgement& j : judgements) {
+        const OutputReport& o = r.outputs[j.report];
+        if (j.producer < 0 || o.result.verdict != Verdict::kFailed || !o.deviation.empty()) continue;
+        device_failed = true;
+        const std::string label = parts[size_t(j.producer)].backend->label();
+        if (failed_labels.find(label) == std::string::npos) failed_labels += (failed_labels.empty() ? "" : "+") + label;
+    }
+
     if (!reference_failed && !device_failed) {
         prove_constant_outputs(judgements, -1, reference, r, [&](std::byte poison) -> Result<std::vector<HostTensor>> {
             std::vector<HostTensor> again;
@@ -522,7 +591,7 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
             device_unsupported += (device_unsupported.empty() ? "" : "; ") + part.backend->label() + ": " + part.unsupported;
     }
     if (used_inputs) *used_inputs = std::move(*inputs);  // nothing below reads them
-    if (r.outputs.empty() && device_skipped.empty() && device_unsupported.empty()) {
+    if (r.outputs.empty() && device_skipped.empty() && device_unsupported.empty() && r.deviations.empty()) {
         r.status = CaseStatus::kSkipped;
         r.reason = context + ": nothing to compare: the case has no expected outputs and no device backend ran "
                              "(add \"expected\" or use --backend gpu/both)";
@@ -530,13 +599,25 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
     }
     r.status = CaseStatus::kPassed;
     for (const OutputReport& o : r.outputs) {
-        if (o.informational) continue;
+        if (o.informational || !o.deviation.empty()) continue;
         if (o.result.verdict == Verdict::kFailed && r.status != CaseStatus::kFailed) {
             r.status = CaseStatus::kFailed;
             r.reason = context + ": " + o.output + " (" + o.comparison + "): " + o.result.reason;
         } else if (o.result.verdict == Verdict::kMistrusted && r.status == CaseStatus::kPassed) {
             r.status = CaseStatus::kMistrusted;
             r.reason = context + ": " + o.output + " (" + o.comparison + "): " + o.result.reason;
+        }
+    }
+    if (!r.deviations.empty()) {
+        // Never silent: the case names each registered deviation; another finding keeps its own status.
+        std::string named;
+        for (const CaseDeviation& d : r.deviations)
+            named += (named.empty() ? "" : "; ") + d.backend + " deviates as registered: " + d.id + " (" + d.description + ")";
+        if (r.status == CaseStatus::kPassed) {
+            r.status = CaseStatus::kDeviates;
+            r.reason = context + ": " + named;
+        } else {
+            r.reason += " [" + named + "]";
         }
     }
     if (r.status == CaseStatus::kFailed && device_failed && !reference_failed && !spec.expected.empty()) {

@@ -10,11 +10,14 @@
 #include "core/backend.h"
 #include "core/case_spec.h"
 #include "core/compare.h"
+#include "core/deviations.h"
 #include "core/tensor_source.h"
 
 namespace dmltool {
 
-enum class CaseStatus { kPassed, kFailed, kMistrusted, kUnsupported, kInvalid, kSkipped };
+// kDeviates: a device backend's outputs break the documented contract but match a model its deviation registry
+// lists (core/deviations.h); only backends given a registry (DirectML) can deviate.
+enum class CaseStatus { kPassed, kFailed, kMistrusted, kUnsupported, kInvalid, kSkipped, kDeviates };
 const char* case_status_name(CaseStatus status);  // "PASSED", ...
 
 // kGpu: dmltool's own kernels; kDirectml: Microsoft's DirectML.dll; kAll: both of them (three-way: reference,
@@ -32,6 +35,17 @@ struct OutputReport {
     bool exact = false;  // judged against the reference's exact values under the error bound
     CompareResult result;
     std::string note;    // e.g. "proven with two poison patterns" (a constant expectation whose writes were proven)
+    // A failed comparison that a registered deviation explains (the device matched that model): its id. Such a
+    // comparison does not fail the case; the case is DEVIATES.
+    std::string deviation;
+};
+
+// A registered deviation that explains a device's part of a case, or that the registry predicts for it.
+struct CaseDeviation {
+    std::string backend;  // the backend's label: "directml"
+    std::string id;       // "dml-1.15.4/resample-nearest-8bit-floor-halfpixel"
+    std::string description;
+    bool certain = true;  // predictions: the model's output breaks the contract (false: it only may, error bounds)
 };
 
 struct CaseResult {
@@ -48,6 +62,8 @@ struct CaseResult {
     double reference_ms = 0;
     std::optional<double> backend_ms;
     std::string repro;
+    std::vector<CaseDeviation> deviations;            // status DEVIATES: the entries that explain it
+    std::vector<CaseDeviation> predicted_deviations;  // the registry entries whose models depart on this case
 };
 
 struct RunOptions {
@@ -78,6 +94,10 @@ public:
     CaseResult run(const LoadedCase& loaded, std::vector<HostTensor>* used_inputs = nullptr);
     // A case file that could not be parsed becomes one INVALID result.
     static CaseResult invalid_file(const CaseFile& file);
+    // The deviation registry of the `index`-th device backend (null: none, the default). Only a registry lets a
+    // backend's departures from the contract be DEVIATES, and only DirectML (label "directml") takes one: dmltool's
+    // own kernels and the reference are always held to the contract. False when the backend refuses it.
+    bool set_deviations(size_t index, const DeviationRegistry* registry);
 
     // Everything run() does up to the reference outputs, for `dmltool bench`: the inputs as the device would see
     // them (after the layout round trip). Errors carry the case context.
@@ -105,6 +125,7 @@ private:
     std::vector<Backend*> backends_;
     // Per backend: set once re-creating a lost device failed; the rest of the run does without that backend.
     std::vector<std::string> device_gone_;
+    std::vector<const DeviationRegistry*> deviations_;
 };
 
 // "dmltool run 'cases/x.json' --filter '^name$' ..." that reruns exactly one case.

@@ -13,6 +13,7 @@ enum class NearestRule {
     kLiteral,   // model A (default): floor((o + 1) / scale - 0.5) — the RESAMPLE2 remark read literally
     kHalfUp,    // model B: floor((o + 0.5) / scale)       = round half up of x_in
     kHalfDown,  // model C: ceil((o + 0.5) / scale - 1)    = round half down of x_in (ONNX round_prefer_floor)
+    kFloor,     // floor((o + 0.5) / scale - 0.5) = floor of x_in (DirectML 1.15.4's INT8/UINT8 rule)
 };
 
 std::string_view nearest_rule_name(NearestRule rule);  // "literal", "half-up", "half-down"

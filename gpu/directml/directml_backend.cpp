@@ -3,11 +3,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
+#include <vector>
 
 #include "gpu/device_footprint.h"
 #include "gpu/directml/dml_operator_desc.h"
 #include "gpu/hresult.h"
 #include "gpu/roofline_probe.h"
+
+#if defined(_WIN32)
+#include <winver.h>  // GetFileVersionInfo (version.dll): the DLL's version picks its deviation registry
+#endif
 
 namespace dmltool::gpu {
 
@@ -42,6 +48,7 @@ public:
                                 "; scripts/fetch_directml.sh fetches it, --directml-dll PATH names it");
         char loaded[MAX_PATH] = {};
         library->path_.assign(loaded, GetModuleFileNameA(library->module_, loaded, MAX_PATH));
+        library->version_ = file_version(library->path_);
         library->create_device1_ = reinterpret_cast<PFN_DMLTOOL_DML_CREATE_DEVICE1>(
             reinterpret_cast<void*>(GetProcAddress(library->module_, "DMLCreateDevice1")));
         if (!library->create_device1_)
@@ -55,6 +62,9 @@ public:
     }
 #endif
     const std::string& path() const { return path_; }
+    // The DLL's file version from its version resource (VS_FIXEDFILEINFO: "1.15.4"; a zero revision is left
+    // out), nullopt when it has none.
+    const std::optional<std::string>& version() const { return version_; }
     PFN_DMLTOOL_DML_CREATE_DEVICE1 create_device1() const { return create_device1_; }
 
 private:
@@ -62,7 +72,27 @@ private:
 #if defined(_WIN32)
     HMODULE module_ = nullptr;
 #endif
+#if defined(_WIN32)
+    static std::optional<std::string> file_version(const std::string& path) {
+        DWORD ignored = 0;
+        const DWORD size = GetFileVersionInfoSizeA(path.c_str(), &ignored);
+        if (size == 0) return std::nullopt;
+        std::vector<char> data(size);
+        VS_FIXEDFILEINFO* info = nullptr;
+        UINT length = 0;
+        if (!GetFileVersionInfoA(path.c_str(), 0, size, data.data()) ||
+            !VerQueryValueA(data.data(), "\\", reinterpret_cast<void**>(&info), &length) || !info ||
+            length < sizeof(VS_FIXEDFILEINFO) || info->dwSignature != 0xFEEF04BDu)
+            return std::nullopt;
+        std::string version = std::to_string(HIWORD(info->dwFileVersionMS)) + "." +
+                              std::to_string(LOWORD(info->dwFileVersionMS)) + "." +
+                              std::to_string(HIWORD(info->dwFileVersionLS));
+        if (LOWORD(info->dwFileVersionLS) != 0) version += "." + std::to_string(LOWORD(info->dwFileVersionLS));
+        return version;
+    }
+#endif
     std::string path_;
+    std::optional<std::string> version_;
     PFN_DMLTOOL_DML_CREATE_DEVICE1 create_device1_ = nullptr;
 };
 
@@ -171,8 +201,11 @@ std::string DirectMlBackend::execution_options() const {
     return text;
 }
 
+std::optional<std::string> DirectMlBackend::implementation_version() const { return library_->version(); }
+
 std::string DirectMlBackend::name() const {
-    return "directml (" + dll_path_ + ", max feature level " +
+    return "directml (" + dll_path_ + (library_->version() ? ", DirectML " + *library_->version() : std::string()) +
+           ", max feature level " +
            (max_feature_level_ ? max_feature_level_->to_string() : std::string("?")) + ", " + execution_options() +
            ", adapter " + context_->adapter().name + ")";
 }
@@ -223,7 +256,7 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
     HRESULT hr = dml_device_->CreateOperator(&p->dml_desc->desc(), dml::iid_of<IDMLOperator>(),
                                              reinterpret_cast<void**>(dml_operator.GetAddressOf()));
     if (hr == E_INVALIDARG)
-        return unsupported("DirectML rejected a desc that dmltool validated: IDMLDevice::CreateOperator(" +
+        return unsupported("DirectML " + std::string(kDescRejectedMarker) + ": IDMLDevice::CreateOperator(" +
                            p->dml_desc->summary() + ") returned E_INVALIDARG (0x80070057)");
     if (FAILED(hr)) return dml_call_failed(hr, "IDMLDevice::CreateOperator(" + p->dml_desc->summary() + ")", device);
 
@@ -233,7 +266,7 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
     hr = dml_device_->CompileOperator(dml_operator.Get(), flags, dml::iid_of<IDMLCompiledOperator>(),
                                       reinterpret_cast<void**>(p->compiled.GetAddressOf()));
     if (hr == E_INVALIDARG)
-        return unsupported("DirectML rejected a desc that dmltool validated: IDMLDevice::CompileOperator(" +
+        return unsupported("DirectML " + std::string(kDescRejectedMarker) + ": IDMLDevice::CompileOperator(" +
                            p->dml_desc->summary() + ") returned E_INVALIDARG (0x80070057)");
     if (FAILED(hr)) return dml_call_failed(hr, "IDMLDevice::CompileOperator(" + p->dml_desc->summary() + ")", device);
 

@@ -41,6 +41,7 @@ public:
     std::string name() const override;
     std::string label() const override { return "directml"; }
     std::optional<FeatureLevel> max_feature_level() const override { return max_feature_level_; }
+    std::optional<std::string> implementation_version() const override;
     Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc,
                                             const std::vector<const HostTensor*>& inputs, BackendTiming* timing,
                                             std::byte output_poison = kDefaultOutputPoison) override;

@@ -294,6 +294,37 @@ public:
         return plan_variant(static_cast<const QuantizedLinearConvolutionDesc&>(desc), variant);
     }
 
+    // Descs that DirectML 1.15.4 refuses with E_INVALIDARG although the documentation allows them (registered in
+    // gpu/directml/deviations/; found one change at a time, results/directml_wine_probe.txt).
+    std::vector<DeviationModel> deviation_models() const override {
+        using Kind = DeviationModel::Kind;
+        auto conv = [](const OpDesc& d) -> const QuantizedLinearConvolutionDesc& {
+            return static_cast<const QuantizedLinearConvolutionDesc&>(d);
+        };
+        return {
+            {.name = "qlconv-filter-scale-zero-point-shapes-differ",
+             .kind = Kind::kRejectsDesc,
+             .applies = [conv](const OpDesc& d) {
+                 const auto& c = conv(d);
+                 return c.filter_zero_point && c.filter_zero_point->sizes != c.filter_scale.sizes;
+             },
+             .adjust_semantics = nullptr,
+             .unit_roundoff = 0},
+            {.name = "qlconv-per-channel-quantization-1d",
+             .kind = Kind::kRejectsDesc,
+             .applies = [conv](const OpDesc& d) {
+                 const auto& c = conv(d);
+                 auto one_dimensional_per_channel = [](const TensorDesc& t) {
+                     return t.rank() == 1 && t.element_count() > 1;
+                 };
+                 return one_dimensional_per_channel(c.filter_scale) ||
+                        (c.filter_zero_point && one_dimensional_per_channel(*c.filter_zero_point));
+             },
+             .adjust_semantics = nullptr,
+             .unit_roundoff = 0},
+        };
+    }
+
     WorkEstimate work(const OpDesc& base) const override {
         const auto& d = static_cast<const QuantizedLinearConvolutionDesc&>(base);
         const auto bytes = [](const TensorDesc& t) { return t.element_count() * element_size(t.data_type); };

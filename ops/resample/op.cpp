@@ -153,6 +153,29 @@ public:
         return tolerance;
     }
 
+    // How DirectML departs from the contract (registered per DirectML version in gpu/directml/deviations/).
+    std::vector<DeviationModel> deviation_models() const override {
+        using Kind = DeviationModel::Kind;
+        auto mode_is = [](InterpolationMode mode) {
+            return [mode](const OpDesc& d) { return static_cast<const ResampleDesc&>(d).mode == mode; };
+        };
+        return {
+            // Nearest picks floor of the half-pixel coordinate, floor((o + 0.5) / s - 0.5): not always the
+            // element nearest to the pixel centre the documentation names.
+            {.name = "resample-nearest-floor-halfpixel",
+             .kind = Kind::kSemantics,
+             .applies = mode_is(InterpolationMode::kNearestNeighbor),
+             .adjust_semantics = [](SemanticsOptions& s) { s.resample_nearest_rule = NearestRule::kFloor; },
+             .unit_roundoff = 0},
+            // The blend rounded through half precision (unit roundoff 2^-11) instead of float32 arithmetic.
+            {.name = "resample-linear-half-precision-intermediates",
+             .kind = Kind::kErrorBound,
+             .applies = mode_is(InterpolationMode::kLinear),
+             .adjust_semantics = nullptr,
+             .unit_roundoff = 0x1p-11},
+        };
+    }
+
     // Tables from coordinates.h on the host; the kernel only gathers and blends (kernel.cpp).
     Result<DevicePlan> plan_device(const OpDesc& base, const SemanticsOptions& semantics) const override {
         return plan_resample(static_cast<const ResampleDesc&>(base), semantics);

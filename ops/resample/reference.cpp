@@ -89,7 +89,11 @@ public:
     // Underflow: a GPU may flush float32 denormals in every operation (and on reading inputs).
     double absolute_floor() const { return double((1u << interpolated_) + 2 * interpolated_ + 2) * 0x1p-126; }
 
-    double operator()(const uint32_t* coord, const std::vector<std::vector<LinearTap>>& taps, double m) const {
+    // M of one element; `arithmetic` (when not null) receives the part of M that the blend's own arithmetic causes,
+    // (2r + 2^r - 1) * m + 2 * sum of P_d (the weights' and products' roundings), without the coordinate term: what
+    // a blend in a narrower arithmetic with float32 coordinates scales (a deviation model, core/deviations.h).
+    double operator()(const uint32_t* coord, const std::vector<std::vector<LinearTap>>& taps, double m,
+                      double* arithmetic = nullptr) const {
         const uint32_t rank = desc_.input.rank();
         uint32_t lo[kMaxDimensionCount], hi[kMaxDimensionCount];
         double q[kMaxDimensionCount];
@@ -121,10 +125,11 @@ public:
             ++at[d - 1];
         }
         const uint32_t r = interpolated_;
-        double scale = double(2 * r + (1u << r) - 1) * m;
+        double blend = double(2 * r + (1u << r) - 1) * m, coordinates = 0;
         for (uint32_t d = 0; d < rank; ++d)
-            if (desc_.scales[d] != 1.0f) scale += (2.0 + 8.0 * (q[d] + 1.0)) * slope[d];
-        return scale;
+            if (desc_.scales[d] != 1.0f) blend += 2.0 * slope[d], coordinates += 8.0 * (q[d] + 1.0) * slope[d];
+        if (arithmetic) *arithmetic = blend;
+        return blend + coordinates;
     }
 
     static constexpr double kUnitRoundoff = 0x1p-24;  // float32, the arithmetic a correct implementation may use
@@ -149,6 +154,7 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
     if (exact) {
         exact->exact.assign(output.element_count(), 0.0);
         exact->scale.assign(output.element_count(), 0.0);
+        exact->arithmetic_scale.assign(output.element_count(), 0.0);
         exact->absolute_floor = error_scale.absolute_floor();
     }
     context.pool.parallel_for(output.element_count(), [&](uint64_t begin, uint64_t end) {
@@ -178,7 +184,7 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
             store_blend(desc.output.data_type, output.bytes().data(), i, &sum, 1);
             if (exact) {
                 exact->exact[i] = sum;
-                exact->scale[i] = error_scale(coord, taps, magnitude);
+                exact->scale[i] = error_scale(coord, taps, magnitude, &exact->arithmetic_scale[i]);
             }
         }
     });

@@ -1,0 +1,343 @@
+// Deviation registries and the DEVIATES verdict (core/deviations.h, core/runner_deviations.h): the shipped registry
+// parses; broken registries are refused with file and JSON path; DirectML outputs that match a registered model
+// are DEVIATES, and planted wrong outputs on the same cases are FAILED — the registry must never swallow them.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/deviations.h"
+#include "core/report.h"
+#include "core/runner.h"
+#include "temp_dir.h"
+#include "tests/testing/op_testing.h"
+
+namespace dmltool {
+namespace {
+
+using nlohmann::json;
+using testing::TempDir;
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+const std::string kShippedRegistry = std::string(DMLTOOL_SOURCE_DIR) + "/gpu/directml/deviations/1.15.4.json";
+
+// Stands in for DirectML: computes the reference under `semantics`, then lets the test plant a change. Or refuses
+// every desc, as DirectML's CreateOperator does with E_INVALIDARG.
+class ModelBackend : public Backend {
+public:
+    explicit ModelBackend(std::string label = "directml") : label_(std::move(label)) {}
+    std::string name() const override { return label_ + " (model)"; }
+    std::string label() const override { return label_; }
+    Result<std::vector<HostTensor>> execute(const Op& op, const OpDesc& desc, const std::vector<const HostTensor*>& inputs,
+                                            BackendTiming*, std::byte) override {
+        if (refuse) return unsupported("DirectML " + std::string(kDescRejectedMarker) + ": CreateOperator: E_INVALIDARG");
+        auto outputs = testing::run_reference(op, desc, inputs, semantics);
+        if (!outputs.is_ok()) return outputs.status();
+        if (plant) plant(*outputs);
+        return outputs;
+    }
+    Result<double> time_executions(const Op&, const OpDesc&, const std::vector<const HostTensor*>&, unsigned) override {
+        return 0.0;
+    }
+    Result<DeviceRoofline> measure_roofline(uint64_t) override { return DeviceRoofline{}; }
+
+    SemanticsOptions semantics;
+    std::function<void(std::vector<HostTensor>&)> plant;
+    bool refuse = false;
+
+private:
+    std::string label_;
+};
+
+json resample_case(const std::string& name, const std::string& type, const std::string& mode, uint32_t in, uint32_t out,
+                   double scale, json source) {
+    return {{"name", name},
+            {"operator",
+             {{"type", "DML_OPERATOR_RESAMPLE"},
+              {"desc",
+               {{"InputTensor", {{"DataType", type}, {"Sizes", {1, 1, 1, in}}}},
+                {"OutputTensor", {{"DataType", type}, {"Sizes", {1, 1, 1, out}}}},
+                {"InterpolationMode", mode},
+                {"Scales", {1, 1, 1, scale}}}}}},
+            {"inputs", {{"InputTensor", source}}}};
+}
+
+json qlconv_case(const std::string& name, const json& filter_scale_sizes, const json& filter_zero_point_sizes) {
+    auto tensor = [](const std::string& type, const json& sizes) { return json{{"DataType", type}, {"Sizes", sizes}}; };
+    return {{"name", name},
+            {"operator",
+             {{"type", "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION"},
+              {"desc",
+               {{"InputTensor", tensor("UINT8", {1, 2, 4, 4})},
+                {"InputScaleTensor", tensor("FLOAT32", {1, 1, 1, 1})},
+                {"FilterTensor", tensor("UINT8", {4, 2, 3, 3})},
+                {"FilterScaleTensor", tensor("FLOAT32", filter_scale_sizes)},
+                {"FilterZeroPointTensor", tensor("UINT8", filter_zero_point_sizes)},
+                {"OutputScaleTensor", tensor("FLOAT32", {1, 1, 1, 1})},
+                {"OutputTensor", tensor("UINT8", {1, 4, 4, 4})},
+                {"Strides", {1, 1}},
+                {"Dilations", {1, 1}},
+                {"StartPadding", {1, 1}},
+                {"EndPadding", {1, 1}},
+                {"GroupCount", 1}}}}},
+            {"inputs",
+             {{"InputTensor", {{"random", {{"seed", 1}}}}},
+              {"InputScaleTensor", {{"constant", 0.05}}},
+              {"FilterTensor", {{"random", {{"seed", 2}}}}},
+              {"FilterScaleTensor", {{"constant", 0.01}}},
+              {"FilterZeroPointTensor", {{"constant", 128}}},
+              {"OutputScaleTensor", {{"constant", 0.5}}}}}};
+}
+
+// Adds `ulps` units in the last place to every element of a FLOAT16 or FLOAT32 tensor of positive values.
+void add_ulps(HostTensor& t, int ulps) {
+    for (uint64_t i = 0; i < t.element_count(); ++i) {
+        if (t.data_type() == DataType::kFloat16) {
+            uint16_t bits;
+            std::memcpy(&bits, t.element_ptr(i), 2);
+            bits = uint16_t(bits + ulps);
+            std::memcpy(t.element_ptr(i), &bits, 2);
+        } else {
+            uint32_t bits;
+            std::memcpy(&bits, t.element_ptr(i), 4);
+            bits = uint32_t(int64_t(bits) + ulps);
+            std::memcpy(t.element_ptr(i), &bits, 4);
+        }
+    }
+}
+
+class DeviationsTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        auto parsed = parse_deviation_registry(read_text(kShippedRegistry), kShippedRegistry, registry_);
+        ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+        shipped_ = std::move(parsed).value();
+        options_.semantics.resample_nearest_rule = NearestRule::kHalfUp;  // the contract these tests hold
+    }
+    CaseResult run(const json& c, ModelBackend& backend, const DeviationRegistry* registry) {
+        files_.push_back(load_case_file(dir_.write("c" + std::to_string(files_.size()) + ".json", c.dump()), registry_));
+        EXPECT_TRUE(files_.back().status.is_ok()) << files_.back().status.message();
+        Runner runner(options_, pool_, &backend);
+        EXPECT_TRUE(runner.set_deviations(0, registry));
+        return runner.run(files_.back().cases.at(0));
+    }
+    static bool has_id(const std::vector<CaseDeviation>& list, const std::string& id) {
+        for (const CaseDeviation& d : list)
+            if (d.id == id) return true;
+        return false;
+    }
+
+    TempDir dir_;
+    OpRegistry registry_ = make_builtin_registry();
+    ThreadPool pool_{2};
+    RunOptions options_;
+    DeviationRegistry shipped_;
+    std::deque<CaseFile> files_;
+};
+
+// 5 -> 12 at scale 2.5: DirectML's 8-bit rule (floor of the half-pixel coordinate) differs from the contract.
+const json kNearestSource = {{"sequence", {{"start", 10}, {"step", 1}}}};
+
+TEST_F(DeviationsTest, ShippedRegistryNamesItsEntries) {
+    EXPECT_EQ(shipped_.version, "1.15.4");
+    ASSERT_EQ(shipped_.entries.size(), 4u);
+    EXPECT_EQ(shipped_.entries[0].id, "dml-1.15.4/resample-nearest-8bit-floor-halfpixel");
+    for (const DeviationEntry& e : shipped_.entries) {
+        EXPECT_FALSE(e.description.empty()) << e.id;
+        EXPECT_NE(e.evidence.find("results/"), std::string::npos) << e.id << ": evidence must cite results/";
+    }
+}
+
+TEST_F(DeviationsTest, EightBitNearestMatchingTheModelDeviates) {
+    ModelBackend dml;
+    dml.semantics.resample_nearest_rule = NearestRule::kFloor;
+    CaseResult r = run(resample_case("nn/u8", "UINT8", "NEAREST_NEIGHBOR", 5, 12, 2.5, kNearestSource), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    ASSERT_EQ(r.deviations.size(), 1u);
+    EXPECT_EQ(r.deviations[0].id, "dml-1.15.4/resample-nearest-8bit-floor-halfpixel");
+    EXPECT_NE(r.reason.find("dml-1.15.4/resample-nearest-8bit-floor-halfpixel"), std::string::npos) << r.reason;
+    EXPECT_TRUE(has_id(r.predicted_deviations, "dml-1.15.4/resample-nearest-8bit-floor-halfpixel"));
+    EXPECT_EQ(exit_code_for(summarize({r}, 0)), 0);
+    EXPECT_EQ(exit_code_for(summarize({r}, 0, /*strict=*/true)), 1);
+    // The registry off (--deviations none): the same output is FAILED.
+    EXPECT_EQ(run(resample_case("nn/u8/none", "UINT8", "NEAREST_NEIGHBOR", 5, 12, 2.5, kNearestSource), dml, nullptr).status,
+              CaseStatus::kFailed);
+}
+
+TEST_F(DeviationsTest, EightBitNearestOffByOneFails) {
+    ModelBackend dml;
+    dml.semantics.resample_nearest_rule = NearestRule::kFloor;
+    dml.plant = [](std::vector<HostTensor>& out) { out[0].set_from_double(7, out[0].get_as_double(7) + 1); };
+    CaseResult r = run(resample_case("nn/u8/planted", "UINT8", "NEAREST_NEIGHBOR", 5, 12, 2.5, kNearestSource), dml,
+                       &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kFailed) << r.reason;
+    EXPECT_TRUE(r.deviations.empty());
+}
+
+// The model only applies to the data types its entry names: FLOAT32 nearest with the 8-bit rule is FAILED.
+TEST_F(DeviationsTest, ModelsApplyOnlyToTheirDataTypes) {
+    ModelBackend dml;
+    dml.semantics.resample_nearest_rule = NearestRule::kFloor;
+    CaseResult r = run(resample_case("nn/f32", "FLOAT32", "NEAREST_NEIGHBOR", 5, 12, 2.5, kNearestSource), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kFailed) << r.reason;
+    EXPECT_TRUE(r.predicted_deviations.empty());
+}
+
+// A shape where the 8-bit rule and the contract agree: DirectML passes, and nothing is predicted.
+TEST_F(DeviationsTest, NoPredictionWhereTheModelAgreesWithTheContract) {
+    ModelBackend dml;
+    dml.semantics.resample_nearest_rule = NearestRule::kFloor;
+    CaseResult r = run(resample_case("nn/u8/same", "UINT8", "NEAREST_NEIGHBOR", 8, 8, 1.0, kNearestSource), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kPassed) << r.reason;
+    EXPECT_TRUE(r.predicted_deviations.empty());
+}
+
+// dmltool's own kernels never take a registry.
+TEST_F(DeviationsTest, OwnKernelsNeverDeviate) {
+    ModelBackend gpu("gpu");
+    Runner runner(options_, pool_, &gpu);
+    EXPECT_FALSE(runner.set_deviations(0, &shipped_));
+}
+
+TEST_F(DeviationsTest, EightBitLinearTwoAwayFails) {
+    ModelBackend dml;
+    dml.plant = [](std::vector<HostTensor>& out) { out[0].set_from_double(5, out[0].get_as_double(5) + 2); };
+    const json source = {{"values", {0, 100, 7, 250, 33, 81}}};
+    CaseResult r = run(resample_case("lin/u8", "UINT8", "LINEAR", 6, 9, 1.5, source), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kFailed) << r.reason;
+}
+
+TEST_F(DeviationsTest, HalfPrecisionBlendDeviatesButAPlantedErrorFails) {
+    const json source = {{"random", {{"seed", 7}, {"min", 4}, {"max", 6}}}};
+    ModelBackend dml;
+    dml.plant = [](std::vector<HostTensor>& out) { add_ulps(out[0], 1); };  // as DirectML's half blends
+    CaseResult r = run(resample_case("lin/f16", "FLOAT16", "LINEAR", 16, 40, 2.5, source), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/resample-linear-fp16-half-intermediates"));
+    ModelBackend wrong;
+    wrong.plant = [](std::vector<HostTensor>& out) {
+        add_ulps(out[0], 1);
+        uint16_t bits;  // the last element, where the coordinate term of the bound is largest: 6 ulps more
+        std::memcpy(&bits, out[0].element_ptr(39), 2);
+        bits = uint16_t(bits + 6);
+        std::memcpy(out[0].element_ptr(39), &bits, 2);
+    };
+    CaseResult f = run(resample_case("lin/f16/planted", "FLOAT16", "LINEAR", 16, 40, 2.5, source), wrong, &shipped_);
+    EXPECT_EQ(f.status, CaseStatus::kFailed) << f.reason;
+    // FLOAT32 has no registered deviation: a blend outside the bound is FAILED.
+    ModelBackend f32;
+    f32.plant = [](std::vector<HostTensor>& out) { add_ulps(out[0], 64); };
+    EXPECT_EQ(run(resample_case("lin/f32", "FLOAT32", "LINEAR", 16, 40, 2.5, source), f32, &shipped_).status,
+              CaseStatus::kFailed);
+}
+
+TEST_F(DeviationsTest, RegisteredRefusalDeviatesOthersStayUnsupported) {
+    ModelBackend dml;
+    dml.refuse = true;
+    CaseResult r = run(qlconv_case("q/mixed", {1, 4, 1, 1}, {1, 1, 1, 1}), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/qlconv-filter-scale-zero-point-shapes-differ"));
+    CaseResult one_d = run(qlconv_case("q/1d", {4}, {4}), dml, &shipped_);
+    EXPECT_EQ(one_d.status, CaseStatus::kDeviates) << one_d.reason;
+    EXPECT_TRUE(has_id(one_d.deviations, "dml-1.15.4/qlconv-per-channel-quantization-1d"));
+    CaseResult unregistered = run(qlconv_case("q/plain", {1, 1, 1, 1}, {1, 1, 1, 1}), dml, &shipped_);
+    EXPECT_EQ(unregistered.status, CaseStatus::kUnsupported) << unregistered.reason;
+    // A registered refusal shape that DirectML accepts is judged by its outputs like any other.
+    ModelBackend accepting;
+    EXPECT_EQ(run(qlconv_case("q/accepted", {1, 4, 1, 1}, {1, 1, 1, 1}), accepting, &shipped_).status,
+              CaseStatus::kPassed);
+}
+
+TEST_F(DeviationsTest, JsonReportNamesDeviations) {
+    ModelBackend dml;
+    dml.semantics.resample_nearest_rule = NearestRule::kFloor;
+    CaseResult r = run(resample_case("nn/i8", "INT8", "NEAREST_NEIGHBOR", 5, 12, 2.5, kNearestSource), dml, &shipped_);
+    const std::string path = (dir_.path() / "report.json").string();
+    ASSERT_TRUE(write_json_report(path, {r}, summarize({r}, 0), "directml").is_ok());
+    const json report = json::parse(read_text(path));
+    EXPECT_EQ(report["summary"]["deviates"], 1);
+    EXPECT_EQ(report["summary"]["exit_code"], 0);
+    EXPECT_EQ(report["cases"][0]["status"], "DEVIATES");
+    EXPECT_EQ(report["cases"][0]["deviations"][0]["id"], "dml-1.15.4/resample-nearest-8bit-floor-halfpixel");
+    EXPECT_EQ(report["cases"][0]["predicted_deviations"][0]["certain"], true);
+}
+
+// --- Registry files -------------------------------------------------------------------------------------------
+
+std::string registry_error(const OpRegistry& ops, const std::string& text) {
+    auto parsed = parse_deviation_registry(text, "reg.json", ops);
+    if (parsed.is_ok()) return "";
+    EXPECT_EQ(parsed.status().code(), ErrorCode::kInvalidInput);
+    return parsed.status().message();
+}
+
+TEST(DeviationRegistry, RefusesBrokenFilesNamingFileAndPath) {
+    const OpRegistry ops = make_builtin_registry();
+    json good = json::parse(read_text(kShippedRegistry));
+    EXPECT_EQ(registry_error(ops, good.dump()), "");
+    EXPECT_NE(registry_error(ops, "{not json").find("reg.json: not valid JSON"), std::string::npos);
+    auto with = [&](const std::string& pointer, const json& value) {
+        json broken = good;
+        broken[json::json_pointer(pointer)] = value;
+        return registry_error(ops, broken.dump());
+    };
+    EXPECT_NE(with("/deviations/0/operator", "DML_OPERATOR_RESAMPEL").find("reg.json: /deviations/0/operator: unknown"),
+              std::string::npos);
+    EXPECT_NE(with("/deviations/1/dataTypes/0", "FLOAT8").find("reg.json: /deviations/1/dataTypes/0: expected a data type"),
+              std::string::npos);
+    const std::string model = with("/deviations/2/model", "qlconv-guess");
+    EXPECT_NE(model.find("reg.json: /deviations/2/model: expected a deviation model of "
+                         "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION"),
+              std::string::npos)
+        << model;
+    EXPECT_NE(model.find("found 'qlconv-guess'"), std::string::npos) << model;
+    EXPECT_NE(with("/deviations/0/evidnce", "x").find("/deviations/0/evidnce: expected one of the members"),
+              std::string::npos);
+    EXPECT_NE(with("/version", "one.two").find("/version: expected a dotted numeric version"), std::string::npos);
+    EXPECT_NE(with("/deviations/1/id", good["deviations"][0]["id"]).find("/deviations/1/id: expected a unique id"),
+              std::string::npos);
+    json missing = good;
+    missing["deviations"][3].erase("description");
+    EXPECT_NE(registry_error(ops, missing.dump()).find("/deviations/3/description: expected a one-line description, "
+                                                       "found nothing"),
+              std::string::npos);
+}
+
+TEST(DeviationRegistry, VersionsPickTheSameOrNewestOlder) {
+    EXPECT_EQ(compare_versions("1.15.4", "1.15.4.0"), 0);
+    EXPECT_EQ(compare_versions("1.15.4", "1.15.10"), -1);
+    EXPECT_EQ(compare_versions("1.16", "1.15.9"), 1);
+    EXPECT_EQ(compare_versions("1.x", "1.15"), std::nullopt);
+    std::vector<DeviationRegistry> registries(3);
+    registries[0].version = "1.13.1";
+    registries[1].version = "1.15.4";
+    registries[2].version = "1.14.0";
+    auto exact = choose_deviation_registry(registries, "1.15.4");
+    EXPECT_EQ(exact.registry, &registries[1]);
+    EXPECT_TRUE(exact.note.empty());
+    auto older = choose_deviation_registry(registries, "1.14.2");
+    EXPECT_EQ(older.registry, &registries[2]);
+    EXPECT_NE(older.note.find("no deviation registry for DirectML 1.14.2; using the newest older one, 1.14.0"),
+              std::string::npos);
+    auto newer = choose_deviation_registry(registries, "1.16.0");
+    EXPECT_EQ(newer.registry, &registries[1]);
+    auto too_old = choose_deviation_registry(registries, "1.8.0");
+    EXPECT_EQ(too_old.registry, nullptr);
+    auto unknown = choose_deviation_registry(registries, std::nullopt);
+    EXPECT_EQ(unknown.registry, &registries[1]);
+    EXPECT_NE(unknown.note.find("could not be read"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dmltool
