@@ -7,6 +7,7 @@ std::string_view nearest_rule_name(NearestRule rule) {
         case NearestRule::kLiteral: return "literal";
         case NearestRule::kHalfUp: return "half-up";
         case NearestRule::kHalfDown: return "half-down";
+        case NearestRule::kFloor: return "floor";
     }
     return "?";
 }
@@ -15,6 +16,7 @@ std::optional<NearestRule> parse_nearest_rule(std::string_view text) {
     if (text == "literal" || text == "A") return NearestRule::kLiteral;
     if (text == "half-up" || text == "B") return NearestRule::kHalfUp;
     if (text == "half-down" || text == "C") return NearestRule::kHalfDown;
+    if (text == "floor") return NearestRule::kFloor;
     return std::nullopt;
 }
 
