@@ -100,7 +100,7 @@ uint64_t ulp_distance(DataType type, uint64_t a, uint64_t b) {
 
 std::string describe_tolerance(const Tolerance& tolerance) {
     if (tolerance.bitwise) return "bit-exact";
-    char buffer[160];
+    char buffer[224];
     if (tolerance.error_bound) {
         int exponent = 0;
         const bool power_of_two = std::frexp(tolerance.unit_roundoff, &exponent) == 0.5;
