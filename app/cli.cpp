@@ -24,7 +24,7 @@ struct CommonFlags {
     std::string backend = "both";
     std::string feature_level;
     std::string shard;
-    std::string nearest_rule = "literal";
+    std::string nearest_rule = "half-up";
     uint64_t max_host_mib = 8192;
 };
 
@@ -76,9 +76,10 @@ void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions
                     "Highest DML feature level to claim, e.g. 5_1 (default 6_4); cases needing more are UNSUPPORTED");
     cmd->add_option("--shard", f.shard, "Run shard I of N (0-based, round-robin over the selected cases), e.g. 0/4");
     cmd->add_option("--nearest-rule", f.nearest_rule,
-                    "DML_RESAMPLE nearest-neighbour index rule: literal (default; spec model A), half-up (B), "
-                    "half-down (C)")
-        ->check(CLI::IsMember({"literal", "half-up", "half-down", "A", "B", "C"}));
+                    "DML_RESAMPLE nearest-neighbour index rule (README: Semantics and tolerances): half-up (default; "
+                    "spec model B, what DirectML 1.15.4 does for FLOAT32/FLOAT16), literal (A), half-down (C), floor "
+                    "(floor of the half-pixel coordinate: DirectML 1.15.4's INT8/UINT8 deviation)")
+        ->check(CLI::IsMember({"literal", "half-up", "half-down", "floor", "A", "B", "C"}));
     cmd->add_flag("--allow-outside-paths", run.sources.allow_outside_paths,
                   "Let case files read HDF5 files outside their own directory tree");
     cmd->add_option("--max-host-memory", f.max_host_mib, "Largest host memory (MiB) one case may use (default 8192)");

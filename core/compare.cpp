@@ -47,8 +47,8 @@ std::string value_text(const HostTensor& t, uint64_t i) {
     return buffer;
 }
 
-// Half the distance between adjacent values of `type` around magnitude v (>= 0): the output rounding a
-// correct implementation adds after computing v. Integers round to the nearest integer.
+// Half the distance between adjacent values of the float `type` around magnitude v (>= 0): the output rounding a
+// correct implementation adds after computing v. (Integer outputs have their own rule in compare_to_exact.)
 double half_ulp(DataType type, double v) {
     int exponent = 0;
     switch (type) {
@@ -63,7 +63,7 @@ double half_ulp(DataType type, double v) {
         case DataType::kFloat64:
             std::frexp(v, &exponent);
             return std::ldexp(1.0, exponent - 54);
-        default: return 0.5;
+        default: return 0.5;  // not reached: integer outputs are judged without it
     }
 }
 
@@ -100,7 +100,7 @@ uint64_t ulp_distance(DataType type, uint64_t a, uint64_t b) {
 
 std::string describe_tolerance(const Tolerance& tolerance) {
     if (tolerance.bitwise) return "bit-exact";
-    char buffer[160];
+    char buffer[224];
     if (tolerance.error_bound) {
         int exponent = 0;
         const bool power_of_two = std::frexp(tolerance.unit_roundoff, &exponent) == 0.5;
@@ -110,8 +110,8 @@ std::string describe_tolerance(const Tolerance& tolerance) {
         else
             std::snprintf(u, sizeof u, "%g", tolerance.unit_roundoff);
         std::snprintf(buffer, sizeof buffer,
-                      "error bound |got - exact| <= 1.01*u*M + F + output rounding, u = %s (README: Semantics and "
-                      "tolerances)", u);
+                      "error bound |got - exact| <= 1.01*u*M + F + output rounding (integers: < 1 + 1.01*u*M + "
+                      "F), u = %s (README: Semantics and tolerances)", u);
         if (tolerance.arithmetic_unit_roundoff > tolerance.unit_roundoff)
             return std::string(buffer) + ", the arithmetic's part of M with u = " +
                    (tolerance.arithmetic_unit_roundoff == 0x1p-11 ? std::string("2^-11 (half precision)")
@@ -246,10 +246,20 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
             if (tolerance.arithmetic_unit_roundoff > u)
                 computing += 1.01 * (tolerance.arithmetic_unit_roundoff - u) *
                              (exact.arithmetic_scale.empty() ? exact.scale[i] : exact.arithmetic_scale[i]);
-            bound = bound_factor * (computing + half_ulp(type, std::fabs(want) + computing));
             error = std::fabs(value - want);
             if (std::isnan(error)) error = std::numeric_limits<double>::infinity();  // got NaN
-            pass = error <= bound;
+            if (is_float(type)) {
+                bound = bound_factor * (computing + half_ulp(type, std::fabs(want) + computing));
+                pass = error <= bound;
+            } else {
+                // Any conversion of a value v within `computing` of the exact one to an integer (truncation,
+                // floor, ceil, any rounding; the documentation names none): floor(want - computing) <= got <=
+                // ceil(want + computing), which for an integer got is |got - want| < 1 + computing. Centred on
+                // another implementation's integer output (bound_factor 2), both lie within that open distance
+                // of the exact value, hence within twice it of each other.
+                bound = bound_factor * (1.0 + computing);
+                pass = error < bound;
+            }
             if (std::isfinite(error)) {
                 result.max_abs_error = std::max(result.max_abs_error, error);
                 if (bound > 0) result.max_bound_ratio = std::max(result.max_bound_ratio, error / bound);

@@ -44,9 +44,11 @@ CompareResult compare_tensors(const HostTensor& expected, const HostTensor& got,
                               size_t max_reported = 8);
 
 // Judges `got` against a reference's exact values under an error-bound tolerance (Tolerance::error_bound):
-// element i passes when |got_i - exact_i| <= bound_factor * (1.01 * u * scale_i + absolute_floor + half an ulp
-// of got's type at |exact_i| + 1.01 * u * scale_i). A non-finite exact value must be matched exactly (NaN by
-// any NaN). bound_factor 2 judges two implementations that each stay within the bound of the same exact value.
+// element i passes when |got_i - exact_i| <= bound_factor * (c_i + half an ulp of got's float type at |exact_i| +
+// c_i), c_i = 1.01 * u * scale_i + absolute_floor; for an integer type when |got_i - exact_i| < bound_factor *
+// (1 + c_i) (got is then an integer between the floor and the ceiling of a value within c_i of exact_i: any
+// conversion to an integer). A non-finite exact value must be matched exactly (NaN by any NaN). bound_factor 2
+// judges two implementations that each stay within the bound of the same exact value.
 CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, const Tolerance& tolerance,
                                size_t max_reported = 8, double bound_factor = 1.0);
 // The values of `values` as the centre, with the scales of `like`: for judging one implementation against

@@ -39,7 +39,8 @@ struct TensorSlot {
 // difference <= abs; `bitwise` demands identical bits (data movement: -0.0 and NaN payloads must survive).
 // `error_bound`: the operator computes in floating point and its reference states, per element, the exact
 // value and an error scale (ExactOutput); an element passes when |got - exact| <= 1.01 * unit_roundoff *
-// scale + absolute_floor + half an ulp of the output type (README: Semantics and tolerances). ulp/abs then
+// scale + absolute_floor + half an ulp of the output type (integer types: < 1 + the same; README: Semantics and
+// tolerances, compare_to_exact). ulp/abs then
 // only judge comparisons that have no exact values (two device outputs against each other, unit tests).
 struct Tolerance {
     bool bitwise = false;

@@ -166,7 +166,7 @@ std::string repro_command(const CaseSpec& spec, const RunOptions& options) {
                       shell_quote("^" + regex_escape(spec.name) + "$") + " --backend " + backend;
     if (options.feature_level_cap != kHighestFeatureLevel)
         out += " --feature-level " + options.feature_level_cap.to_string();
-    if (options.semantics.resample_nearest_rule != NearestRule::kLiteral)
+    if (options.semantics.resample_nearest_rule != SemanticsOptions{}.resample_nearest_rule)
         out += " --nearest-rule " + std::string(nearest_rule_name(options.semantics.resample_nearest_rule));
     if (options.sources.allow_outside_paths) out += " --allow-outside-paths";
     return out + options.repro_extra_args;

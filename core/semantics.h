@@ -8,19 +8,22 @@
 
 namespace dmltool {
 
-// DML_RESAMPLE nearest-neighbour index rule, with x_in = (o + 0.5) / scale - 0.5 (half-pixel centres):
+// DML_RESAMPLE nearest-neighbour index rule, with x_in = (o + 0.5) / scale - 0.5 (half-pixel centres). A, B and C
+// are readings of the documentation ("the input element nearest to the pixel centre"); B is the default because
+// DirectML 1.15.4 follows it for FLOAT32 and FLOAT16 (README: Semantics and tolerances).
 enum class NearestRule {
-    kLiteral,   // model A (default): floor((o + 1) / scale - 0.5) — the RESAMPLE2 remark read literally
-    kHalfUp,    // model B: floor((o + 0.5) / scale)       = round half up of x_in
-    kHalfDown,  // model C: ceil((o + 0.5) / scale - 1)    = round half down of x_in (ONNX round_prefer_floor)
-    kFloor,     // floor((o + 0.5) / scale - 0.5) = floor of x_in (DirectML 1.15.4's INT8/UINT8 rule)
+    kLiteral,   // model A: floor((o + 1) / scale - 0.5)  — the RESAMPLE2 remark read literally
+    kHalfUp,    // model B (default): floor((o + 0.5) / scale) = round half up of x_in
+    kHalfDown,  // model C: ceil((o + 0.5) / scale - 1)   = round half down of x_in (ONNX round_prefer_floor)
+    kFloor,     // floor((o + 0.5) / scale - 0.5) = floor of x_in: not "nearest", but what DirectML 1.15.4 does for
+                // INT8/UINT8 (a departure from its documentation, kept as a deviation model)
 };
 
-std::string_view nearest_rule_name(NearestRule rule);  // "literal", "half-up", "half-down"
+std::string_view nearest_rule_name(NearestRule rule);  // "literal", "half-up", "half-down", "floor"
 std::optional<NearestRule> parse_nearest_rule(std::string_view text);
 
 struct SemanticsOptions {
-    NearestRule resample_nearest_rule = NearestRule::kLiteral;
+    NearestRule resample_nearest_rule = NearestRule::kHalfUp;
 };
 
 }  // namespace dmltool

@@ -63,11 +63,13 @@ def _inv_scale(scale):
     return F32(1) / F32(scale)
 
 
-def nearest_indices(n_in, n_out, scale, rule="A"):
+def nearest_indices(n_in, n_out, scale, rule="B"):
     """Input index per output index along one dimension.
 
-    Rule A (the default, spec §6.6 "literal doc model"): floor((o + 1) / s - 0.5).
-    Rules B and C exist only so the generator can tell which cases discriminate between the candidate models.
+    Rule B (the default, spec §6.6 "round half up"): floor((o + 0.5) / s), what DirectML 1.15.4 computes for
+    FLOAT32/FLOAT16. Rules A and C, the other readings of "nearest to the pixel centre", let the generator tell
+    which cases discriminate between them; "floor" (floor((o + 0.5) / s - 0.5), DirectML 1.15.4's INT8/UINT8
+    deviation from its documentation) is a deviation model, never an expectation of the bundled cases.
     """
     inv = _inv_scale(scale)
     idx = []
@@ -78,6 +80,8 @@ def nearest_indices(n_in, n_out, scale, rule="A"):
             v = np.floor(F32(F32(o + 0.5) * inv))
         elif rule == "C":
             v = np.ceil(F32(F32(o + 0.5) * inv) - F32(1.0))
+        elif rule == "floor":
+            v = np.floor(F32(F32(o + 0.5) * inv) - F32(0.5))
         else:
             raise ValueError(rule)
         idx.append(min(max(int(v), 0), n_in - 1))
@@ -104,11 +108,15 @@ def _to_output_type(v64, dtype):
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
         return v64.astype(dtype)  # round to nearest even from float64
+    # 8-bit: truncation toward zero, what DirectML 1.15.4 and ONNX Runtime do (the docs name no conversion), of the
+    # value rounded to a multiple of 2^-10 first, so that a blend equal to an integer up to the float32 weights'
+    # rounding (a constant region) stays that integer.
     info = np.iinfo(dtype)
-    return np.clip(np.rint(v64), info.min, info.max).astype(dtype)
+    on_grid = np.round(np.clip(v64, info.min, info.max) * 1024.0) / 1024.0  # np.round: ties to even
+    return np.trunc(on_grid).astype(dtype)
 
 
-def resample(x, out_sizes, scales, mode, nn_rule="A"):
+def resample(x, out_sizes, scales, mode, nn_rule="B"):
     k = x.ndim
     assert len(out_sizes) == k and len(scales) == k
     if mode == "NEAREST_NEIGHBOR":

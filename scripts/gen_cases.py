@@ -468,14 +468,13 @@ def resample_fl(dt, rank):
 
 
 def nn_is_discriminating(in_sizes, out_sizes, scales):
-    """True when the candidate NN rounding models of spec §6.6 pick different pixels for this case.
+    """True when the readings of "nearest" in spec §6.6 (models A, B, C) pick different pixels for this case.
 
-    Model C is ignored at scale 0.5: there A and B always agree (index 2o+1), and the DirectML output observed
-    in spec §6.6 item 4 (a 0.5 downsample picking indices 1,3,5) already rules C out."""
+    The expected output follows model B, what DirectML 1.15.4 computes for FLOAT32/FLOAT16; such cases are
+    tagged nn-rule-sensitive, since another implementation may validly follow A or C."""
     for n_in, n_out, s in zip(in_sizes, out_sizes, scales):
-        a = oracle.nearest_indices(n_in, n_out, s, "A")
-        rivals = ("B",) if np.float32(s) == np.float32(0.5) else ("B", "C")
-        if any(not np.array_equal(a, oracle.nearest_indices(n_in, n_out, s, r)) for r in rivals):
+        b = oracle.nearest_indices(n_in, n_out, s, "B")
+        if any(not np.array_equal(b, oracle.nearest_indices(n_in, n_out, s, r)) for r in ("A", "C")):
             return True
     return False
 
@@ -490,8 +489,8 @@ def add_resample_case(cf, name, description, dt, mode, x, out_sizes, scales, in_
     if expected_override is not None:
         y = expected_override
     tags = list(tags)
-    if mode == NN and nn_is_discriminating(x.shape, out_sizes, scales) and "needs_hw_confirmation" not in tags:
-        tags.append("needs_hw_confirmation")
+    if mode == NN and nn_is_discriminating(x.shape, out_sizes, scales) and "nn-rule-sensitive" not in tags:
+        tags.append("nn-rule-sensitive")
     desc = {
         "InputTensor": tensor_desc(dt, x.shape, in_layout),
         "OutputTensor": tensor_desc(dt, out_sizes, out_layout, is_output=True),
@@ -986,12 +985,10 @@ def gen_doc_examples():
         # "picks rows {1,3} x cols {1,3,5}" of the values 0..23 laid out 4x6
         ("RS-NN-2", NN, np.arange(24, dtype=np.float32).reshape(1, 1, 4, 6), [1, 1, 0.5, 0.5], [1, 1, 2, 3],
          " ".join(str(r * 6 + c) for r in (1, 3) for c in (1, 3, 5)), []),
-        ("RS-NN-3", NN, seq("10 20").reshape(1, 1, 1, 2), [1, 1, 1, 1.5], [1, 1, 1, 3], "10 10 20",
-         ["needs_hw_confirmation"]),
-        ("RS-NN-4", NN, seq("10 20").reshape(1, 1, 1, 2), [1, 1, 1, 3], [1, 1, 1, 6], "10 10 10 10 20 20",
-         ["needs_hw_confirmation"]),
-        ("RS-NN-5", NN, seq("10 20 30 40 50").reshape(1, 1, 1, 5), [1, 1, 1, 0.4], [1, 1, 1, 2], "30 50",
-         ["needs_hw_confirmation"]),
+        # The spec's model B vectors (the default; model A's are "10 10 20", "10 10 10 10 20 20", "30 50").
+        ("RS-NN-3", NN, seq("10 20").reshape(1, 1, 1, 2), [1, 1, 1, 1.5], [1, 1, 1, 3], "10 20 20", []),
+        ("RS-NN-4", NN, seq("10 20").reshape(1, 1, 1, 2), [1, 1, 1, 3], [1, 1, 1, 6], "10 10 10 20 20 20", []),
+        ("RS-NN-5", NN, seq("10 20 30 40 50").reshape(1, 1, 1, 5), [1, 1, 1, 0.4], [1, 1, 1, 2], "20 40", []),
     ]
     for i, (label, mode, x, scales, out_sizes, want_text, extra) in enumerate(rs):
         got = oracle.resample(x, out_sizes, scales, mode)

@@ -9,10 +9,12 @@
 // what the reference's sum gives: every corner is multiplied by its weight, a zero weight included.
 //
 // Outputs: FLOAT32 as is; FLOAT16 through shaders::float_to_half (round to nearest even, exact integer
-// arithmetic); INT8/UINT8 round half to even, then clamp. Short weights (KernelConfig::short_weights, every
-// weight a multiple of 1/16): every separable partial blend of 8-bit values is then a multiple of 2^-12 below
-// 2^8 in magnitude, exact in float32, so round_ne is the reference's rounding of the exact value and no clamp
-// is needed (a convex combination).
+// arithmetic); INT8/UINT8 clamped, rounded to a multiple of 2^-10 (exact float32 steps: a power-of-two product,
+// round_ne, the inverse product) and converted by ftoi/ftou, which truncate toward zero: the reference's conversion
+// (README: Semantics and tolerances; linear_rows.cpp says why the 2^-10 step). Short weights
+// (KernelConfig::short_weights, every weight a multiple of 1/16): every separable partial blend of 8-bit values is
+// then a multiple of 2^-12 below 2^8 in magnitude, exact in float32, so the output is the reference's conversion
+// of the exact value and no clamp is needed (a convex combination).
 #include "ops/resample/emitter.h"
 
 namespace dmltool::ops::resample {
@@ -33,13 +35,19 @@ Operand Emitter::finish(const Value& v, bool clamp) {
         default: break;
     }
     const bool is_signed = config_.type == DataType::kInt8;
-    b_.round_ne(f.x(), v.hi);
+    Operand value = v.hi;
     if (clamp) {  // not needed for an exact convex combination (short weights)
-        b_.max(f.x(), f.x(), imm_f(is_signed ? -128.0f : 0.0f));
+        b_.max(f.x(), value, imm_f(is_signed ? -128.0f : 0.0f));
         b_.min(f.x(), f.x(), imm_f(is_signed ? 127.0f : 255.0f));
+        value = f.x();
     }
-    if (is_signed) b_.ftoi(f.y(), f.x());
-    else b_.ftou(f.y(), f.x());
+    // To the 2^-10 grid, then truncation toward zero (clamping first gives the same result: both are monotone,
+    // the bounds integers).
+    b_.mul(f.z(), value, imm_f(1024.0f));
+    b_.round_ne(f.z(), f.z());
+    b_.mul(f.z(), f.z(), imm_f(1.0f / 1024.0f));
+    if (is_signed) b_.ftoi(f.y(), f.z());
+    else b_.ftou(f.y(), f.z());
     return f.y();
 }
 

@@ -30,7 +30,7 @@ inline uint32_t clamp_to_index(float value, uint32_t n_in) {
     return uint32_t(v);
 }
 
-// Nearest-neighbour input index of output index `o` (spec §6.6 models A/B/C, see core/semantics.h).
+// Nearest-neighbour input index of output index `o` (spec §6.6 models A/B/C and floor, see core/semantics.h).
 inline uint32_t nearest_index(uint64_t o, uint32_t n_in, float inv, NearestRule rule) {
     float v = 0.0f;
     switch (rule) {
@@ -52,6 +52,11 @@ inline uint32_t nearest_index(uint64_t o, uint32_t n_in, float inv, NearestRule 
         case NearestRule::kHalfDown: {  // ceil((o + 0.5) * inv - 1)
             const float scaled = output_center(o) * inv;
             v = std::ceil(scaled - 1.0f);
+            break;
+        }
+        case NearestRule::kFloor: {  // floor((o + 0.5) * inv - 0.5)
+            const float scaled = output_center(o) * inv;
+            v = std::floor(scaled - 0.5f);
             break;
         }
     }

@@ -51,13 +51,29 @@ inline AxisTap model_tap(uint32_t o, uint32_t n_in, float scale, Order order, Bu
     return tap;
 }
 
-// Rounds a float32 result to the output type as an implementation's store would.
-inline void store_float(HostTensor& output, uint64_t index, float value) {
+// Rounds a float32 result to the output type as an implementation's store would. The documentation does not say
+// how a blend becomes an 8-bit integer, so each order converts differently (all correct): separable truncates
+// toward zero (DirectML 1.15.4, ONNX Runtime, dmltool's kernels), 2-D weights round to nearest even, FMA floors,
+// lerp rounds half away from zero.
+inline float to_integer(float value, Order order) {
+    switch (order) {
+        case Order::kSeparable: return std::trunc(value);
+        case Order::kWeights2d: return std::nearbyint(value);
+        case Order::kFma: return std::floor(value);
+        case Order::kLerp: return std::round(value);
+    }
+    return value;
+}
+inline void store_float(HostTensor& output, uint64_t index, float value, Order order) {
     switch (output.data_type()) {
         case DataType::kFloat32: output.set<float>(index, value); break;
         case DataType::kFloat16: output.set<uint16_t>(index, double_to_half(double(value))); break;
-        case DataType::kInt8: output.set<int8_t>(index, int8_t(std::clamp(std::nearbyint(value), -128.0f, 127.0f))); break;
-        case DataType::kUint8: output.set<uint8_t>(index, uint8_t(std::clamp(std::nearbyint(value), 0.0f, 255.0f))); break;
+        case DataType::kInt8:
+            output.set<int8_t>(index, int8_t(to_integer(std::clamp(value, -128.0f, 127.0f), order)));
+            break;
+        case DataType::kUint8:
+            output.set<uint8_t>(index, uint8_t(to_integer(std::clamp(value, 0.0f, 255.0f), order)));
+            break;
         default: break;
     }
 }
@@ -109,7 +125,7 @@ inline HostTensor run_model(const ResampleDesc& desc, const HostTensor& input, O
         } else {
             value = blend(blend, 0);
         }
-        store_float(output, i, value);
+        store_float(output, i, value, order);
     }
     return output;
 }

@@ -21,9 +21,9 @@
 // the error bound), every weight exact. Element codecs (Codec below): FLOAT32 as is; FLOAT16 through the exact
 // integer conversions of shaders/elements.h (round to nearest even on output); INT8/UINT8 as biased floats
 // 2^15 + u (u the byte, for INT8 the byte + 128): every weight here is a multiple of 1/4 per axis, so every
-// partial blend is 2^15 + (a multiple of 1/16 below 256), exact in float32, and adding 2^23 - 2^15 rounds the
-// final value to an integer with round-half-even, exactly the reference's rounding; no clamp is needed (a
-// convex combination). The taps are not assumed: plan_linear_fast checks every one against coordinates.h.
+// partial blend is 2^15 + (a multiple of 1/16 below 256), exact in float32; subtracting the bias (exact) gives
+// the exact blend, which ftoi/ftou truncate toward zero, exactly the reference's conversion (README: Semantics
+// and tolerances); no clamp is needed (a convex combination). The taps are not assumed: plan_linear_fast checks every one against coordinates.h.
 //
 // Tuning variants (LinearFastVariant, offered by op.cpp): x2 with one output row per thread instead of a pair
 // (fewer registers, twice the threads; each input vector is loaded by four threads instead of two: cache hits),
@@ -56,16 +56,14 @@ using shaders::Resource;
 // Root constants of both kernels.
 constexpr uint32_t kFastThreads = 0;
 constexpr uint32_t kFastThreadsPerRow = 1;
-constexpr uint32_t kFastZero = 2;    // always 0: keeps the 8-bit rounding add from being re-associated
-constexpr uint32_t kFastChunks = 3;  // x2: input vectors per input row; x0.5: output vectors per output row
-constexpr uint32_t kFastPairs = 4;   // x2: row pairs per plane (H + 1)
-constexpr uint32_t kFastInH = 5;     // x2: input rows per plane
-constexpr uint32_t kFastInW = 6;     // x2: input elements per row
-constexpr uint32_t kFastOutH = 7;    // x2: output rows per plane (2H)
-constexpr uint32_t kFastConstantCount = 8;
+constexpr uint32_t kFastChunks = 2;  // x2: input vectors per input row; x0.5: output vectors per output row
+constexpr uint32_t kFastPairs = 3;   // x2: row pairs per plane (H + 1)
+constexpr uint32_t kFastInH = 4;     // x2: input rows per plane
+constexpr uint32_t kFastInW = 5;     // x2: input elements per row
+constexpr uint32_t kFastOutH = 6;    // x2: output rows per plane (2H)
+constexpr uint32_t kFastConstantCount = 7;
 
-constexpr float kByteBias = 32768.0f;            // 2^15: biased byte value = 2^15 + u
-constexpr float kByteRound = 8388608.0f - 32768.0f;  // 2^23 - 2^15: (2^15 + y) + this = 2^23 + round(y)
+constexpr float kByteBias = 32768.0f;  // 2^15: biased byte value = 2^15 + u
 
 // Hands out single components of fresh temps (keeps the register count of long unrolled kernels down).
 class Scalars {
@@ -164,17 +162,18 @@ public:
                 for (uint32_t k = 0; k < 4; ++k) {
                     Operand r = b_.temp();
                     for (uint32_t lane = 0; lane < 4; ++lane) {
-                        // The OR with the run-time zero hides that the value is a sum, so no compiler can fold
-                        // the rounding add into it (which would round the fraction away twice).
-                        b_.or_(r.component(lane), values[4 * k + lane], b_.root_constant(kFastZero));
-                        b_.add(r.component(lane), r.component(lane), imm_f(kByteRound));
+                        // The exact blend (the bias off: exact, both terms multiples of 1/16 below 2^16, so even a
+                        // compiler that re-associated it into the blend could not change it), truncated toward zero.
+                        const float bias = kByteBias + (type_ == DataType::kInt8 ? 128.0f : 0.0f);
+                        b_.add(r.component(lane), values[4 * k + lane], imm_f(-bias));
+                        if (type_ == DataType::kInt8) b_.ftoi(r.component(lane), r.component(lane));
+                        else b_.ftou(r.component(lane), r.component(lane));
                     }
-                    // Each sum is 2^23 + the rounded byte: its low 8 bits are the byte.
+                    // The low 8 bits of each integer are the byte (two's complement for INT8).
                     b_.bfi(r.x(), imm(8), imm(8), r.y(), r.x());
                     b_.bfi(r.x(), imm(8), imm(16), r.z(), r.x());
                     b_.bfi(words.component(k), imm(8), imm(24), r.w(), r.x());
                 }
-                if (type_ == DataType::kInt8) b_.xor_(words.xyzw(), words.xyzw(), imm(0x80808080u));
                 break;
         }
         return words;
@@ -584,7 +583,6 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc, Lin
     std::vector<uint32_t> constants(kFastConstantCount, 0);
     constants[kFastThreads] = uint32_t(threads);
     constants[kFastThreadsPerRow] = grid.threads_per_row;
-    constants[kFastZero] = 0;
     constants[kFastChunks] = uint32_t(chunks);
     constants[kFastPairs] = h + 1;
     constants[kFastInH] = h;

@@ -3,8 +3,8 @@
 // bound, for every data type: random and near-cancelling inputs, rank 2..4, one and several vector columns per
 // row (both row edges in one thread), two input rows (every row an edge), and inf/NaN/-0/subnormal/huge
 // inputs placed on edge rows and columns (the zero-weight corners there must give the reference's NaN).
-// The 8-bit kernels are exact (biased float32 blends, round half to even): their outputs must equal the
-// reference's bit for bit. Both blobs of every type pass vkd3d-compiler + spirv-val. The tuning variants (x2 with one
+// The 8-bit kernels are exact (biased float32 blends, truncated toward zero like the reference): their outputs must
+// equal the reference's bit for bit. Both blobs of every type pass vkd3d-compiler + spirv-val. The tuning variants (x2 with one
 // output row per thread; FLOAT16 with the f32tof16 opcode, run where this device's half opcode probe is exact and
 // refused where not) run the same tests and must give the heuristic plan's values (NaN signs aside).
 #include <gtest/gtest.h>

@@ -51,12 +51,6 @@ Function for_level(SimdLevel level, Function baseline, Function avx2, Function a
     return level == SimdLevel::kAvx512 ? avx512 : level == SimdLevel::kAvx2 ? avx2 : baseline;
 }
 
-// Round half to even of |v| <= 2^51 in the default rounding mode: adding and subtracting 1.5 * 2^52 leaves no
-// fraction bits (the build has -ffp-contract=off and no fast-math, so the two additions stay). std::nearbyint
-// gives the same value (the tests compare against it) but is a slow library call.
-constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 * 2^52
-double round_half_even(double v) { return (v + kRoundingShift) - kRoundingShift; }
-
 // std::clamp(v, lowest, highest) for a non-NaN v, as the SSE2 instructions maxsd and minsd: with plain
 // comparisons the compiler branches on every element, and a blend's value is unpredictable.
 inline double clamp(double v, double lowest, double highest) {
@@ -103,27 +97,38 @@ void store_halves(uint16_t* out, const double* sums, uint64_t count, SimdLevel l
         if (out[o] == kNotFastHalf) out[o] = double_to_half(sums[o]);
 }
 
-// The 8-bit stores below: clamp to the type's range, then round half to even — the same result as rounding first
-// and clamping after, since rounding is monotone and the bounds are integers (and the clamp keeps |v| <= 2^51 for
-// the rounding trick; NaN cannot occur: the inputs are integers and the weights finite) — then convert (exact:
-// integral values in [-128, 255]). With AVX2, vectors of the same operations, then narrowing by saturating packs
+// The 8-bit stores below: clamp to the type's range, round to a multiple of 2^-10 (to nearest, ties to even), then
+// truncate toward zero (the conversion DirectML 1.15.4 and ONNX Runtime apply; README: Semantics and tolerances).
+// The 2^-10 step keeps a blend whose value is an integer (a constant region) that integer: the float32 weights
+// (1 - w rounded) and the double sum can leave the sum a hair below it, which truncation alone would drop to the
+// integer below. Clamping first is the same as clamping last (both steps are monotone, the bounds integers) and
+// bounds the value for the rounding trick (NaN cannot occur: the inputs are integers and the weights finite). With
+// AVX2, vectors of the same operations (the truncating conversion cvttpd2dq), then narrowing by saturating packs
 // (which change nothing in that range); the rest, and everything on a CPU without AVX2, one at a time.
+constexpr double kRoundingShift = 6755399441055744.0;  // 1.5 * 2^52: (v + this) - this = v rounded, |v| <= 2^51
+constexpr double kGrid = 1024.0;                        // 2^10
 template <typename Element>
 void store_bytes_scalar(Element* out, const double* sums, uint64_t count) {
     constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
-    for (uint64_t o = 0; o < count; ++o) out[o] = Element(int32_t(round_half_even(clamp(sums[o], lowest, highest))));
+    for (uint64_t o = 0; o < count; ++o) {
+        const double on_grid = ((clamp(sums[o], lowest, highest) * kGrid + kRoundingShift) - kRoundingShift) / kGrid;
+        out[o] = Element(int32_t(on_grid));  // truncates
+    }
 }
 template <typename Element>
 [[gnu::target("avx2")]] void store_bytes_avx2(Element* out, const double* sums, uint64_t count) {
     constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
     const __m256d low = _mm256_set1_pd(lowest), high = _mm256_set1_pd(highest);
+    const __m256d grid = _mm256_set1_pd(kGrid), step = _mm256_set1_pd(1.0 / kGrid);
+    constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
     uint64_t o = 0;
     for (; o + 8 <= count; o += 8) {
-        const __m256d a = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(sums + o), low), high);
-        const __m256d b = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(sums + o + 4), low), high);
-        // cvtpd2dq rounds in the current rounding mode, the default round half to even here, as
-        // round_half_even assumes too: one instruction instead of the shift trick and a truncating conversion.
-        const __m128i words = _mm_packs_epi32(_mm256_cvtpd_epi32(a), _mm256_cvtpd_epi32(b));
+        __m256d a = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(sums + o), low), high);
+        __m256d b = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(sums + o + 4), low), high);
+        a = _mm256_mul_pd(_mm256_round_pd(_mm256_mul_pd(a, grid), kNearest), step);
+        b = _mm256_mul_pd(_mm256_round_pd(_mm256_mul_pd(b, grid), kNearest), step);
+        // cvttpd2dq truncates toward zero, like the scalar int32_t conversion (cvtpd2dq would round).
+        const __m128i words = _mm_packs_epi32(_mm256_cvttpd_epi32(a), _mm256_cvttpd_epi32(b));
         const __m128i bytes = std::is_signed_v<Element> ? _mm_packs_epi16(words, words) : _mm_packus_epi16(words, words);
         _mm_storel_epi64(reinterpret_cast<__m128i*>(out + o), bytes);
     }
@@ -133,21 +138,25 @@ template <typename Element>
 [[gnu::target(DMLTOOL_AVX512_TARGET)]] void store_bytes_avx512(Element* out, const double* sums, uint64_t count) {
     constexpr double lowest = std::is_signed_v<Element> ? -128.0 : 0.0, highest = lowest + 255.0;
     const __m512d low = _mm512_set1_pd(lowest), high = _mm512_set1_pd(highest);
+    // roundscale with M = 10: to the nearest multiple of 2^-10, ties to even, exceptions suppressed.
+    constexpr int kToGrid = (10 << 4) | _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
     uint64_t o = 0;
     for (; o + 16 <= count; o += 16) {
-        const __m512d a = _mm512_min_pd(_mm512_max_pd(_mm512_loadu_pd(sums + o), low), high);
-        const __m512d b = _mm512_min_pd(_mm512_max_pd(_mm512_loadu_pd(sums + o + 8), low), high);
-        // As in the AVX2 loop: one conversion in the default rounding mode; the values are in the type's range,
-        // so the truncating narrowing to bytes (vpmovdb) is exact.
-        const __m256i low_ints = _mm512_cvtpd_epi32(a), high_ints = _mm512_cvtpd_epi32(b);
+        const __m512d a =
+            _mm512_roundscale_pd(_mm512_min_pd(_mm512_max_pd(_mm512_loadu_pd(sums + o), low), high), kToGrid);
+        const __m512d b =
+            _mm512_roundscale_pd(_mm512_min_pd(_mm512_max_pd(_mm512_loadu_pd(sums + o + 8), low), high), kToGrid);
+        // As in the AVX2 loop: one truncating conversion; the values are in the type's range, so the truncating
+        // narrowing to bytes (vpmovdb) is exact.
+        const __m256i low_ints = _mm512_cvttpd_epi32(a), high_ints = _mm512_cvttpd_epi32(b);
         const __m512i ints = _mm512_inserti64x4(_mm512_castsi256_si512(low_ints), high_ints, 1);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), _mm512_cvtepi32_epi8(ints));
     }
     store_bytes_avx2(out + o, sums + o, count - o);
 }
 
-// Converts the double blend to the output type with a single rounding. Typed, restrict-qualified output pointers
-// let the compiler vectorize the loops.
+// Converts the double blend to the output type with a single rounding (8-bit: truncation). Typed,
+// restrict-qualified output pointers let the compiler vectorize the loops.
 template <DataType kType>
 void store_row(std::byte* output, uint64_t first, const double* __restrict sums, uint64_t count, SimdLevel level) {
     if constexpr (kType == DataType::kFloat32) {

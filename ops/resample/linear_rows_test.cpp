@@ -106,10 +106,10 @@ void expect_rounds_from(const HostTensor& out, uint64_t i, double sum, const std
             break;
         }
         case DataType::kInt8:
-            ASSERT_EQ(out.get<int8_t>(i), int8_t(std::clamp(std::nearbyint(sum), -128.0, 127.0))) << where << ": " << sum;
+            ASSERT_EQ(out.get<int8_t>(i), int8_t(std::trunc(std::nearbyint(std::clamp(sum, -128.0, 127.0) * 1024) / 1024))) << where << ": " << sum;
             break;
         default:
-            ASSERT_EQ(out.get<uint8_t>(i), uint8_t(std::clamp(std::nearbyint(sum), 0.0, 255.0))) << where << ": " << sum;
+            ASSERT_EQ(out.get<uint8_t>(i), uint8_t(std::trunc(std::nearbyint(std::clamp(sum, 0.0, 255.0) * 1024) / 1024))) << where << ": " << sum;
             break;
     }
 }

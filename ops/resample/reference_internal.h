@@ -34,8 +34,9 @@ bool halves_convert_by_f16c();
 // linear_tap of every output index, per dimension: the LINEAR forms' column and leading-dimension taps.
 std::vector<std::vector<LinearTap>> linear_taps(const ResampleDesc& desc);
 
-// Rounds the double blends sums[0, count) once to `type` (FLOAT32, FLOAT16, INT8 or UINT8; 8-bit values clamp to
-// the type's range, ties to even) into output elements [first, first + count).
+// Rounds the double blends sums[0, count) once to `type` (FLOAT32, FLOAT16: to nearest even; INT8, UINT8: clamped
+// to the type's range, rounded to a multiple of 2^-10, then truncated toward zero) into output elements
+// [first, first + count).
 void store_blend(DataType type, std::byte* output, uint64_t first, const double* sums, uint64_t count);
 
 // RESAMPLE LINEAR without the error-bound data: every output element's corners summed in double in the documented

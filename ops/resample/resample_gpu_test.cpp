@@ -182,13 +182,13 @@ TEST(ResampleGpu, RandomCasesEveryTypeRankAndLayout) {
 
 // run_differential's backend always runs with the default semantics (only its reference takes
 // DifferentialCase::semantics), so each rule gets a backend of its own here.
-// All three are created together, as the static's initializer: destroyed before the exit handlers the Vulkan
+// All four are created together, as the static's initializer: destroyed before the exit handlers the Vulkan
 // driver registered meanwhile (tests/testing/gpu_testing.cpp: test_gpu_backend says why that order matters).
 gpu::GpuBackend* backend_with_rule(NearestRule rule) {
     static std::map<NearestRule, std::string> failures;
     static const std::map<NearestRule, std::unique_ptr<gpu::GpuBackend>> backends = [] {
         std::map<NearestRule, std::unique_ptr<gpu::GpuBackend>> created;
-        for (NearestRule r : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown}) {
+        for (NearestRule r : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown, NearestRule::kFloor}) {
             auto backend = gpu::GpuBackend::create({}, SemanticsOptions{.resample_nearest_rule = r});
             if (backend.is_ok()) created.emplace(r, std::move(backend).value());
             else failures.emplace(r, backend.status().message());
@@ -204,7 +204,7 @@ TEST(ResampleGpu, NearestRules) {
     SKIP_WITHOUT_GPU();
     const Op& op = resample_op();
     uint64_t seed = 5000;
-    for (NearestRule rule : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown}) {
+    for (NearestRule rule : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown, NearestRule::kFloor}) {
         gpu::GpuBackend* backend = backend_with_rule(rule);
         ASSERT_NE(backend, nullptr);
         for (DataType type : kTypes)
@@ -266,7 +266,7 @@ std::string check_on_gpu(const Case& c, const std::string& name, uint64_t seed, 
     return label;
 }
 
-constexpr NearestRule kRules[] = {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown};
+constexpr NearestRule kRules[] = {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown, NearestRule::kFloor};
 
 // Nearest upsampling of H and W by an integer factor on rows of whole 16-byte vectors takes the vector interleave
 // (its piece gather at factors 2 and 4, one load and factor^2 stores per vector otherwise) when the rule's table is
@@ -276,7 +276,7 @@ TEST(ResampleGpu, NearestUpsampleVectorPath) {
     SKIP_WITHOUT_GPU();
     const Op& op = resample_op();
     uint64_t seed = 7500;
-    for (NearestRule rule : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown}) {
+    for (NearestRule rule : kRules) {
         gpu::GpuBackend* backend = backend_with_rule(rule);
         ASSERT_NE(backend, nullptr);
         for (DataType type : kTypes)
@@ -306,9 +306,11 @@ TEST(ResampleGpu, NearestUpsampleVectorPath) {
                 const std::string name =
                     "resample_upsample_" + std::string(nearest_rule_name(rule)) + "_" + std::to_string(seed);
                 const std::string label = check_on_gpu(c, name, seed);
-                // The literal rule reads o / B only for B = 2 ((o + 1) / 3 - 0.5 floors to 0 at o = 3): the
-                // other factors must be refused by the host's proof and still come out right on the general path.
-                const bool vector_path = rule != NearestRule::kLiteral || factor == 2;
+                // The literal rule reads o / B only for B = 2 ((o + 1) / 3 - 0.5 floors to 0 at o = 3), the floor
+                // rule never (o = B: floor(1 + 0.5 / B - 0.5) = 0): the other factors must be refused by the host's
+                // proof and still come out right on the general path.
+                const bool vector_path =
+                    rule != NearestRule::kFloor && (rule != NearestRule::kLiteral || factor == 2);
                 // Factors 2 and 4 (elements of at most 16 / B bytes): the interleave's piece gather (coalesced stores).
                 const bool pieces = (factor == 2 || factor == 4) && element_size(type) <= 16 / factor;
                 const std::string kernel = pieces ? "piece_gather b" : "vector_interleave b";

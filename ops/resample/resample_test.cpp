@@ -50,7 +50,7 @@ protected:
         EXPECT_EQ(desc.status().code(), ErrorCode::kInvalidInput);
         return desc.status().message();
     }
-    HostTensor run(const std::string& json, const HostTensor& input, NearestRule rule = NearestRule::kLiteral) {
+    HostTensor run(const std::string& json, const HostTensor& input, NearestRule rule = SemanticsOptions{}.resample_nearest_rule) {
         auto desc = parse(json);
         if (!desc) return {};
         auto out = testing::run_reference(*op_, *desc, {&input}, SemanticsOptions{.resample_nearest_rule = rule});
@@ -95,9 +95,11 @@ TEST_F(ResampleTest, DocLinear3Bilinear) {
 TEST_F(ResampleTest, DocNearest1AllRulesAgree) {
     HostTensor in = make_tensor(DataType::kFloat32, {1, 1, 1, 4}, {10, 20, 30, 40});
     const std::string json = desc_json(DataType::kFloat32, {1, 1, 1, 4}, {1, 1, 1, 8}, "NEAREST_NEIGHBOR", {1, 1, 1, 2});
+    // The three readings of "nearest"; the floor rule (not one of them) shifts by half an input pixel.
     for (NearestRule rule : {NearestRule::kLiteral, NearestRule::kHalfUp, NearestRule::kHalfDown})
         EXPECT_EQ(values_of(run(json, in, rule)), (std::vector<double>{10, 10, 20, 20, 30, 30, 40, 40}))
             << nearest_rule_name(rule);
+    EXPECT_EQ(values_of(run(json, in, NearestRule::kFloor)), (std::vector<double>{10, 10, 10, 20, 20, 30, 30, 40}));
 }
 
 TEST_F(ResampleTest, DocNearest2PicksBottomRightOfEachBlock) {
@@ -113,14 +115,15 @@ struct NearestDocCase {
     std::vector<double> input;
     float scale;
     uint32_t n_out;
-    std::vector<double> literal, half_up, half_down;  // models A, B, C
+    std::vector<double> literal, half_up, half_down, floor;  // models A, B, C and the floor rule
 };
 
 TEST_F(ResampleTest, DocNearest3To5PerRule) {
     const NearestDocCase cases[] = {
-        {"RS-NN-3", {10, 20}, 1.5f, 3, {10, 10, 20}, {10, 20, 20}, {10, 10, 20}},
-        {"RS-NN-4", {10, 20}, 3.0f, 6, {10, 10, 10, 10, 20, 20}, {10, 10, 10, 20, 20, 20}, {10, 10, 10, 20, 20, 20}},
-        {"RS-NN-5", {10, 20, 30, 40, 50}, 0.4f, 2, {30, 50}, {20, 40}, {20, 40}},
+        {"RS-NN-3", {10, 20}, 1.5f, 3, {10, 10, 20}, {10, 20, 20}, {10, 10, 20}, {10, 10, 20}},
+        {"RS-NN-4", {10, 20}, 3.0f, 6, {10, 10, 10, 10, 20, 20}, {10, 10, 10, 20, 20, 20}, {10, 10, 10, 20, 20, 20},
+         {10, 10, 10, 10, 20, 20}},
+        {"RS-NN-5", {10, 20, 30, 40, 50}, 0.4f, 2, {30, 50}, {20, 40}, {20, 40}, {10, 40}},
     };
     for (const auto& c : cases) {
         const uint32_t n_in = uint32_t(c.input.size());
@@ -130,32 +133,38 @@ TEST_F(ResampleTest, DocNearest3To5PerRule) {
         EXPECT_EQ(values_of(run(json, in, NearestRule::kLiteral)), c.literal) << c.name;
         EXPECT_EQ(values_of(run(json, in, NearestRule::kHalfUp)), c.half_up) << c.name;
         EXPECT_EQ(values_of(run(json, in, NearestRule::kHalfDown)), c.half_down) << c.name;
+        EXPECT_EQ(values_of(run(json, in, NearestRule::kFloor)), c.floor) << c.name;
+        EXPECT_EQ(values_of(run(json, in)), c.half_up) << c.name << ": the default rule";
     }
-    // The default semantics are model A.
-    EXPECT_EQ(SemanticsOptions{}.resample_nearest_rule, NearestRule::kLiteral);
+    // The default semantics are model B (what DirectML 1.15.4 does for FLOAT32/FLOAT16).
+    EXPECT_EQ(SemanticsOptions{}.resample_nearest_rule, NearestRule::kHalfUp);
 }
 
 TEST_F(ResampleTest, NearestRuleTableOfSection66) {
     struct Row {
         uint32_t n_in, n_out;
         float scale;
-        std::vector<double> a, b, c;
+        std::vector<double> a, b, c, floor;
     };
+    // Models A, B, C from the spec's table; the floor rule, floor((o + 0.5) / s - 0.5), worked by hand.
     const Row rows[] = {
-        {4, 8, 2.0f, {0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 1, 1, 2, 2, 3, 3}},
-        {6, 3, 0.5f, {1, 3, 5}, {1, 3, 5}, {0, 2, 4}},
-        {2, 3, 1.5f, {0, 0, 1}, {0, 1, 1}, {0, 0, 1}},
-        {2, 6, 3.0f, {0, 0, 0, 0, 1, 1}, {0, 0, 0, 1, 1, 1}, {0, 0, 0, 1, 1, 1}},
-        {2, 8, 4.0f, {0, 0, 0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 1, 1, 1, 1}, {0, 0, 0, 0, 1, 1, 1, 1}},
-        {3, 4, 1.5f, {0, 0, 1, 2}, {0, 1, 1, 2}, {0, 0, 1, 2}},
-        {4, 3, 0.75f, {0, 2, 3}, {0, 2, 3}, {0, 1, 3}},
-        {5, 2, 0.4f, {2, 4}, {1, 3}, {1, 3}},
+        {4, 8, 2.0f, {0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 1, 1, 2, 2, 3, 3}, {0, 0, 1, 1, 2, 2, 3, 3},
+         {0, 0, 0, 1, 1, 2, 2, 3}},
+        {6, 3, 0.5f, {1, 3, 5}, {1, 3, 5}, {0, 2, 4}, {0, 2, 4}},
+        {2, 3, 1.5f, {0, 0, 1}, {0, 1, 1}, {0, 0, 1}, {0, 0, 1}},
+        {2, 6, 3.0f, {0, 0, 0, 0, 1, 1}, {0, 0, 0, 1, 1, 1}, {0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 1, 1}},
+        {2, 8, 4.0f, {0, 0, 0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 1, 1, 1, 1}, {0, 0, 0, 0, 1, 1, 1, 1},
+         {0, 0, 0, 0, 0, 0, 1, 1}},
+        {3, 4, 1.5f, {0, 0, 1, 2}, {0, 1, 1, 2}, {0, 0, 1, 2}, {0, 0, 1, 1}},
+        {4, 3, 0.75f, {0, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}},
+        {5, 2, 0.4f, {2, 4}, {1, 3}, {1, 3}, {0, 3}},
     };
     for (const Row& r : rows) {
         const std::string where = std::to_string(r.n_in) + "->" + std::to_string(r.n_out);
         EXPECT_EQ(nearest_1d(r.n_in, r.n_out, r.scale, NearestRule::kLiteral), r.a) << where;
         EXPECT_EQ(nearest_1d(r.n_in, r.n_out, r.scale, NearestRule::kHalfUp), r.b) << where;
         EXPECT_EQ(nearest_1d(r.n_in, r.n_out, r.scale, NearestRule::kHalfDown), r.c) << where;
+        EXPECT_EQ(nearest_1d(r.n_in, r.n_out, r.scale, NearestRule::kFloor), r.floor) << where;
     }
 }
 
@@ -213,19 +222,24 @@ TEST_F(ResampleTest, LinearInEveryDataType) {
     EXPECT_EQ(values_of(run(desc_json(DataType::kInt8, {2}, {4}, "LINEAR", {2}), i8)),
               (std::vector<double>{-100, -50, 50, 100}));
     HostTensor u8 = make_tensor(DataType::kUint8, {2}, {0, 255});
-    // 63.75 and 191.25 round to nearest.
+    // 63.75 and 191.25 truncate.
     EXPECT_EQ(values_of(run(desc_json(DataType::kUint8, {2}, {4}, "LINEAR", {2}), u8)),
-              (std::vector<double>{0, 64, 191, 255}));
+              (std::vector<double>{0, 63, 191, 255}));
 }
 
-TEST_F(ResampleTest, IntegerLinearTiesRoundToEven) {
-    // Downsampling by 2 puts every sample halfway between two inputs (t = 0.5).
-    HostTensor u8 = make_tensor(DataType::kUint8, {4}, {0, 1, 2, 3});
+// The reference's 8-bit blend truncates toward zero, as DirectML 1.15.4 and ONNX Runtime do (README: Semantics
+// and tolerances): neither round to nearest (half to even or away) nor floor gives these outputs.
+TEST_F(ResampleTest, IntegerLinearTruncatesTowardZero) {
+    // Downsampling by 2 puts every sample halfway between two inputs (t = 0.5); 2x upsampling at quarters.
+    HostTensor u8 = make_tensor(DataType::kUint8, {4}, {0, 1, 2, 5});
     EXPECT_EQ(values_of(run(desc_json(DataType::kUint8, {4}, {2}, "LINEAR", {0.5f}), u8)),
-              (std::vector<double>{0, 2}));  // 0.5 -> 0, 2.5 -> 2
+              (std::vector<double>{0, 3}));  // 0.5 -> 0, 3.5 -> 3
     HostTensor i8 = make_tensor(DataType::kInt8, {4}, {-4, -3, 0, 1});
     EXPECT_EQ(values_of(run(desc_json(DataType::kInt8, {4}, {2}, "LINEAR", {0.5f}), i8)),
-              (std::vector<double>{-4, 0}));  // -3.5 -> -4, 0.5 -> 0
+              (std::vector<double>{-3, 0}));  // -3.5 -> -3 (floor: -4), 0.5 -> 0
+    HostTensor i8_up = make_tensor(DataType::kInt8, {2}, {-3, 2});
+    EXPECT_EQ(values_of(run(desc_json(DataType::kInt8, {2}, {4}, "LINEAR", {2}), i8_up)),
+              (std::vector<double>{-3, -1, 0, 2}));  // -1.75 -> -1 (nearest: -2), 0.75 -> 0 (nearest: 1)
 }
 
 TEST_F(ResampleTest, NearestCopiesBitsOfEveryDataType) {
@@ -322,8 +336,9 @@ HostTensor per_element_form(const HostTensor& input, const Dims& out_sizes, cons
         switch (out_desc.data_type) {
             case DataType::kFloat32: output.set<float>(i, float(sum)); break;
             case DataType::kFloat16: output.set<uint16_t>(i, double_to_half(sum)); break;
-            case DataType::kInt8: output.set<int8_t>(i, int8_t(std::clamp(std::nearbyint(sum), -128.0, 127.0))); break;
-            default: output.set<uint8_t>(i, uint8_t(std::clamp(std::nearbyint(sum), 0.0, 255.0))); break;
+            // 8-bit: clamped, rounded to a multiple of 2^-10, truncated toward zero (README: Semantics and tolerances).
+            case DataType::kInt8: output.set<int8_t>(i, int8_t(std::trunc(std::nearbyint(std::clamp(sum, -128.0, 127.0) * 1024) / 1024))); break;
+            default: output.set<uint8_t>(i, uint8_t(std::trunc(std::nearbyint(std::clamp(sum, 0.0, 255.0) * 1024) / 1024))); break;
         }
     }
     return output;
@@ -339,7 +354,7 @@ TEST_F(ResampleTest, PropertyRowFormEqualsPerElementForm) {
         const DataType type =
             std::vector<DataType>{DataType::kFloat32, DataType::kFloat16, DataType::kInt8, DataType::kUint8}[rng() % 4];
         const bool linear = iteration % 2;
-        const NearestRule rule = NearestRule(rng() % 3);
+        const NearestRule rule = NearestRule(rng() % 4);
         RandomShape s = random_shape(rng, rank, /*dyadic=*/iteration % 3 == 0);
         HostTensor in = make_tensor_with(type, s.in, [&](uint64_t i) { return double(int(i % 97) - 40 * (type != DataType::kUint8)) / (type == DataType::kFloat32 || type == DataType::kFloat16 ? 7.0 : 1.0); });
         if (type == DataType::kFloat32 || type == DataType::kFloat16) {
@@ -393,7 +408,7 @@ TEST_F(ResampleTest, PropertyNearestIsSeparableForEveryTypeAndRule) {
         const uint32_t rank = 1 + iteration % 4;
         const DataType type =
             std::vector<DataType>{DataType::kFloat32, DataType::kFloat16, DataType::kInt8, DataType::kUint8}[rng() % 4];
-        const NearestRule rule = NearestRule(rng() % 3);
+        const NearestRule rule = NearestRule(rng() % 4);
         RandomShape s = random_shape(rng, rank, /*dyadic=*/false);
         HostTensor in = make_tensor_with(type, s.in, [&](uint64_t i) { return double(int(i % 100) - 20 * (type != DataType::kUint8)); });
         HostTensor direct = run(desc_json(type, s.in, s.out, "NEAREST_NEIGHBOR", s.scales), in, rule);
@@ -420,9 +435,9 @@ TEST_F(ResampleTest, PropertyLinearIsSeparableOnExactValues) {
     }
 }
 
-TEST_F(ResampleTest, PropertyLinearTypesRoundTheExactBlendOnce) {
+TEST_F(ResampleTest, PropertyLinearTypesConvertTheExactBlendOnce) {
     // With dyadic scales the FLOAT32 result of small integers is exact, so every other type's output must be
-    // that value rounded once (to nearest even) and saturated.
+    // that value rounded once (FLOAT16: to nearest even; 8-bit: toward zero) and saturated.
     std::mt19937 rng(7);
     for (int iteration = 0; iteration < 40; ++iteration) {
         const uint32_t rank = 1 + iteration % 4;
@@ -439,7 +454,7 @@ TEST_F(ResampleTest, PropertyLinearTypesRoundTheExactBlendOnce) {
         for (uint64_t i = 0; i < exact.element_count(); ++i) {
             const double v = exact.get_as_double(i);
             const double expected = type == DataType::kFloat16 ? double(half_to_float(float_to_half(float(v))))
-                                                               : std::nearbyint(v);
+                                                               : std::trunc(v);
             ASSERT_EQ(typed.get_as_double(i), expected) << data_type_name(type) << " iteration " << iteration << " element " << i;
         }
     }
@@ -499,6 +514,7 @@ TEST(ResampleCoordinates, NearestMatchesDoublePrecisionAwayFromTies) {
         const uint32_t o = rng() % 200;
         const double inv = 1.0 / double(scale);
         const double a = (o + 1.0) * inv - 0.5, b = (o + 0.5) * inv, c = (o + 0.5) * inv - 1.0;
+        const double f = (o + 0.5) * inv - 0.5;
         auto near_integer = [](double v) { return std::fabs(v - std::nearbyint(v)) < 1e-4 * std::max(1.0, std::fabs(v)); };
         auto clamp = [&](double v) { return uint32_t(std::min(std::max(v, 0.0), double(n_in - 1))); };
         const float finv = inverse_scale(scale);
@@ -510,6 +526,9 @@ TEST(ResampleCoordinates, NearestMatchesDoublePrecisionAwayFromTies) {
         }
         if (!near_integer(c)) {
             EXPECT_EQ(nearest_index(o, n_in, finv, NearestRule::kHalfDown), clamp(std::ceil(c)));
+        }
+        if (!near_integer(f)) {
+            EXPECT_EQ(nearest_index(o, n_in, finv, NearestRule::kFloor), clamp(std::floor(f)));
         }
         const double x = std::min(std::max((o + 0.5) * inv - 0.5, 0.0), double(n_in - 1));
         const LinearTap tap = linear_tap(o, n_in, finv);
@@ -527,11 +546,13 @@ TEST(ResampleCoordinates, ExtremeScalesClampInsteadOfOverflowing) {
     EXPECT_TRUE(std::isinf(tiny));
     EXPECT_EQ(nearest_index(0, 5, tiny, NearestRule::kLiteral), 4u);
     EXPECT_EQ(nearest_index(0, 5, tiny, NearestRule::kHalfDown), 4u);
+    EXPECT_EQ(nearest_index(0, 5, tiny, NearestRule::kFloor), 4u);
     EXPECT_EQ(linear_tap(0, 5, tiny).x0, 4u);
     EXPECT_EQ(linear_tap(0, 5, tiny).w1, 0.0f);
     // A huge scale maps everything to the first input.
     const float huge = inverse_scale(3e38f);
     EXPECT_EQ(nearest_index(1000, 5, huge, NearestRule::kHalfUp), 0u);
+    EXPECT_EQ(nearest_index(1000, 5, huge, NearestRule::kFloor), 0u);
     EXPECT_EQ(linear_tap(1000, 5, huge).x0, 0u);
     EXPECT_EQ(linear_tap(1000, 5, huge).w0, 1.0f);
 }

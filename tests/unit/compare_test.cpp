@@ -195,5 +195,70 @@ TEST(CompareTensors, Float16Values) {
     EXPECT_EQ(compare_tensors(expected, got, ulp_abs(1, 0)).verdict, Verdict::kPassed);
 }
 
+
+// ---- the error-bound contract for integer outputs (README: Semantics and tolerances) -------------------------
+
+Tolerance float32_bound() { return Tolerance{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24}; }
+
+// Per element i: the verdict of `got[i]` against exact[i] with a computing error `c` (scale c / (1.01 u), no
+// floor), as its own one-element comparison (so each element's verdict is seen, not just the tensor's).
+std::vector<bool> integer_verdicts(DataType type, const std::vector<double>& exact, const std::vector<double>& got,
+                                   double c, double bound_factor = 1.0) {
+    std::vector<bool> passed;
+    for (size_t i = 0; i < exact.size(); ++i) {
+        const ExactOutput e{{exact[i]}, {c / (1.01 * 0x1p-24)}, 0};
+        passed.push_back(compare_to_exact(e, tensor(type, {1}, {got[i]}), float32_bound(), 8, bound_factor).verdict ==
+                         Verdict::kPassed);
+    }
+    return passed;
+}
+
+// Any conversion of the blend to an integer passes — the documentation names none; DirectML 1.15.4 and ONNX
+// Runtime truncate — and nothing farther: an output must lie between floor(exact - c) and ceil(exact + c).
+TEST(CompareToExact, IntegerOutputsAcceptEveryConversionToAnAdjacentInteger) {
+    const double c = 1e-5;  // a typical 8-bit blend's computing error
+    const std::vector<double> exact = {77.9, 86.7, -3.5, -0.3, 12.5, 101.25};
+    const std::vector<bool> all(exact.size(), true);
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, exact, {77, 86, -3, 0, 12, 101}, c), all);   // truncation
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, exact, {78, 87, -4, 0, 12, 101}, c), all);   // to nearest even
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, exact, {78, 87, -3, 0, 13, 101}, c), all);   // half up
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, exact, {77, 86, -4, -1, 12, 101}, c), all);  // floor
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, exact, {78, 87, -3, 0, 13, 102}, c), all);   // ceil
+    // Two away from the truncated value, or beyond the ceiling or floor: fail.
+    const std::vector<bool> none(exact.size(), false);
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, exact, {79, 88, -5, -2, 14, 103}, c), none);
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, exact, {75, 84, -1, 1, 10, 99}, c), none);
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, {77.9, 77.9}, {76, 80}, c), (std::vector<bool>{false, false}));
+    // The 8-bit types the contract is for, at the ends of their ranges.
+    EXPECT_EQ(integer_verdicts(DataType::kUint8, {254.9, 254.9, 0.4, 0.4}, {254, 255, 0, 1}, c), std::vector<bool>(4, true));
+    EXPECT_EQ(integer_verdicts(DataType::kUint8, {254.9, 1.4}, {253, 3}, c), (std::vector<bool>{false, false}));
+    EXPECT_EQ(integer_verdicts(DataType::kInt8, {-127.6, -127.6, -127.6}, {-127, -128, -126}, c),
+              (std::vector<bool>{true, true, false}));
+}
+
+// An exact value that is an integer: a float implementation may land just below or above it, so its floor or
+// ceiling passes, but only when the computing error reaches across (c > 0); with c = 0 only the value itself.
+TEST(CompareToExact, IntegerOutputsAtAnExactInteger) {
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, {200, 200, 200, 200, 200}, {199, 200, 201, 198, 202}, 1e-5),
+              (std::vector<bool>{true, true, true, false, false}));
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, {200, 200, 200}, {199, 200, 201}, 0.0),
+              (std::vector<bool>{false, true, false}));
+}
+
+// The computing error widens the interval: exact 77.9 with c = 0.2 allows floor(77.7) = 77 .. ceil(78.1) = 79.
+TEST(CompareToExact, IntegerOutputsWidenWithTheComputingError) {
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, {77.9, 77.9, 77.9, 77.9}, {76, 77, 79, 80}, 0.2),
+              (std::vector<bool>{false, true, true, false}));
+}
+
+// Centred on another implementation's integer output (a device against a case's expected file): both lie within
+// 1 + c of the unknown exact value, so they may differ by 2 when c > 0 (e.g. exact 78.0 - c/2: one truncates the
+// value to 77, another computes 78.0 + c/2 and takes the ceiling, 79), never by more.
+TEST(CompareToExact, IntegerOutputsAgainstAnotherImplementationsOutput) {
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, {77, 77, 77, 77, 77}, {77, 78, 79, 80, 74}, 1e-5, 2.0),
+              (std::vector<bool>{true, true, true, false, false}));
+    EXPECT_EQ(integer_verdicts(DataType::kInt16, {77, 77}, {78, 79}, 0.0, 2.0), (std::vector<bool>{true, false}));
+}
+
 }  // namespace
 }  // namespace dmltool

@@ -413,9 +413,13 @@ TEST(ReproCommand, QuotesAndEscapes) {
     RunOptions options;
     options.backend = BackendChoice::kGpu;
     options.sources.allow_outside_paths = true;
+    options.semantics.resample_nearest_rule = NearestRule::kFloor;
+    EXPECT_EQ(repro_command(spec, options), "dmltool run 'it'\\''s.json' --filter '^a\\.b\\(c\\)$' --backend gpu "
+                                            "--nearest-rule floor --allow-outside-paths");
+    // The default rule (half-up) is not repeated.
     options.semantics.resample_nearest_rule = NearestRule::kHalfUp;
     EXPECT_EQ(repro_command(spec, options), "dmltool run 'it'\\''s.json' --filter '^a\\.b\\(c\\)$' --backend gpu "
-                                            "--nearest-rule half-up --allow-outside-paths");
+                                            "--allow-outside-paths");
 }
 
 TEST(ExitCode, Precedence) {
