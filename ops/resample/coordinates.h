@@ -44,11 +44,6 @@ inline uint32_t nearest_index(uint64_t o, uint32_t n_in, float inv, NearestRule 
             v = std::floor(scaled);
             break;
         }
-        case NearestRule::kFloor: {  // floor((o + 0.5) * inv - 0.5)
-            const float scaled = output_center(o) * inv;
-            v = std::floor(scaled - 0.5f);
-            break;
-        }
         case NearestRule::kHalfDown: {  // ceil((o + 0.5) * inv - 1)
             const float scaled = output_center(o) * inv;
             v = std::ceil(scaled - 1.0f);
