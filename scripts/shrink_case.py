@@ -328,6 +328,7 @@ def main():
         predicate.target = target
         small = shrink(original, predicate, log)
     small = copy.deepcopy(small)
+    small["tags"] = ["shrunk"]  # the original's feature tags no longer describe it
     small["description"] = (f"shrunk by scripts/shrink_case.py from {original.get('name')} ({case_size(original)} -> "
                             f"{case_size(small)} input elements); fails: {', '.join(sorted(target))}")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

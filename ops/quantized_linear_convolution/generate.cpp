@@ -97,9 +97,14 @@ Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase
     d["GroupCount"] = groups;
     randomize_layout(rng, d["InputTensor"], TensorRole::kInput, c);
     randomize_layout(rng, d["FilterTensor"], TensorRole::kInput, c, 30);
-    for (const char* member : {"InputTensor", "FilterTensor"})
-        c.inputs[member] = rng.percent(20) ? special_values_source(rng, d[member], 50) : random_source(rng, d[member], c, false);
-    if (c.inputs["InputTensor"].contains("values") || c.inputs["FilterTensor"].contains("values")) c.tag("special-values");
+    for (const char* member : {"InputTensor", "FilterTensor"}) {
+        if (rng.percent(20)) {
+            c.inputs[member] = special_values_source(rng, d[member], 50);  // half the elements at the type's ends
+            c.tag("special-values");
+        } else {
+            c.inputs[member] = random_source(rng, d[member], c, false);
+        }
+    }
 
     // Quantization. Per-tensor scales and zero points: one element, of any rank the row allows.
     const TensorSupport& quant = support_of(row, "InputScaleTensor");
