@@ -3,9 +3,11 @@
 // asymmetric pads; INT8/UINT8 in any mix; per-tensor or per-channel filter quantization; zero points present,
 // absent or at the ends of their range; bias or not; output scales that keep most outputs in range, or saturate.
 //
-// DirectML 1.15.4 rejects FilterScale/FilterZeroPoint of different shapes and per-channel ones that are not 4-D:
-// most cases use the shapes it accepts (both {1,M,1,1}, or both per-tensor); a minority the others, tagged
-// "filter-quant-shapes-differ" / "per-channel-non-4d" so that a DirectML run can tell them apart.
+// DirectML 1.15.4 rejects (E_INVALIDARG from CreateOperator) a zero point whose shape differs from its scale's —
+// input, filter and output pairs alike (seen under Wine: every rejected generated case had such a pair, every
+// accepted one none) — and per-channel filter quantization that is not 4-D. Most cases use shapes it accepts
+// (each zero point shaped as its scale; per-channel as {1,M,1,1}); a minority the others, tagged
+// "quant-shapes-differ" / "filter-quant-shapes-differ" / "per-channel-non-4d" so that a DirectML run can tell.
 #include <algorithm>
 #include <cmath>
 
@@ -109,17 +111,25 @@ Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase
     // Quantization. Per-tensor scales and zero points: one element, of any rank the row allows.
     const TensorSupport& quant = support_of(row, "InputScaleTensor");
     const TensorSupport& filter_scale = support_of(row, "FilterScaleTensor");
+    // A per-tensor zero point: shaped as its scale, except in about 1 case in 12.
+    const auto zero_point_sizes = [&](const json& scale) {
+        const Dims same = scale["Sizes"].get<Dims>();
+        const Dims other = ones(pick_rank(rng, quant));
+        if (other == same || !rng.percent(8)) return same;
+        c.tag("quant-shapes-differ");
+        return other;
+    };
     const double input_scale = random_float32(rng, 0.002, 0.05);
     d["InputScaleTensor"] = tensor_json(DataType::kFloat32, ones(pick_rank(rng, quant)));
     c.inputs["InputScaleTensor"] = json{{"values", {input_scale}}};
     if (rng.percent(70)) {
-        d["InputZeroPointTensor"] = tensor_json(input_type, ones(pick_rank(rng, quant)));
+        d["InputZeroPointTensor"] = tensor_json(input_type, zero_point_sizes(d["InputScaleTensor"]));
         c.inputs["InputZeroPointTensor"] = zero_point_source(rng, input_type, 1, c);
     }
     // Filter: per-channel mostly as {1,M,1,1}, which DirectML accepts; sometimes another rank the row allows.
     const bool channelwise = out_channels > 1 && rng.percent(55);
     uint32_t scale_rank = 4;
-    if (!filter_scale.ranks.contains(4) || rng.percent(channelwise ? 20 : 50)) scale_rank = pick_rank(rng, filter_scale);
+    if (!filter_scale.ranks.contains(4) || rng.percent(channelwise ? 12 : 50)) scale_rank = pick_rank(rng, filter_scale);
     const Dims scale_sizes = channelwise ? per_channel(scale_rank, out_channels) : ones(scale_rank);
     if (channelwise) c.tag(scale_rank == 4 ? "per-channel" : "per-channel-non-4d");
     const double filter_scale_lo = 0.002, filter_scale_hi = 0.05;
@@ -129,7 +139,7 @@ Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase
                     : json{{"values", {random_float32(rng, filter_scale_lo, filter_scale_hi)}}};
     if (rng.percent(50)) {
         Dims zp_sizes = scale_sizes;
-        if (rng.percent(20) || !quant.ranks.contains(uint32_t(zp_sizes.size()))) {
+        if (rng.percent(15) || !quant.ranks.contains(uint32_t(zp_sizes.size()))) {
             // Another shape than the scale's: per-tensor against per-channel, or the other way round.
             const uint32_t zp_rank = pick_rank(rng, quant);
             zp_sizes = channelwise || out_channels == 1 ? ones(zp_rank) : per_channel(zp_rank, out_channels);
@@ -160,7 +170,7 @@ Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase
     d["OutputScaleTensor"] = tensor_json(DataType::kFloat32, ones(pick_rank(rng, quant)));
     c.inputs["OutputScaleTensor"] = json{{"values", {double(float(output_scale))}}};
     if (rng.percent(70)) {
-        d["OutputZeroPointTensor"] = tensor_json(output_type, ones(pick_rank(rng, quant)));
+        d["OutputZeroPointTensor"] = tensor_json(output_type, zero_point_sizes(d["OutputScaleTensor"]));
         c.inputs["OutputZeroPointTensor"] = zero_point_source(rng, output_type, 1, c);
     }
     c.shape = std::string(data_type_name(input_type)) + "_" + dims_text(input_sizes) + "_k" + dims_text(kernel) + "_g" +
