@@ -256,6 +256,18 @@ int run_cli(int argc, char** argv) {
     history->add_option("--format", history_format, "table (default) or csv (for scripts and plots)")
         ->check(CLI::IsMember({"table", "csv"}));
 
+    GenerateOptions generate_options;
+    CLI::App* generate = app.add_subcommand(
+        "generate", "Write random valid cases (no expected outputs: the CPU reference is the oracle) for "
+                    "property-based testing of any DirectML implementation: one OUTDIR/<operator>.json per operator");
+    generate->add_option("outdir", generate_options.outdir, "Directory for the case files (created when missing)")
+        ->required();
+    generate->add_option("--operator", generate_options.op,
+                         "all (default) or one operator as `dmltool list` names it (DML_OPERATOR_ prefix optional)");
+    generate->add_option("--count", generate_options.count, "Cases per operator, 1 to 100000 (default 10)");
+    generate->add_option("--seed", generate_options.seed,
+                         "Unsigned 64-bit seed (default 1): the same seed writes byte-identical files");
+
     CompareOptions compare_options;
     std::string compare_base, compare_new;
     CLI::App* compare = app.add_subcommand(
@@ -292,11 +304,11 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
         const std::string first = argc > 1 ? argv[1] : "";
-        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history};
+        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history, generate};
         const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
                                        [&](const CLI::App* sub) { return sub->check_name(first); });
         if (!first.empty() && first[0] != '-' && !known) {
-            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare or history; see "
+            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history or generate; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
@@ -330,6 +342,7 @@ int run_cli(int argc, char** argv) {
     }
     if (compare->parsed()) return compare_command(compare_base, compare_new, compare_options);
     if (history->parsed()) return history_command(history_case, history_db, history_format);
+    if (generate->parsed()) return generate_command(generate_options, registry);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
     for (const std::string& extra : bench->remaining()) {
         if (extra.rfind("--benchmark_", 0) != 0) return usage_error("bench: unknown option '" + extra + "'");

@@ -73,6 +73,15 @@ struct ListCasesOptions {
 };
 int list_cases_command(const ListCasesOptions& options, const OpRegistry& registry);
 int bench_command(const BenchCommandOptions& options, const OpRegistry& registry);
+// `dmltool generate`: N random valid cases per operator, one file per operator (app/generate.cpp). Options stay
+// text so that a bad value gets the one-line message naming the option, its range and what was found (exit 2).
+struct GenerateOptions {
+    std::string op = "all";
+    std::string count = "10";
+    std::string seed = "1";
+    std::string outdir;
+};
+int generate_command(const GenerateOptions& options, const OpRegistry& registry);
 
 // The device backend a run asks for; null for --backend cpu. --backend all is refused (use open_backends).
 Result<std::unique_ptr<Backend>> open_backend(const RunOptions& run, const DeviceOptions& device);

@@ -20,6 +20,9 @@
 
 namespace dmltool {
 
+class CaseRng;         // core/case_generator.h
+struct GeneratedCase;  // core/case_generator.h
+
 // Base of every operator's parsed desc (e.g. DepthToSpace1Desc).
 class OpDesc {
 public:
@@ -159,6 +162,14 @@ public:
     }
     // The deviation models this operator offers to registries (core/deviations.h); names unique per operator.
     virtual std::vector<DeviationModel> deviation_models() const { return {}; }
+    // `dmltool generate` (property-based testing, core/case_generator.h): fills `out` with one random desc that
+    // parse() accepts at some row of feature_levels(), and one source per present input. Outputs may be left to
+    // derive_outputs. kUnsupported when the operator has no generator.
+    virtual Status generate_case(CaseRng& rng, GeneratedCase& out) const {
+        (void)rng;
+        (void)out;
+        return unsupported(std::string(name()) + ": no case generator");
+    }
 };
 
 // For derive_outputs: whether desc[key] is absent (or null) or a tensor desc object without "Sizes".

@@ -47,4 +47,7 @@ inline uint64_t source_offset(const Dims& input_sizes, uint32_t block, DepthSpac
 Status run_depth_to_space1_reference(const DepthToSpace1Desc& desc, const HostTensor& input, HostTensor& output,
                                      ThreadPool& pool);
 
+// A random valid case for `dmltool generate` (generate.cpp), types and ranks from `table` (the op's own).
+Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase& out);
+
 }  // namespace dmltool::ops::depth_to_space1

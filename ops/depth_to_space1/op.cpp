@@ -198,6 +198,10 @@ public:
         }
         return unsupported("DEPTH_TO_SPACE1: no plan variant '" + std::string(variant) + "' for this desc");
     }
+
+    Status generate_case(CaseRng& rng, GeneratedCase& out) const override {
+        return depth_to_space1::generate_case(feature_levels(), rng, out);
+    }
 };
 
 }  // namespace

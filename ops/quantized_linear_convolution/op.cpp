@@ -335,6 +335,10 @@ public:
         return w;
     }
 
+
+    Status generate_case(CaseRng& rng, GeneratedCase& out) const override {
+        return quantized_linear_convolution::generate_case(feature_levels(), rng, out);
+    }
 private:
     const FeatureLevelTable table_{make_row(fl(2, 1), {4, 4}, {4, 4}, {4, 4}),
                                    make_row(fl(4, 0), {3, 4}, {1, 4}, {3, 4}),

@@ -131,4 +131,7 @@ Status run_reference_path(const QuantizedLinearConvolutionDesc& desc, std::span<
 // a null scale tensor (not read) is skipped.
 Status check_scale_values(std::span<const HostTensor* const> inputs);
 
+// A random valid case for `dmltool generate` (generate.cpp), types and ranks from `table` (the op's own).
+Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase& out);
+
 }  // namespace dmltool::ops::quantized_linear_convolution

@@ -27,4 +27,7 @@ struct ResampleDesc final : OpDesc {
 Status run_resample_reference(const ResampleDesc& desc, const HostTensor& input, HostTensor& output,
                               const ReferenceContext& context);
 
+// A random valid case for `dmltool generate` (generate.cpp), types and ranks from `table` (the op's own).
+Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase& out);
+
 }  // namespace dmltool::ops::resample

@@ -240,6 +240,10 @@ public:
         }
         return estimate;
     }
+
+    Status generate_case(CaseRng& rng, GeneratedCase& out) const override {
+        return resample::generate_case(feature_levels(), rng, out);
+    }
 };
 
 }  // namespace

@@ -193,6 +193,10 @@ public:
     Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
         return plan_split_device(static_cast<const SplitDesc&>(desc));  // data movement: no semantics options apply
     }
+
+    Status generate_case(CaseRng& rng, GeneratedCase& out) const override {
+        return split::generate_case(feature_levels(), rng, out);
+    }
 };
 
 }  // namespace

@@ -39,4 +39,7 @@ inline uint64_t source_offset(const Dims& input_sizes, uint32_t axis, uint64_t s
 Status run_split_reference(const SplitDesc& desc, const HostTensor& input, std::span<HostTensor* const> outputs,
                            ThreadPool& pool);
 
+// A random valid case for `dmltool generate` (generate.cpp), types and ranks from `table` (the op's own).
+Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase& out);
+
 }  // namespace dmltool::ops::split
