@@ -67,6 +67,9 @@ struct ExactOutput {
     // The part of `scale` due to the operator's own arithmetic rather than its coordinate or index computations
     // (empty: all of it). Tolerance::arithmetic_unit_roundoff applies to this part.
     std::vector<double> arithmetic_scale;
+    // Per element (empty: none): NaN and infinities are also accepted, where the operator's legitimate evaluation
+    // orders differ in IEEE special values (a neighbour that is not finite, or a difference that overflows).
+    std::vector<uint8_t> nonfinite_allowed;
 };
 
 // A named model of how one implementation departs from the documented contract (README "DirectML deviations"):

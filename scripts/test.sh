@@ -6,7 +6,7 @@
 # build's tests under Wine (scripts/test_windows.sh: cross build, Windows unit tests, cases/*.json, the CLI and
 # bad-input corpus, bench smoke; DMLTOOL_TEST_WINDOWS=0 skips it), then the DirectML backend's suite under Wine
 # (scripts/directml_wine_probe.sh, then scripts/test_directml_wine.sh: Microsoft's DirectML.dll, Mesa 25
-# lavapipe; DMLTOOL_TEST_DIRECTML=0 skips it).
+# lavapipe; DMLTOOL_TEST_DIRECTML=0 skips it) and scripts/diff_directml.sh (random cases vs DirectML, two seeds).
 #   scripts/test.sh [CTEST_ARGS...]
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,6 +18,13 @@ fi
 if [ "${DMLTOOL_TEST_DIRECTML:-1}" != 0 ]; then
   "$repo/scripts/directml_wine_probe.sh"  # DirectML.dll + dml_api.h + Mesa 25 lavapipe under Wine, no dmltool build
   "$repo/scripts/test_directml_wine.sh"
+  # Random differential testing against the real DLL: a fixed seed, and one from the date (README: Generated
+  # cases). 200 cases each; every FAILED case is shrunk to a repro under build-windows/diff_directml_*/repro/.
+  "$repo/scripts/diff_directml.sh" --count 50 --seed 20261128 --out build-windows/diff_directml_fixed
+  today="$(date +%Y%m%d)"
+  if [ "$today" != 20261128 ]; then
+    "$repo/scripts/diff_directml.sh" --count 50 --seed "$today" --out build-windows/diff_directml_today
+  fi
 fi
 if [ "${DMLTOOL_TEST_SANITIZED:-1}" != 0 ]; then
   "$repo/scripts/test_sanitized.sh"

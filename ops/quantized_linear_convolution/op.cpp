@@ -302,11 +302,15 @@ public:
             return static_cast<const QuantizedLinearConvolutionDesc&>(d);
         };
         return {
-            {.name = "qlconv-filter-scale-zero-point-shapes-differ",
+            {.name = "qlconv-zero-point-scale-shapes-differ",
              .kind = Kind::kRejectsDesc,
              .applies = [conv](const OpDesc& d) {
                  const auto& c = conv(d);
-                 return c.filter_zero_point && c.filter_zero_point->sizes != c.filter_scale.sizes;
+                 auto differs = [](const TensorDesc& scale, const std::optional<TensorDesc>& zero_point) {
+                     return zero_point && zero_point->sizes != scale.sizes;
+                 };
+                 return differs(c.input_scale, c.input_zero_point) || differs(c.filter_scale, c.filter_zero_point) ||
+                        differs(c.output_scale, c.output_zero_point);
              },
              .adjust_semantics = nullptr,
              .unit_roundoff = 0},

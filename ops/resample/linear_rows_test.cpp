@@ -149,7 +149,10 @@ TEST(ResampleLinearRows, RowFormEqualsPerElementFormBitForBit) {
             const bool both_nan = std::isnan(rows.get_as_double(i)) && std::isnan(per_element.get_as_double(i));
             ASSERT_TRUE(both_nan || std::memcmp(rows.element_ptr(i), per_element.element_ptr(i), rows.element_bytes()) == 0)
                 << where << ": " << rows.get_as_double(i) << " vs " << per_element.get_as_double(i);
-            expect_rounds_from(rows, i, exact[0].exact[i], where);
+            // Beside a weight-0 infinity or NaN the stored sum is NaN while y (the contract's exact value) skips that
+            // corner; the contract accepts either there (ExactOutput::nonfinite_allowed).
+            if (!(exact[0].nonfinite_allowed.at(i) && !std::isfinite(rows.get_as_double(i))))
+                expect_rounds_from(rows, i, exact[0].exact[i], where);
             if (::testing::Test::HasFatalFailure()) return;
         }
         compared += rows.element_count();

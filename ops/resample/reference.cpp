@@ -155,6 +155,7 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
         exact->exact.assign(output.element_count(), 0.0);
         exact->scale.assign(output.element_count(), 0.0);
         exact->arithmetic_scale.assign(output.element_count(), 0.0);
+        exact->nonfinite_allowed.assign(output.element_count(), 0);
         exact->absolute_floor = error_scale.absolute_floor();
     }
     context.pool.parallel_for(output.element_count(), [&](uint64_t begin, uint64_t end) {
@@ -164,7 +165,13 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
             // The corners of the interpolated dimensions in a fixed order — dimension 0 is the most significant
             // bit — so the double sum is reproducible. A dimension with Scale 1 is a copy (spec §6.5): only its
             // lower tap (weight 1), so an infinity in the neighbouring plane cannot leak in as 0 * inf = NaN.
-            double sum = 0.0, magnitude = 0.0;
+            // `weighted`: the blend of the corners whose weight is not 0, the exact value of the contract. Where a
+            // corner of weight 0 (or the neighbouring plane of a Scale-1 dimension, which an implementation may
+            // blend with weight 0) is not finite, or any corner is so large that a neighbour difference overflows
+            // float32, IEEE evaluation orders legitimately differ (0 * inf = NaN; a + w * (b - a) overflowing): the
+            // element then also accepts NaN or an infinity (`unbounded`).
+            double sum = 0.0, magnitude = 0.0, weighted = 0.0;
+            bool unbounded = false;
             for (uint32_t corner = 0; corner < corners; ++corner) {
                 double weight = 1.0;
                 uint64_t source = 0;
@@ -176,14 +183,20 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
                     source += uint64_t(upper ? tap.x1 : tap.x0) * in_strides[d];
                     weight *= double(upper ? tap.w1 : tap.w0);
                 }
+                const double value = input.get_as_double(source);
+                unbounded |= (copied_dimension_upper || weight == 0.0) ? !std::isfinite(value)
+                                                                       : std::fabs(value) > 0x1p126;
                 if (copied_dimension_upper) continue;
-                const double term = input.get_as_double(source) * weight;
+                const double term = value * weight;
                 sum += term;
+                if (weight == 0.0) continue;
+                weighted += term;
                 magnitude += std::fabs(term);
             }
             store_blend(desc.output.data_type, output.bytes().data(), i, &sum, 1);
             if (exact) {
-                exact->exact[i] = sum;
+                exact->exact[i] = weighted;
+                exact->nonfinite_allowed[i] = unbounded;
                 exact->scale[i] = error_scale(coord, taps, magnitude, &exact->arithmetic_scale[i]);
             }
         }

@@ -2,7 +2,7 @@
 # scripts/diff_directml.sh through its native test hook (DMLTOOL_DIFF_NATIVE: a native dmltool with --backend both
 # instead of DirectML under Wine): bad options are one line and exit 2; a run ends with exactly the summary line,
 # exits 1 exactly when it counts failures, and leaves one repro per shrunk FAILED case that validates and still
-# fails. (Failures come from real bugs: today the RESAMPLE NaN finding of tests/cli/generate_known_findings.txt.)
+# fails. (Failures come only from real bugs, none known today; tests/cli/check_shrink_case.py plants one to shrink.)
 #   check_diff_directml.sh DMLTOOL REPO WORKDIR
 set -uo pipefail
 dmltool=$1 repo=$2 work=$3

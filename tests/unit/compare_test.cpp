@@ -262,3 +262,29 @@ TEST(CompareToExact, IntegerOutputsAgainstAnotherImplementationsOutput) {
 
 }  // namespace
 }  // namespace dmltool
+
+namespace dmltool {
+namespace {
+
+// Elements whose evaluation orders legitimately differ in IEEE special values (ExactOutput::nonfinite_allowed) also
+// accept NaN, or an infinity unless the exact value is the other infinity or NaN; finite values keep the bound.
+TEST(CompareToExact, NonFiniteAllowedElements) {
+    const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+    ExactOutput exact{{0.0, inf, nan, 2.0}, {1, 1, 1, 1}, 0, {}, {1, 1, 1, 0}};
+    auto passes = [&](std::vector<double> got) {
+        return compare_to_exact(exact, f32(got), t).mismatch_count == 0;
+    };
+    EXPECT_TRUE(passes({0.0, inf, nan, 2.0}));
+    EXPECT_TRUE(passes({nan, nan, nan, 2.0}));   // 0 * inf = NaN beside an infinity
+    EXPECT_TRUE(passes({-inf, inf, nan, 2.0}));  // an overflowing a + w * (b - a)
+    EXPECT_FALSE(passes({5.0, inf, nan, 2.0}));  // a finite value keeps the error bound
+    EXPECT_FALSE(passes({0.0, -inf, nan, 2.0}));  // not the other infinity
+    EXPECT_FALSE(passes({0.0, inf, inf, 2.0}));   // a NaN stays a NaN
+    EXPECT_FALSE(passes({0.0, inf, nan, nan}));   // elements without the flag: as ever
+    exact.nonfinite_allowed.clear();
+    EXPECT_FALSE(passes({nan, inf, nan, 2.0}));
+}
+
+}  // namespace
+}  // namespace dmltool

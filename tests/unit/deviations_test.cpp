@@ -247,7 +247,7 @@ TEST_F(DeviationsTest, RegisteredRefusalDeviatesOthersStayUnsupported) {
     dml.refuse = true;
     CaseResult r = run(qlconv_case("q/mixed", {1, 4, 1, 1}, {1, 1, 1, 1}), dml, &shipped_);
     EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
-    EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/qlconv-filter-scale-zero-point-shapes-differ"));
+    EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/qlconv-zero-point-scale-shapes-differ"));
     CaseResult one_d = run(qlconv_case("q/1d", {4}, {4}), dml, &shipped_);
     EXPECT_EQ(one_d.status, CaseStatus::kDeviates) << one_d.reason;
     EXPECT_TRUE(has_id(one_d.deviations, "dml-1.15.4/qlconv-per-channel-quantization-1d"));
