@@ -523,15 +523,15 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
             if (e.certain || e.entry->model.kind == DeviationModel::Kind::kErrorBound)
                 r.predicted_deviations.push_back({label, e.entry->id, e.entry->description, e.certain});
         if (!part.refusal.is_ok()) {
-            auto rejecting = std::find_if(evaluated->begin(), evaluated->end(), [](const ModelEvaluation& e) {
-                return e.entry->model.kind == DeviationModel::Kind::kRejectsDesc;
-            });
-            if (rejecting != evaluated->end())
-                r.deviations.push_back({label, rejecting->entry->id, rejecting->entry->description, true});
-            else if (several)
+            // Every registered refusal whose predicate holds explains it (a desc may break two of DirectML's rules).
+            const size_t before = r.deviations.size();
+            for (const ModelEvaluation& e : *evaluated)
+                if (e.entry->model.kind == DeviationModel::Kind::kRejectsDesc)
+                    r.deviations.push_back({label, e.entry->id, e.entry->description, true});
+            if (r.deviations.size() == before) {
+                if (!several) return fail(part.refusal.with_context(context + ": " + part.backend->name()));
                 part.unsupported = part.refusal.message();
-            else
-                return fail(part.refusal.with_context(context + ": " + part.backend->name()));
+            }
             continue;
         }
         std::vector<size_t> failed;

@@ -248,6 +248,11 @@ TEST_F(DeviationsTest, RegisteredRefusalDeviatesOthersStayUnsupported) {
     CaseResult r = run(qlconv_case("q/mixed", {1, 4, 1, 1}, {1, 1, 1, 1}), dml, &shipped_);
     EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
     EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/qlconv-zero-point-scale-shapes-differ"));
+    // A desc breaking both rules ({4} beside {1,4,1,1}): both entries explain the refusal.
+    CaseResult both = run(qlconv_case("q/both", {1, 4, 1, 1}, {4}), dml, &shipped_);
+    EXPECT_EQ(both.status, CaseStatus::kDeviates) << both.reason;
+    EXPECT_TRUE(has_id(both.deviations, "dml-1.15.4/qlconv-zero-point-scale-shapes-differ"));
+    EXPECT_TRUE(has_id(both.deviations, "dml-1.15.4/qlconv-per-channel-quantization-1d"));
     CaseResult one_d = run(qlconv_case("q/1d", {4}, {4}), dml, &shipped_);
     EXPECT_EQ(one_d.status, CaseStatus::kDeviates) << one_d.reason;
     EXPECT_TRUE(has_id(one_d.deviations, "dml-1.15.4/qlconv-per-channel-quantization-1d"));
