@@ -288,3 +288,27 @@ TEST(CompareToExact, NonFiniteAllowedElements) {
 
 }  // namespace
 }  // namespace dmltool
+
+namespace dmltool {
+namespace {
+
+// A blend of equal values whose exact doubles differ in their last bits is a constant expectation (the runner then
+// proves the writes), not "a constant output while the expectation is not" (MISTRUSTED for good): found by
+// `dmltool generate` on an INT8 linear case of constant input -3.
+TEST(CompareToExact, NearlyEqualExactValuesAreAConstantExpectation) {
+    const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
+    const ExactOutput ints{{-3.0, -3.0000000000000004, -2.9999999999999996}, {1, 1, 1}, 0, {}, {}};
+    const CompareResult r = compare_to_exact(ints, tensor(DataType::kInt8, {3}, {-3, -3, -3}), t);
+    EXPECT_EQ(r.verdict, Verdict::kMistrusted);
+    EXPECT_TRUE(r.expected_constant);
+    const ExactOutput floats{{0.1, 0.1 + 0x1p-56, 0.1 - 0x1p-56}, {1, 1, 1}, 0, {}, {}};
+    EXPECT_TRUE(compare_to_exact(floats, f32({0.1, 0.1, 0.1}), t).expected_constant);
+    // Values an output type tells apart are not constant.
+    const ExactOutput apart{{0.1, 0.1 + 0x1p-20, 0.1}, {1, 1, 1}, 0, {}, {}};
+    const CompareResult distinct = compare_to_exact(apart, f32({0.1, 0.1 + 0x1p-20, 0.1}), t);
+    EXPECT_EQ(distinct.verdict, Verdict::kPassed);
+    EXPECT_FALSE(distinct.expected_constant);
+}
+
+}  // namespace
+}  // namespace dmltool
