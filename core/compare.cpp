@@ -234,6 +234,9 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
     }
     const double u = tolerance.unit_roundoff;
     std::vector<uint32_t> coordinates(got.desc().sizes.size());
+    // The values every element accepts, intersected: [lowest, highest] (integers: the open interval). When some
+    // one value lies in it, a constant output can be right, so the expectation counts as constant (zero trust).
+    double lowest = -std::numeric_limits<double>::infinity(), highest = std::numeric_limits<double>::infinity();
     for (uint64_t i = 0; i < result.element_count; ++i) {
         const double want = exact.exact[i];
         const double value = got.get_as_double(i);
@@ -256,6 +259,7 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
             if (is_float(type)) {
                 bound = bound_factor * (computing + half_ulp(type, std::fabs(want) + computing));
                 pass = error <= bound;
+                lowest = std::max(lowest, want - bound), highest = std::min(highest, want + bound);
             } else {
                 // Any conversion of a value v within `computing` of the exact one to an integer (truncation,
                 // floor, ceil, any rounding; the documentation names none): floor(want - computing) <= got <=
@@ -264,6 +268,7 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
                 // of the exact value, hence within twice it of each other.
                 bound = bound_factor * (1.0 + computing);
                 pass = error < bound;
+                lowest = std::max(lowest, want - bound), highest = std::min(highest, want + bound);
             }
             if (std::isfinite(error)) {
                 result.max_abs_error = std::max(result.max_abs_error, error);
@@ -288,18 +293,18 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
                         "; largest error/bound " + ratio + ")";
         return result;
     }
-    // The expectation is constant when its exact values cannot be told apart in the output type: blends of equal
-    // values differ in their last double bits, and a correct output is then constant (zero trust: the runner
-    // proves its writes with two poison patterns, rather than calling a right constant output MISTRUSTED).
+    // The expectation is constant when one value passes at every element: blends of equal values differ in their
+    // last double bits, and an integer conversion maps -0.9 and 0.9 both to 0, so a correct output is then
+    // constant (zero trust: the runner proves its writes with two poison patterns, rather than calling a right
+    // constant output MISTRUSTED). Non-finite exact values must all be the same.
     bool constant = true;
     const double first = exact.exact.empty() ? 0.0 : exact.exact[0];
-    for (uint64_t i = 1; i < result.element_count && constant; ++i) {
+    for (uint64_t i = 0; i < result.element_count && constant; ++i) {
         const double v = exact.exact[i];
-        if (v == first || (std::isnan(v) && std::isnan(first))) continue;
-        const double spread = std::fabs(v - first);
-        constant = std::isfinite(spread) &&
-                   (is_float(type) ? spread <= half_ulp(type, std::fabs(first)) : spread < 1.0);
+        constant = std::isfinite(v) ? std::isfinite(first) : v == first || (std::isnan(v) && std::isnan(first));
     }
+    if (constant && std::isfinite(first))
+        constant = is_float(type) ? lowest <= highest : std::floor(lowest) + 1.0 < highest;
     if (result.element_count > 0) {
         char text[48];
         std::snprintf(text, sizeof text, "%.9g", exact.exact[0]);

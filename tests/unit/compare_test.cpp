@@ -312,3 +312,24 @@ TEST(CompareToExact, NearlyEqualExactValuesAreAConstantExpectation) {
 
 }  // namespace
 }  // namespace dmltool
+
+namespace dmltool {
+namespace {
+
+// An integer conversion maps -0.9 and 0.9 both to 0 (truncation): a constant output can be right although the exact
+// values spread over 1.8, so the expectation is constant (the runner proves the writes); 0.2 and 2.5 share none.
+TEST(CompareToExact, ConstantWhenOneValuePassesEverywhere) {
+    const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
+    const ExactOutput spread{{-0.9, 0.9}, {1, 1}, 0, {}, {}};
+    EXPECT_TRUE(compare_to_exact(spread, tensor(DataType::kInt8, {2}, {0, 0}), t).expected_constant);
+    const ExactOutput apart{{0.2, 2.5}, {1, 1}, 0, {}, {}};
+    const CompareResult distinct = compare_to_exact(apart, tensor(DataType::kInt8, {2}, {0, 2}), t);
+    EXPECT_EQ(distinct.verdict, Verdict::kPassed);
+    EXPECT_FALSE(distinct.expected_constant);
+    const double inf = std::numeric_limits<double>::infinity();
+    const ExactOutput mixed{{inf, 1.0}, {1, 1}, 0, {}, {}};
+    EXPECT_FALSE(compare_to_exact(mixed, f32({inf, 1.0}), t).expected_constant);
+}
+
+}  // namespace
+}  // namespace dmltool
