@@ -376,7 +376,8 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, device.get());
     // DirectML's registered departures (DEVIATES) are still timed: the speed of what DirectML computes.
-    if (device) attach_deviation_registries(runner, {device.get()}, *deviation_registries, options.device.deviations);
+    if (device)
+        attach_deviation_registries(runner, {device.get()}, *deviation_registries, options.device.deviations, human);
     BenchTargets targets;
     targets.pool = times_cpu_reference(options.run.backend) ? &pool : nullptr;
     targets.semantics = &options.run.semantics;

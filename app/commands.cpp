@@ -55,7 +55,7 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     if (backend_name.empty()) backend_name = "cpu reference";
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, backend_pointers);
-    attach_deviation_registries(runner, backend_pointers, *deviation_registries, options.device.deviations);
+    attach_deviation_registries(runner, backend_pointers, *deviation_registries, options.device.deviations, stdout);
     std::vector<CaseResult> results;
     ConsoleOptions console{options.verbose};
     for (const CaseFile* file : selected->broken) {

@@ -30,15 +30,16 @@ Result<std::vector<DeviationRegistry>> load_deviation_registries(const std::stri
 }
 
 void attach_deviation_registries(Runner& runner, const std::vector<Backend*>& backends,
-                                 const std::vector<DeviationRegistry>& registries, const std::string& choice) {
+                                 const std::vector<DeviationRegistry>& registries, const std::string& choice,
+                                 std::FILE* out) {
     for (size_t i = 0; i < backends.size(); ++i) {
         // Only DirectML's departures are registered; dmltool's own kernels are held to the contract.
         if (backends[i]->label() != "directml") continue;
         const std::optional<std::string> version = backends[i]->implementation_version();
         const std::string dll = "DirectML " + version.value_or("(version unreadable)");
         if (registries.empty()) {
-            std::printf("dmltool: deviations: none registered for %s (--deviations %s): every departure from the "
-                        "contract is FAILED\n", dll.c_str(), choice.c_str());
+            std::fprintf(out, "dmltool: deviations: none registered for %s (--deviations %s): every departure from the "
+                         "contract is FAILED\n", dll.c_str(), choice.c_str());
             continue;
         }
         RegistryChoice picked;
@@ -53,8 +54,8 @@ void attach_deviation_registries(Runner& runner, const std::vector<Backend*>& ba
         const std::string what = picked.registry ? "dml-" + picked.registry->version + " (" + picked.registry->source +
                                                        ", " + std::to_string(picked.registry->entries.size()) + " entries)"
                                                  : std::string("none");
-        std::printf("dmltool: deviations: %s for %s%s\n", what.c_str(), dll.c_str(),
-                    picked.note.empty() ? "" : ("; note: " + picked.note).c_str());
+        std::fprintf(out, "dmltool: deviations: %s for %s%s\n", what.c_str(), dll.c_str(),
+                     picked.note.empty() ? "" : ("; note: " + picked.note).c_str());
     }
 }
 

@@ -2,6 +2,7 @@
 // deviations"): the registries dmltool ships, or one file, matched to the DLL's version.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,9 +18,11 @@ namespace dmltool::app {
 Result<std::vector<DeviationRegistry>> load_deviation_registries(const std::string& choice, const OpRegistry& ops);
 
 // Gives every DirectML backend of the run the registry for its DLL's version and prints one header line per
-// backend saying which registry applies and why ("dmltool: deviations: ..."). `registries` must outlive the runner.
+// backend on `out` saying which registry applies and why ("dmltool: deviations: ..."). `registries` must outlive
+// the runner.
 void attach_deviation_registries(Runner& runner, const std::vector<Backend*>& backends,
-                                 const std::vector<DeviationRegistry>& registries, const std::string& choice);
+                                 const std::vector<DeviationRegistry>& registries, const std::string& choice,
+                                 std::FILE* out);
 
 // `dmltool list`: the shipped registries, and for a loaded DirectML version the entries that apply to it.
 std::vector<std::string> describe_deviation_registries(const std::vector<DeviationRegistry>& registries,
