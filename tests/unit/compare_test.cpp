@@ -206,7 +206,7 @@ std::vector<bool> integer_verdicts(DataType type, const std::vector<double>& exa
                                    double c, double bound_factor = 1.0) {
     std::vector<bool> passed;
     for (size_t i = 0; i < exact.size(); ++i) {
-        const ExactOutput e{{exact[i]}, {c / (1.01 * 0x1p-24)}, 0, {}};
+        const ExactOutput e{{exact[i]}, {c / (1.01 * 0x1p-24)}, 0, {}, {}};
         passed.push_back(compare_to_exact(e, tensor(type, {1}, {got[i]}), float32_bound(), 8, bound_factor).verdict ==
                          Verdict::kPassed);
     }
