@@ -185,6 +185,28 @@ TEST_F(DeviationsTest, EightBitNearestOffByOneFails) {
     EXPECT_TRUE(r.deviations.empty());
 }
 
+// Where the 8-bit rule picks one element everywhere the model's output is constant: DirectML matching it (after its
+// outputs were poisoned) still deviates (diff_directml seed 3: UINT8 2x1 at scales 1.33 x 4).
+TEST_F(DeviationsTest, ConstantModelOutputsAreMatchedToo) {
+    ModelBackend dml;
+    dml.semantics.resample_nearest_rule = NearestRule::kFloor;
+    json c = resample_case("nn/u8/constant", "UINT8", "NEAREST_NEIGHBOR", 2, 2, 1.33, {{"values", {1, 3}}});
+    c["operator"]["desc"]["Scales"] = {1, 1, 1, 1.33};
+    CaseResult r = run(c, dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/resample-nearest-8bit-floor-halfpixel"));
+    // A device that writes nothing leaves the poison fill: never a match, even where the model's output is the
+    // poison's own value (205 for UINT8).
+    ModelBackend idle;
+    idle.plant = [](std::vector<HostTensor>& out) {
+        std::memset(out[0].bytes().data(), int(kDefaultOutputPoison), out[0].bytes().size());
+    };
+    json poison_valued = c;
+    poison_valued["name"] = "nn/u8/constant/poison";
+    poison_valued["inputs"]["InputTensor"] = {{"values", {205, 3}}};
+    EXPECT_EQ(run(poison_valued, idle, &shipped_).status, CaseStatus::kFailed);
+}
+
 // The model only applies to the data types its entry names: FLOAT32 nearest with the 8-bit rule is FAILED.
 TEST_F(DeviationsTest, ModelsApplyOnlyToTheirDataTypes) {
     ModelBackend dml;
