@@ -21,7 +21,7 @@ if [ "${DMLTOOL_TEST_DIRECTML:-1}" != 0 ]; then
   # Random differential testing against the real DLL (README: Generated cases), 200 cases per seed; every FAILED
   # case is shrunk to a repro under build-windows/diff_directml_*/repro/. The fixed seed gates. The date's seed
   # explores new cases and reports them without failing CI while the disagreements that other seeds find are open
-  # (results/diff_directml_2026-11-28_seeds.txt: FLOAT16 linear near half's range, two INT8/UINT8 nearest shapes):
+  # (results/diff_directml_2026-11-28_seeds.txt: FLOAT16 linear near half's range, seed 3):
   # set DMLTOOL_DIFF_DATE_GATES=1 to make it gate once they are fixed or registered.
   "$repo/scripts/diff_directml.sh" --count 50 --seed 20261128 --out build-windows/diff_directml_fixed
   today="$(date +%Y%m%d)"
