@@ -4,10 +4,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <iostream>
 
 #include "app/bench_compare.h"
 #include "app/commands.h"
 #include "app/results_db.h"
+#include "core/case_schema.h"
 
 namespace dmltool::app {
 namespace {
@@ -180,7 +183,8 @@ int run_cli(int argc, char** argv) {
                                                 "DirectML device's maximum feature level; with case files, the cases "
                                                 "they hold, sweeps expanded");
     list->add_option("files", list_cases.files,
-                     "Case files: list their cases instead, one line each (name, operator, minimum feature level, "
+                     "Case files: list their cases instead (an operator name instead of files, e.g. SPLIT: its desc "
+                     "members with their types and enum values);, one line each (name, operator, minimum feature level, "
                      "data type, input and output shapes), with every sweep expanded and derived outputs filled in");
     list->add_flag("--json", list_cases.json,
                    "With case files: print the expanded cases as one {\"cases\": [...]} document (derived outputs and "
@@ -268,6 +272,10 @@ int run_cli(int argc, char** argv) {
     generate->add_option("--seed", generate_options.seed,
                          "Unsigned 64-bit seed (default 1): the same seed writes byte-identical files");
 
+    CLI::App* schema = app.add_subcommand(
+        "schema", "Print the JSON Schema (draft 2020-12) of case files, generated from the operators' own readers "
+                  "and feature-level tables (a copy is schema/dmltool-case.schema.json)");
+
     CompareOptions compare_options;
     std::string compare_base, compare_new;
     CLI::App* compare = app.add_subcommand(
@@ -304,11 +312,11 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
         const std::string first = argc > 1 ? argv[1] : "";
-        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history, generate};
+        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history, generate, schema};
         const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
                                        [&](const CLI::App* sub) { return sub->check_name(first); });
         if (!first.empty() && first[0] != '-' && !known) {
-            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history or generate; see "
+            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate or schema; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
@@ -335,7 +343,21 @@ int run_cli(int argc, char** argv) {
         if (auto e = apply_flags(validate_flags, validate_run, &validate_selection); !e.empty()) return usage_error(e);
         return validate_command(validate_selection, validate_run, registry);
     }
+    if (schema->parsed()) {
+        std::cout << case_file_schema(registry).dump(2) << "\n";
+        return 0;
+    }
     if (list->parsed()) {
+        // `dmltool list SPLIT`: arguments that name operators (and no existing file) print their desc members.
+        const bool operators = !list_cases.files.empty() &&
+                               std::all_of(list_cases.files.begin(), list_cases.files.end(), [&](const std::string& f) {
+                                   std::error_code ec;
+                                   return registry.find(f) && !std::filesystem::exists(f, ec);
+                               });
+        if (operators) {
+            for (const std::string& name : list_cases.files) std::cout << format_desc_members(*registry.find(name));
+            return 0;
+        }
         if (!list_cases.files.empty()) return list_cases_command(list_cases, registry);
         if (list_cases.json) return usage_error("list --json: expected case files to list");
         return list_command(registry, list_device);

@@ -118,6 +118,30 @@ Result<TensorDesc> parse_tensor_desc(const nlohmann::json& value, const std::str
     return desc;
 }
 
+namespace {
+thread_local ScopedMemberRecording* g_recording = nullptr;
+}  // namespace
+
+ScopedMemberRecording::ScopedMemberRecording(std::string recorded_path, std::vector<MemberRead>& recorded)
+    : path(std::move(recorded_path)), out(&recorded), previous(g_recording) {
+    g_recording = this;
+}
+
+ScopedMemberRecording::~ScopedMemberRecording() { g_recording = previous; }
+
+void JsonObjectReader::record(std::string_view key, MemberRead::Kind kind, bool required, TensorRole role,
+                              std::string_view prefix, std::span<const EnumName> names) const {
+    if (!g_recording || g_recording->path != path_) return;
+    MemberRead read{std::string(key), kind, required, std::string(prefix), {}, role};
+    for (const EnumName& n : names) read.enum_names.emplace_back(n.name);
+    g_recording->out->push_back(std::move(read));
+}
+
+void JsonObjectReader::accept(std::string_view key) {
+    known_keys_.emplace_back(key);
+    record(key, MemberRead::Kind::kAny, false);
+}
+
 JsonObjectReader::JsonObjectReader(const nlohmann::json& object, std::string path)
     : object_(object), path_(std::move(path)) {}
 
@@ -137,12 +161,14 @@ const nlohmann::json* JsonObjectReader::find(std::string_view key) {
 }
 
 Result<uint32_t> JsonObjectReader::required_uint(std::string_view key) {
+    record(key, MemberRead::Kind::kUint, true);
     const nlohmann::json* v = find(key);
     if (!v) return invalid_input(member_path(key) + ": missing required member (an unsigned integer)");
     return read_uint(*v, member_path(key));
 }
 
 Result<std::optional<uint32_t>> JsonObjectReader::optional_uint(std::string_view key) {
+    record(key, MemberRead::Kind::kUint, false);
     const nlohmann::json* v = find(key);
     if (!v) return std::optional<uint32_t>();
     DMLTOOL_ASSIGN_OR_RETURN(uint32_t value, read_uint(*v, member_path(key)));
@@ -150,12 +176,14 @@ Result<std::optional<uint32_t>> JsonObjectReader::optional_uint(std::string_view
 }
 
 Result<Dims> JsonObjectReader::required_uint_array(std::string_view key) {
+    record(key, MemberRead::Kind::kUintArray, true);
     const nlohmann::json* v = find(key);
     if (!v) return invalid_input(member_path(key) + ": missing required member (an array of unsigned integers)");
     return read_uint_array(*v, member_path(key));
 }
 
 Result<std::vector<float>> JsonObjectReader::required_float_array(std::string_view key) {
+    record(key, MemberRead::Kind::kFloatArray, true);
     const nlohmann::json* v = find(key);
     const std::string path = member_path(key);
     if (!v) return invalid_input(path + ": missing required member (an array of numbers)");
@@ -175,6 +203,7 @@ Result<std::vector<float>> JsonObjectReader::required_float_array(std::string_vi
 
 Result<uint32_t> JsonObjectReader::required_enum(std::string_view key, std::string_view prefix,
                                                  std::span<const EnumName> names) {
+    record(key, MemberRead::Kind::kEnum, true, TensorRole::kInput, prefix, names);
     const nlohmann::json* v = find(key);
     const std::string path = member_path(key);
     std::string choices;
@@ -190,12 +219,14 @@ Result<uint32_t> JsonObjectReader::required_enum(std::string_view key, std::stri
 }
 
 Result<TensorDesc> JsonObjectReader::required_tensor(std::string_view key, TensorRole role) {
+    record(key, MemberRead::Kind::kTensor, true, role);
     const nlohmann::json* v = find(key);
     if (!v) return invalid_input(member_path(key) + ": missing required member (a tensor desc)");
     return parse_tensor_desc(*v, member_path(key), role);
 }
 
 Result<std::optional<TensorDesc>> JsonObjectReader::optional_tensor(std::string_view key, TensorRole role) {
+    record(key, MemberRead::Kind::kTensor, false, role);
     const nlohmann::json* v = find(key);
     if (!v) return std::optional<TensorDesc>();
     DMLTOOL_ASSIGN_OR_RETURN(TensorDesc desc, parse_tensor_desc(*v, member_path(key), role));
@@ -203,6 +234,7 @@ Result<std::optional<TensorDesc>> JsonObjectReader::optional_tensor(std::string_
 }
 
 Result<std::vector<TensorDesc>> JsonObjectReader::required_tensor_array(std::string_view key, TensorRole role) {
+    record(key, MemberRead::Kind::kTensorArray, true, role);
     const nlohmann::json* v = find(key);
     const std::string path = member_path(key);
     if (!v) return invalid_input(path + ": missing required member (an array of tensor descs)");

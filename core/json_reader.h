@@ -21,6 +21,34 @@ struct EnumName {
     uint32_t value;
 };
 
+// One member a reader was asked for. Recorded while `dmltool schema` and `dmltool list OPERATOR` run an operator's
+// own derive_outputs and parse on sample descs (core/case_schema.cpp): the member table they print is the one the
+// validator reads, so it cannot drift from it.
+struct MemberRead {
+    enum class Kind { kUint, kUintArray, kFloatArray, kEnum, kTensor, kTensorArray, kAny };
+    std::string key;
+    Kind kind = Kind::kAny;
+    bool required = false;
+    std::string enum_prefix;                // kEnum: "DML_DEPTH_SPACE_ORDER_"
+    std::vector<std::string> enum_names;    // kEnum: the suffixes
+    TensorRole role = TensorRole::kInput;   // kTensor, kTensorArray
+};
+
+// While alive, every JsonObjectReader of this thread whose path is `path` reports each member it is asked for
+// to `out`. Thread-local rather than a reader member because operators build readers of their own on the same
+// object (derive_outputs); scoped so that nothing is recorded outside `dmltool schema` and `list OPERATOR`.
+class ScopedMemberRecording {
+public:
+    ScopedMemberRecording(std::string path, std::vector<MemberRead>& out);
+    ~ScopedMemberRecording();
+    ScopedMemberRecording(const ScopedMemberRecording&) = delete;
+    ScopedMemberRecording& operator=(const ScopedMemberRecording&) = delete;
+
+    std::string path;
+    std::vector<MemberRead>* out;
+    ScopedMemberRecording* previous;
+};
+
 // "string \"abc\"", "number 2.5", "array of 3", "object", "null", ... for "found ..." messages.
 std::string describe_json(const nlohmann::json& value);
 
@@ -32,7 +60,7 @@ public:
     const std::string& path() const { return path_; }
     bool has(std::string_view key) const;
     // Marks a member as understood when the caller reads it by hand.
-    void accept(std::string_view key) { known_keys_.emplace_back(key); }
+    void accept(std::string_view key);
 
     Result<uint32_t> required_uint(std::string_view key);
     Result<std::optional<uint32_t>> optional_uint(std::string_view key);
@@ -52,6 +80,8 @@ public:
 private:
     const nlohmann::json* find(std::string_view key);
     std::string member_path(std::string_view key) const;
+    void record(std::string_view key, MemberRead::Kind kind, bool required, TensorRole role = TensorRole::kInput,
+                std::string_view prefix = {}, std::span<const EnumName> names = {}) const;
 
     const nlohmann::json& object_;
     std::string path_;

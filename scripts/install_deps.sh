@@ -10,7 +10,7 @@ packages=(
   libsqlite3-dev  # bench --results-db and `dmltool history` (optional: without it they say so)
   libvkd3d-dev libvkd3d-utils1 mesa-vulkan-drivers libvulkan-dev vkd3d-compiler spirv-tools
   libglvnd0 libglx0 libgl1 libegl1 libopengl0  # carried to the GPU machine by scripts/gpu_machine/package.sh
-  python3 python3-numpy python3-h5py
+  python3 python3-numpy python3-h5py python3-jsonschema  # jsonschema: ctest schema_validates_cases
   clang libclang-rt-14-dev llvm-14  # sanitized suite + libFuzzer (runtimes are only Recommended); llvm-symbolizer
 )
 if (($#)); then packages=("$@"); fi
