@@ -118,6 +118,8 @@ std::string describe_tolerance(const Tolerance& tolerance) {
         if (tolerance.arithmetic_unit_roundoff > tolerance.unit_roundoff)
             text += ", a narrower arithmetic's M (coordinates included) with u = " +
                     number_text(tolerance.arithmetic_unit_roundoff);
+        if (tolerance.arithmetic_smallest_normal > 0)
+            text += ", subnormals below " + number_text(tolerance.arithmetic_smallest_normal) + " flushed";
         if (tolerance.arithmetic_overflow > 0)
             text += ", NaN or infinity accepted where an input reaches " + number_text(tolerance.arithmetic_overflow);
         return text;
@@ -268,6 +270,8 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
             error = pass ? 0 : std::numeric_limits<double>::infinity();
         } else {
             double computing = 1.01 * u * exact.scale[i] + exact.absolute_floor;
+            if (tolerance.arithmetic_smallest_normal > 0x1p-126)  // the same flushes in a narrower arithmetic
+                computing += exact.absolute_floor * (tolerance.arithmetic_smallest_normal / 0x1p-126 - 1.0);
             if (tolerance.arithmetic_unit_roundoff > u)
                 computing += 1.01 * (tolerance.arithmetic_unit_roundoff - u) *
                              (exact.arithmetic_scale.empty() ? exact.scale[i] : exact.arithmetic_scale[i]);

@@ -58,6 +58,9 @@ struct Tolerance {
     // Only for deviation models: inputs of this magnitude may overflow that narrower arithmetic's intermediate
     // differences (ExactOutput::largest_input), so NaN and infinities are accepted there too; 0: never.
     double arithmetic_overflow = 0;
+    // Only for deviation models: the narrower arithmetic's smallest normal value (half: 2^-14), where it may flush
+    // subnormal results to zero; scales ExactOutput::absolute_floor (a multiple of float32's 2^-126). 0: float32's.
+    double arithmetic_smallest_normal = 0;
 };
 
 // Whether `bits` (one element of an output's type) is also a right value of output element `element`.
@@ -65,7 +68,8 @@ using AcceptsElement = std::function<bool(uint64_t element, const std::byte* bit
 
 // What a reference knows about one floating-point output beyond its rounded values: per element the exact
 // result (of the reference's definition, in double) and the error scale M that a correct implementation's
-// rounding error is proportional to; absolute_floor covers underflow (flushed denormals).
+// rounding error is proportional to; absolute_floor covers underflow (flushed denormals): a multiple of float32's
+// smallest normal value, 2^-126.
 struct ExactOutput {
     std::vector<double> exact;
     std::vector<double> scale;
@@ -100,6 +104,7 @@ struct DeviationModel {
     std::function<void(SemanticsOptions&)> adjust_semantics;  // kSemantics
     double unit_roundoff = 0;                                 // kErrorBound
     double overflow_magnitude = 0;                            // kErrorBound: Tolerance::arithmetic_overflow
+    double smallest_normal = 0;                               // kErrorBound: Tolerance::arithmetic_smallest_normal
 };
 
 // Logical bytes read + written, and arithmetic operations (MAC = 2), for throughput reports.

@@ -554,9 +554,20 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
             }
             return true;
         };
+        // When no model matches, the failure also shows how the first applicable model saw the output (why the
+        // registry does not explain it).
+        std::vector<OutputReport> unmatched;
+        bool matched = false;
         for (const ModelEvaluation& e : *evaluated) {
             auto compared = compare_with_model(e, contract, part.outputs, options_.max_reported_mismatches);
+            if (compared && !matches(*compared) && unmatched.empty())
+                for (size_t i = 0; i < compared->size(); ++i)
+                    unmatched.push_back({output_slots[i].name,
+                                         label + " vs deviation model " + e.entry->id + " (not matched)", true,
+                                         tolerances[i], tolerances[i].error_bound && !exact[i].exact.empty(),
+                                         std::move((*compared)[i]), {}, {}});
             if (!compared || !matches(*compared)) continue;
+            matched = true;
             for (size_t report : failed) r.outputs[report].deviation = e.entry->id;
             for (size_t i = 0; i < compared->size(); ++i) {
                 CompareResult& c = (*compared)[i];
@@ -573,6 +584,9 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
             r.deviations.push_back({label, e.entry->id, e.entry->description, true});
             break;
         }
+        if (!matched)
+            for (OutputReport& o : unmatched)
+                if (o.result.verdict != Verdict::kPassed) r.outputs.push_back(std::move(o));
     }
     // Device failures that no registered deviation explains.
     bool device_failed = false;

@@ -83,6 +83,7 @@ std::optional<std::vector<CompareResult>> compare_with_model(const ModelEvaluati
                 if (exact) {
                     widened.arithmetic_unit_roundoff = model.entry->model.unit_roundoff;
                     widened.arithmetic_overflow = model.entry->model.overflow_magnitude;
+                    widened.arithmetic_smallest_normal = model.entry->model.smallest_normal;
                 }
                 results.push_back(judge(widened, exact ? &contract.exact[i] : nullptr, contract.reference[i], got[i],
                                         max_reported));

@@ -248,15 +248,19 @@ TEST_F(DeviationsTest, EightBitLinearTwoAwayFails) {
 // DirectML's FLOAT16 linear blend as measured (results/diff_directml_2026-11-28_seeds.txt, seed 3): every step in
 // half precision, the coordinate x = (o + 0.5) * (1 / s) - 0.5 included, along the last axis of a 1x1x1xN tensor.
 // `mirror_at`: the output element whose weight is planted mirrored (1 - w), a classic blend bug.
-void half_blend(const HostTensor& input, HostTensor& output, double scale, int64_t mirror_at = -1) {
-    auto h = [](double v) { return double(half_to_float(double_to_half(v))); };
+// `flush`: subnormal halves (below 2^-14) read and computed as zero, as GPUs' half arithmetic may.
+void half_blend(const HostTensor& input, HostTensor& output, double scale, int64_t mirror_at = -1, bool flush = false) {
+    auto h = [flush](double v) {
+        const double rounded = double(half_to_float(double_to_half(v)));
+        return flush && std::fabs(rounded) < 0x1p-14 ? std::copysign(0.0, rounded) : rounded;
+    };
     const uint64_t n = input.element_count();
     for (uint64_t o = 0; o < output.element_count(); ++o) {
         const double x = std::clamp(h(h(h(double(o) + 0.5) * h(1.0 / scale)) - 0.5), 0.0, double(n - 1));
         const uint64_t x0 = uint64_t(x), x1 = std::min<uint64_t>(x0 + 1, n - 1);
         double w = h(x - double(x0));
         if (int64_t(o) == mirror_at) w = 1.0 - w;
-        const double a = input.get_as_double(x0), b = input.get_as_double(x1);
+        const double a = h(input.get_as_double(x0)), b = h(input.get_as_double(x1));
         const uint16_t bits = double_to_half(h(a + h(w * h(b - a))));
         std::memcpy(output.element_ptr(o), &bits, 2);
     }
@@ -287,6 +291,24 @@ TEST_F(DeviationsTest, HalfPrecisionBlendDeviatesButAPlantedErrorFails) {
     ModelBackend f32;
     f32.plant = [](std::vector<HostTensor>& out) { add_ulps(out[0], 64); };
     EXPECT_EQ(run(resample_case("lin/f32", "FLOAT32", "LINEAR", 16, 40, 2.5, gentle), f32, &shipped_).status,
+              CaseStatus::kFailed);
+}
+
+// Half arithmetic may flush subnormal halves to zero (seed 3: exact -5.5e-8, got -0): the model's absolute floor is
+// half's smallest normal, 2^-14, per rounding step, instead of float32's 2^-126.
+TEST_F(DeviationsTest, HalfPrecisionSubnormalsMayFlushToZero) {
+    const json tiny = {{"values", {1e-5, 1.0, -2e-5, 2.0, 3e-6, -1.0}}};
+    ModelBackend dml;
+    dml.compute = [](const HostTensor& in, HostTensor& out) { half_blend(in, out, 1.5, -1, /*flush=*/true); };
+    CaseResult r = run(resample_case("lin/f16/ftz", "FLOAT16", "LINEAR", 6, 9, 1.5, tiny), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    ModelBackend far;  // 1e-3 off, beyond any flush: FAILED
+    far.compute = dml.compute;
+    far.plant = [](std::vector<HostTensor>& out) {
+        const uint16_t bits = double_to_half(1e-3);
+        std::memcpy(out[0].element_ptr(0), &bits, 2);
+    };
+    EXPECT_EQ(run(resample_case("lin/f16/ftz/far", "FLOAT16", "LINEAR", 6, 9, 1.5, tiny), far, &shipped_).status,
               CaseStatus::kFailed);
 }
 
