@@ -6,6 +6,14 @@
 //           --threshold (new/base - 1 > threshold);
 //   FASTER  the same test rejects AND the median got faster by more than the threshold (new/base - 1 < -threshold);
 //   SAME    otherwise: no significant difference, or one smaller than the threshold.
+// The p-values are Holm-adjusted across the cases of one comparison (app/bench_stats.h): 40 unchanged cases at
+// alpha 0.05 would otherwise flag two by chance. Holm, not Benjamini-Hochberg: the gate fails a pull request when
+// ANY case is SLOWER, so the error that matters is the family-wise one (any false SLOWER), which Holm bounds by
+// alpha whatever the other cases do; BH bounds the expected share of false discoveries among the flagged cases.
+// Separate runs are also corrected for drift (the machine's speed moving between them): each run's own copy
+// probes (bench_conditions.h) give its speed per backend, the new run's times are scaled by the ratio of the two
+// runs' median probes, and a verdict whose change is smaller than the drift removed is NOISY, not SLOWER/FASTER.
+// `compare --ab` (bench_compare_ab.h) judges interleaved rounds of two builds instead.
 // Exit codes: 1 when any case is SLOWER, 2 on bad input or refused runs, 0 otherwise.
 #pragma once
 
@@ -35,6 +43,7 @@ struct RunCase {
     std::string name, backend;
     std::vector<double> samples;
     bool converged = true;
+    double probe_before = 0, probe_after = 0;  // the copy probes around it (bytes/s); 0: none
 };
 
 // A bench report as compare needs it.
@@ -52,20 +61,34 @@ struct CaseComparison {
     std::string name, backend;
     SampleStats base, next;
     bool base_converged = true, next_converged = true;
-    double change = 0;   // next median / base median - 1 (positive: slower)
-    double p_value = 1;  // Mann-Whitney U, two-sided
+    double change = 0;          // next median / base median - 1 (positive: slower), after drift correction
+    double p_unadjusted = 1;    // Mann-Whitney U (separate runs) or Wilcoxon signed-rank (--ab), two-sided
+    double p_value = 1;         // p_unadjusted after Holm's adjustment across the comparison's cases
+    double change_noise = 0;    // relative standard error of the change (1.96 x it: the change's 95% margin)
+    double drift = 0;           // separate runs: the machine's slowdown between them (probes), removed from change
+    std::string noisy_reason;   // why the runs cannot resolve a change of the threshold's size; empty: they can
+    size_t rounds = 0;          // --ab: the paired rounds judged; 0 for separate runs
     Verdict verdict = Verdict::kSame;
     std::string reason;  // why, in a few words
 };
 
-// The verdict for one case from both runs' samples (see the top of this file).
-CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options);
+// The verdict from a comparison's change, noise, (adjusted) p-value and drift (see the top of this file).
+void assign_verdict(CaseComparison& c, const CompareOptions& options);
+
+// The verdict for one case from both runs' samples (see the top of this file), alone (no adjustment) and with
+// the new run's times divided by `drift_factor` (the new run's probe-measured slowdown; 1: none).
+CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options,
+                            double drift_factor = 1);
+
+// Holm-adjusts the cases' p-values together, then assigns every verdict.
+void adjust_and_judge(std::vector<CaseComparison>& cases, const CompareOptions& options);
 
 struct Comparison {
     std::string base_path, next_path;
     std::vector<CaseComparison> cases;
     std::vector<std::string> only_in_base, only_in_new;  // "name [backend]": listed, never judged
     std::vector<std::string> notes;                      // e.g. the adapter difference that was allowed
+    std::string mode = "separate runs";                  // or "A/B rounds"
 };
 
 // kInvalidInput (refused) when the runs come from different adapters, device runtimes (drivers) or CPUs (for CPU
@@ -77,6 +100,9 @@ std::string format_comparison(const Comparison& comparison, const CompareOptions
 
 // 1 when any case is SLOWER, else 0.
 int comparison_exit_code(const Comparison& comparison);
+
+// Writes the comparison (stdout or options.output) and returns its exit code (2 when the file cannot be written).
+int emit_comparison(const Comparison& comparison, const CompareOptions& options);
 
 // The whole command: load, compare, write; returns the exit code.
 int compare_command(const std::string& base_path, const std::string& next_path, const CompareOptions& options);
