@@ -137,13 +137,15 @@ CaseComparison compare_case(const RunCase& base, const RunCase& next, const Comp
     c.name = base.name;
     c.backend = base.backend;
     std::vector<double> next_samples = next.samples;
-    for (double& v : next_samples) v /= drift_factor;
+    if (options.normalize_by_probes)
+        for (double& v : next_samples) v /= drift_factor;
     c.drift = drift_factor - 1;
     c.base = summarize_samples(base.samples);
     c.next = summarize_samples(next_samples);
     c.base_converged = base.converged;
     c.next_converged = next.converged;
     c.change = c.base.median > 0 ? c.next.median / c.base.median - 1 : 0;
+    c.raw_change = c.base.median > 0 ? summarize_samples(next.samples).median / c.base.median - 1 : 0;
     c.p_unadjusted = c.p_value = mann_whitney_p_value(base.samples, next_samples);
     // Each median's relative noise is a standard error: combined in quadrature for the change.
     c.change_noise = std::sqrt(c.base.noise * c.base.noise + c.next.noise * c.next.noise);
@@ -192,10 +194,20 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
         std::snprintf(text, sizeof text, significant ? "%s but within threshold" : "not significant (%s)", p_text.c_str());
     }
     c.reason = text;
-    // The machine moved more than the code seems to have: the drift correction, not the code, would decide.
-    if ((c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster) && std::fabs(c.drift) > std::fabs(c.change)) {
-        std::snprintf(text, sizeof text, "drift %+.1f%% removed is larger than the change %+.1f%% (was %s)",
-                      100 * c.drift, 100 * c.change, verdict_name(c.verdict));
+    // The machine moved more than the code seems to have, or the verdict exists only after the drift was removed:
+    // the correction, not the code, would decide.
+    const bool judged = c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster;
+    const bool made_by_correction = c.raw_change != c.change && (c.verdict == Verdict::kSlower
+                                                                     ? !(c.raw_change > options.threshold)
+                                                                     : !(c.raw_change < -options.threshold));
+    if (judged && (std::fabs(c.drift) > std::fabs(c.change) || made_by_correction)) {
+        if (c.raw_change == c.change)
+            std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (copy probes), more than the change %+.1f%% "
+                          "(would be %s)", 100 * c.drift, 100 * c.change, verdict_name(c.verdict));
+        else
+            std::snprintf(text, sizeof text, "drift %+.1f%% removed %s: %+.1f%% before, %+.1f%% after (would be %s)",
+                          100 * c.drift, std::fabs(c.drift) > std::fabs(c.change) ? "is larger than the change" : "decides",
+                          100 * c.raw_change, 100 * c.change, verdict_name(c.verdict));
         c.verdict = Verdict::kNoisy;
         c.reason = text;
     }
@@ -262,10 +274,12 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
         if (found == next_speeds.end() || !(found->second > 0)) continue;
         drift_factors[backend] = base_speed / found->second;
         char text[200];
-        std::snprintf(text, sizeof text, "drift removed on %s: the new run's copy probes were %+.1f%% %s (median %s vs %s); "
-                      "its times are divided by %.3f", backend.c_str(), 100 * std::fabs(base_speed / found->second - 1),
+        std::snprintf(text, sizeof text, "drift on %s: the new run's copy probes were %.1f%% %s (median %s vs %s); %s",
+                      backend.c_str(), 100 * std::fabs(base_speed / found->second - 1),
                       base_speed >= found->second ? "slower" : "faster", format_rate(found->second, "B/s").c_str(),
-                      format_rate(base_speed, "B/s").c_str(), base_speed / found->second);
+                      format_rate(base_speed, "B/s").c_str(),
+                      options.normalize_by_probes ? "removed (--normalize-by-probes: its times divided by that)"
+                                                  : "a change smaller than that is NOISY (not removed: see --normalize-by-probes)");
         out.notes.push_back(text);
     }
     for (const RunCase& c : base.cases) {

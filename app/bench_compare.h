@@ -10,9 +10,14 @@
 // alpha 0.05 would otherwise flag two by chance. Holm, not Benjamini-Hochberg: the gate fails a pull request when
 // ANY case is SLOWER, so the error that matters is the family-wise one (any false SLOWER), which Holm bounds by
 // alpha whatever the other cases do; BH bounds the expected share of false discoveries among the flagged cases.
-// Separate runs are also corrected for drift (the machine's speed moving between them): each run's own copy
-// probes (bench_conditions.h) give its speed per backend, the new run's times are scaled by the ratio of the two
-// runs' median probes, and a verdict whose change is smaller than the drift removed is NOISY, not SLOWER/FASTER.
+// Separate runs are also checked for drift (the machine's speed moving between them): each run's own copy probes
+// (bench_conditions.h) give its speed per backend, and the ratio of the two runs' median probes is the drift. A
+// SLOWER/FASTER verdict whose change is smaller than the drift is NOISY instead (the machine moved more than the
+// code did). With --normalize-by-probes the new run's times are also divided by the drift before judging (and a
+// verdict the division made, SLOWER/FASTER after it but not before, is NOISY too). Normalising is not the default:
+// on the shared 2-core CI machine the CPU copy probe moved by up to 25% between runs while the CPU cases did not
+// (memory bandwidth taken by other jobs, not the cores), and dividing by it both made false SLOWERs and hid a planted
+// 1.3x slowdown (docs/compare-gate.md).
 // `compare --ab` (bench_compare_ab.h) judges interleaved rounds of two builds instead.
 // Exit codes: 1 when any case is SLOWER, 2 on bad input or refused runs, 0 otherwise.
 #pragma once
@@ -36,6 +41,7 @@ struct CompareOptions {
     bool allow_different_adapters = false;
     std::string format = "table";  // table, markdown, junit, json
     std::string output;            // file; empty = stdout
+    bool normalize_by_probes = false;  // --normalize-by-probes: divide the new run's times by the probes' drift
 };
 
 // One case x backend of one run.
@@ -65,7 +71,8 @@ struct CaseComparison {
     double p_unadjusted = 1;    // Mann-Whitney U (separate runs) or Wilcoxon signed-rank (--ab), two-sided
     double p_value = 1;         // p_unadjusted after Holm's adjustment across the comparison's cases
     double change_noise = 0;    // relative standard error of the change (1.96 x it: the change's 95% margin)
-    double drift = 0;           // separate runs: the machine's slowdown between them (probes), removed from change
+    double drift = 0;           // separate runs: the machine's slowdown between them (probes: new/base time - 1)
+    double raw_change = 0;      // the change before the drift was removed (= change unless --normalize-by-probes)
     std::string noisy_reason;   // why the runs cannot resolve a change of the threshold's size; empty: they can
     size_t rounds = 0;          // --ab: the paired rounds judged; 0 for separate runs
     Verdict verdict = Verdict::kSame;

@@ -119,7 +119,7 @@ CaseComparison compare_ab_case(const std::string& name, const std::string& backe
     }
     c.rounds = ratios.size();
     const SampleStats ratio = summarize_samples(ratios);
-    c.change = ratios.empty() ? 0 : ratio.median - 1;
+    c.change = c.raw_change = ratios.empty() ? 0 : ratio.median - 1;
     c.change_noise = ratio.noise;
     c.p_unadjusted = c.p_value = wilcoxon_signed_rank_p_value(log_ratios);
     const double noise_limit = options.threshold / 2;

@@ -275,6 +275,9 @@ int run_cli(int argc, char** argv) {
         "compare", "Compare two `bench --report-json` runs case by case: FASTER, SLOWER, SAME or NOISY");
     compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch)");
     compare->add_option("new", compare_new, "The run to judge (e.g. from a pull request)");
+    compare->add_flag("--normalize-by-probes", compare_options.normalize_by_probes,
+                      "Separate runs: divide the new run's times by the drift of the runs' copy probes before judging "
+                      "(off by default: a copy probe is a poor proxy for compute-bound cases on a shared host)");
     AbOptions ab_options;
     std::vector<std::string> ab_tools;
     compare->add_option("--ab", ab_tools,
@@ -301,8 +304,8 @@ int run_cli(int argc, char** argv) {
                     "median moved by more\nthan --threshold plus the runs' noise (1.96 x the medians' standard errors "
                     "combined), whatever the noise;\nNOISY otherwise when either run did not converge or its noise "
                     "exceeds threshold/2; then SLOWER or FASTER\nwhen significant and beyond --threshold; SAME "
-                    "otherwise. p-values are Holm-adjusted across the cases; separate runs are\ncorrected for the "
-                    "drift their copy probes measured (NOISY when the drift exceeds the change).\n"
+                    "otherwise. p-values are Holm-adjusted across the cases; for separate runs,\nNOISY when the drift "
+                    "of the runs' copy probes exceeds the change.\n"
                     "A/B mode: dmltool compare --ab BASE_DMLTOOL NEW_DMLTOOL [--rounds N] -- BENCH_ARGS...\n"
                     "Exit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
                     "refused comparison.");
