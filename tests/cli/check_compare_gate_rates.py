@@ -6,7 +6,8 @@
 Runs GATES (default 20) gates of each kind on the CPU reference with the tiny cases of CASES_JSON:
   ab_same        compare --ab DMLTOOL DMLTOOL: the same build against itself;
   ab_planted     compare --ab DMLTOOL SLOW: SLOW is a wrapper setting DMLTOOL_TEST_SLOWDOWN=<one case>:1.3;
-  separate_same  compare of two separate bench runs of the same build (consecutive runs: GATES + 1 runs);
+  separate_same  compare of two separate bench runs of the same build (consecutive runs: GATES + 1 runs), at
+                 --threshold 15 (see SEPARATE_THRESHOLD);
   separate_planted  compare of a same-build run with a run under the planted slowdown.
 Requirements (issue 33): the same-build gates exit 0 with no SLOWER in at least 19 of 20 (GATES - GATES/20); the
 A/B planted gates say SLOWER naming the planted case and no other (exit 1) in at least as many. The separate-run
@@ -22,6 +23,10 @@ import time
 PLANTED_CASE = "gate/resample/linear/float32/1x4x32x32_x2"
 FACTOR = "1.3"
 ROUNDS = "10"
+# Separate runs on a shared runner move by up to ~12% per case between runs of one build (measured: one 4 us CPU case
+# at +12%, -10%, +9.5% in consecutive same-build comparisons), which no run's own noise shows: their gate needs a
+# wider threshold than A/B's default 5% (docs/compare-gate.md).
+SEPARATE_THRESHOLD = "15"
 # Small cases, one thread (a shared 2-core machine: the other core belongs to someone else), short sampling.
 BENCH = ["--backend", "cpu", "--threads", "1", "--roofline-mib", "0", "--max-time", "0.03", "--min-samples", "5"]
 
@@ -89,7 +94,8 @@ def main(dmltool, cases, out_dir, gates="20"):
         current = bench(f"run{g + 1}")
         planted = bench(f"planted{g}", planted_env)
         for kind, base, new in (("separate_same", previous, current), ("separate_planted", previous, planted)):
-            r = run([dmltool, "compare", base, new, "--format", "json"], f"{kind} gate {g}")
+            r = run([dmltool, "compare", base, new, "--format", "json", "--threshold", SEPARATE_THRESHOLD],
+                    f"{kind} gate {g}")
             got, _ = verdicts(r.stdout, f"{kind} gate {g}")
             slower = sorted(n for n, v in got.items() if v == "SLOWER")
             ok = ((r.returncode == 0 and not slower) if kind == "separate_same"
