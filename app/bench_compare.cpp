@@ -200,6 +200,19 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
     const bool made_by_correction = c.raw_change != c.change && (c.verdict == Verdict::kSlower
                                                                      ? !(c.raw_change > options.threshold)
                                                                      : !(c.raw_change < -options.threshold));
+    // Relative to the run's common-mode change: what this case did beyond what the whole run did, against the
+    // threshold widened by how unevenly the run's cases moved.
+    const double beyond_log = std::log1p(c.change) - std::log1p(c.common_drift);
+    const double allowed_log = std::log1p(options.threshold) + 1.96 * c.common_spread;
+    if (judged && c.has_common && std::fabs(beyond_log) <= allowed_log) {
+        std::snprintf(text, sizeof text, "the run's cases moved %+.1f%% together (median, spread %.1f%%); this one "
+                      "%+.1f%%, %+.1f%% beyond them, within %.1f%% (would be %s)", 100 * c.common_drift,
+                      100 * c.common_spread, 100 * c.change, 100 * std::expm1(beyond_log), 100 * std::expm1(allowed_log),
+                      verdict_name(c.verdict));
+        c.verdict = Verdict::kNoisy;
+        c.reason = text;
+        return;
+    }
     if (judged && (std::fabs(c.drift) > std::fabs(c.change) || made_by_correction)) {
         if (c.raw_change == c.change)
             std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (copy probes), more than the change %+.1f%% "
@@ -291,6 +304,25 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
         matched[found->first] = true;
         const auto drift = drift_factors.find(c.backend);
         out.cases.push_back(compare_case(c, *found->second, options, drift == drift_factors.end() ? 1 : drift->second));
+    }
+    // Common-mode drift per backend (see bench_compare.h), from three cases up: with two, the median is their mean
+    // and a slowdown in one would pull it halfway.
+    std::map<std::string, std::vector<double>> log_changes;
+    for (const CaseComparison& c : out.cases) log_changes[c.backend].push_back(std::log1p(c.change));
+    std::map<std::string, std::pair<double, double>> common;  // backend -> median log change, spread
+    for (auto& [backend, logs] : log_changes) {
+        if (logs.size() < 3) continue;
+        const double median = summarize_samples(logs).median;
+        std::vector<double> deviations;
+        for (double l : logs) deviations.push_back(std::fabs(l - median));
+        common[backend] = {median, 1.4826 * summarize_samples(deviations).median};
+    }
+    for (CaseComparison& c : out.cases) {
+        const auto found = common.find(c.backend);
+        if (found == common.end()) continue;
+        c.has_common = true;
+        c.common_drift = std::expm1(found->second.first);
+        c.common_spread = found->second.second;
     }
     adjust_and_judge(out.cases, options);
     for (const RunCase& c : next.cases)
@@ -439,7 +471,7 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
     for (const CaseComparison& c : comparison.cases)
         cases.push_back({{"name", c.name}, {"backend", c.backend}, {"verdict", verdict_name(c.verdict)},
                          {"change", c.change}, {"p_value", c.p_value}, {"p_unadjusted", c.p_unadjusted},
-                         {"change_noise", c.change_noise}, {"drift", c.drift}, {"rounds", c.rounds}, {"reason", c.reason},
+                         {"change_noise", c.change_noise}, {"drift", c.drift}, {"common_drift", c.common_drift}, {"common_spread", c.common_spread}, {"rounds", c.rounds}, {"reason", c.reason},
                          {"base", stats_json(c.base, c.base_converged)}, {"new", stats_json(c.next, c.next_converged)}});
     auto counts = tally(comparison);
     json root = {{"base", comparison.base_path},

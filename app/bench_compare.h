@@ -18,6 +18,12 @@
 // on the shared 2-core CI machine the CPU copy probe moved by up to 25% between runs while the CPU cases did not
 // (memory bandwidth taken by other jobs, not the cores), and dividing by it both made false SLOWERs and hid a planted
 // 1.3x slowdown (docs/compare-gate.md).
+// The cases themselves measure the drift too: when a backend has at least three compared cases, the median of
+// their changes is the run's common-mode drift (load that slowed everything), and a SLOWER/FASTER case must also
+// have moved beyond it by more than the threshold plus 1.96 x the cases' spread around it (1.4826 x the median
+// absolute deviation of their log changes: how unevenly the load hit the cases); otherwise NOISY. A planted slowdown in one case stands
+// out; a whole run slowed by other jobs does not. The price: a regression that slows every case alike is NOISY in
+// separate runs (not in --ab, whose rounds pair the builds).
 // `compare --ab` (bench_compare_ab.h) judges interleaved rounds of two builds instead.
 // Exit codes: 1 when any case is SLOWER, 2 on bad input or refused runs, 0 otherwise.
 #pragma once
@@ -73,6 +79,9 @@ struct CaseComparison {
     double change_noise = 0;    // relative standard error of the change (1.96 x it: the change's 95% margin)
     double drift = 0;           // separate runs: the machine's slowdown between them (probes: new/base time - 1)
     double raw_change = 0;      // the change before the drift was removed (= change unless --normalize-by-probes)
+    bool has_common = false;    // separate runs with at least 3 cases on this backend:
+    double common_drift = 0;    //   the median change of the backend's cases
+    double common_spread = 0;   //   1.4826 x the median absolute deviation of their log(1 + change)
     std::string noisy_reason;   // why the runs cannot resolve a change of the threshold's size; empty: they can
     size_t rounds = 0;          // --ab: the paired rounds judged; 0 for separate runs
     Verdict verdict = Verdict::kSame;

@@ -22,13 +22,18 @@ import time
 
 PLANTED_CASE = "gate/resample/linear/float32/1x4x32x32_x2"
 FACTOR = "1.3"
-ROUNDS = "10"
+ROUNDS = "16"
 # Separate runs on a shared runner move by up to ~12% per case between runs of one build (measured: one 4 us CPU case
 # at +12%, -10%, +9.5% in consecutive same-build comparisons), which no run's own noise shows: their gate needs a
 # wider threshold than A/B's default 5% (docs/compare-gate.md).
 SEPARATE_THRESHOLD = "15"
 # Small cases, one thread (a shared 2-core machine: the other core belongs to someone else), short sampling.
-BENCH = ["--backend", "cpu", "--threads", "1", "--roofline-mib", "0", "--max-time", "0.03", "--min-samples", "5"]
+# --max-noise 5: a round needs a stable median, not a converged one (the rounds are the replication), so a case
+# stops after 9 samples unless they are very spread.
+BENCH = ["--backend", "cpu", "--threads", "1", "--roofline-mib", "0", "--max-time", "0.03", "--min-samples", "9",
+         "--max-noise", "5"]
+# A/B rounds need no copy probes (they exist for the separate runs' drift check): off, a third faster per round.
+AB_BENCH = BENCH + ["--throttle", "off"]
 
 
 def fail(message, detail=""):
@@ -72,7 +77,7 @@ def main(dmltool, cases, out_dir, gates="20"):
     started = time.monotonic()
     for g in range(gates):
         for kind, new in (("ab_same", dmltool), ("ab_planted", slow)):
-            r = run([dmltool, "compare", "--format", "json", "--ab", dmltool, new, "--rounds", ROUNDS, "--", cases, *BENCH],
+            r = run([dmltool, "compare", "--format", "json", "--ab", dmltool, new, "--rounds", ROUNDS, "--", cases, *AB_BENCH],
                     f"{kind} gate {g}")
             got, _ = verdicts(r.stdout, f"{kind} gate {g}")
             slower = sorted(n for n, v in got.items() if v == "SLOWER")
