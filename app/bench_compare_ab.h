@@ -21,7 +21,7 @@ namespace dmltool::app {
 struct AbOptions {
     std::string base_tool, new_tool;      // the two dmltool executables (or wrapper scripts)
     std::vector<std::string> bench_args;  // what follows `--`: `bench` is put in front of them
-    unsigned rounds = 10;                 // --rounds
+    unsigned rounds = 20;                 // --rounds (20: the rate test's setting, docs/compare-gate.md)
     std::string work_dir;                 // --ab-dir: where the rounds' reports and logs go; empty: a temporary one
 };
 

@@ -284,7 +284,7 @@ int run_cli(int argc, char** argv) {
                         "BASE_DMLTOOL NEW_DMLTOOL: run both builds' `bench` alternately in rounds (ABBA) with the "
                         "arguments after `--`, and judge the paired rounds (docs/compare-gate.md)")
         ->expected(2);
-    compare->add_option("--rounds", ab_options.rounds, "--ab: rounds of each build (default 10)")
+    compare->add_option("--rounds", ab_options.rounds, "--ab: rounds of each build (default 20)")
         ->check(CLI::Range(2u, 1000u));
     compare->add_option("--ab-dir", ab_options.work_dir,
                         "--ab: keep each round's report and log in this directory (default: a temporary one, removed)");

@@ -22,7 +22,7 @@ import time
 
 PLANTED_CASE = "gate/resample/linear/float32/1x4x32x32_x2"
 FACTOR = "1.3"
-ROUNDS = "16"
+ROUNDS = "20"
 # Separate runs on a shared runner move by up to ~12% per case between runs of one build (measured: one 4 us CPU case
 # at +12%, -10%, +9.5% in consecutive same-build comparisons), which no run's own noise shows: their gate needs a
 # wider threshold than A/B's default 5% (docs/compare-gate.md).
