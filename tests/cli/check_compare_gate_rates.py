@@ -49,6 +49,14 @@ def verdicts(stdout, what):
     return {c["name"]: c["verdict"] for c in result["cases"]}, result
 
 
+def why(result):
+    """The planted case's verdict and reason, for the misses' record."""
+    for c in result["cases"]:
+        if c["name"] == PLANTED_CASE:
+            return f"planted case {c['verdict']} {100 * c['change']:+.1f}% ({c['reason']})"
+    return "planted case not compared"
+
+
 def run(command, what, timeout=120):
     r = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     if r.returncode not in (0, 1):
@@ -79,10 +87,10 @@ def main(dmltool, cases, out_dir, gates="20"):
         for kind, new in (("ab_same", dmltool), ("ab_planted", slow)):
             r = run([dmltool, "compare", "--format", "json", "--ab", dmltool, new, "--rounds", ROUNDS, "--", cases, *AB_BENCH],
                     f"{kind} gate {g}")
-            got, _ = verdicts(r.stdout, f"{kind} gate {g}")
+            got, result = verdicts(r.stdout, f"{kind} gate {g}")
             slower = sorted(n for n, v in got.items() if v == "SLOWER")
             ok = (r.returncode == 0 and not slower) if kind == "ab_same" else (r.returncode == 1 and slower == [PLANTED_CASE])
-            record(kind, ok, f"exit {r.returncode}, SLOWER: {slower}")
+            record(kind, ok, f"exit {r.returncode}, SLOWER: {slower}, {why(result)}")
     ab_seconds = time.monotonic() - started
 
     started = time.monotonic()
@@ -101,11 +109,11 @@ def main(dmltool, cases, out_dir, gates="20"):
         for kind, base, new in (("separate_same", previous, current), ("separate_planted", previous, planted)):
             r = run([dmltool, "compare", base, new, "--format", "json", "--threshold", SEPARATE_THRESHOLD],
                     f"{kind} gate {g}")
-            got, _ = verdicts(r.stdout, f"{kind} gate {g}")
+            got, result = verdicts(r.stdout, f"{kind} gate {g}")
             slower = sorted(n for n, v in got.items() if v == "SLOWER")
             ok = ((r.returncode == 0 and not slower) if kind == "separate_same"
                   else (r.returncode == 1 and slower == [PLANTED_CASE]))
-            record(kind, ok, f"exit {r.returncode}, SLOWER: {slower}")
+            record(kind, ok, f"exit {r.returncode}, SLOWER: {slower}, {why(result)}")
         previous = current
     separate_seconds = time.monotonic() - started
 
@@ -113,7 +121,7 @@ def main(dmltool, cases, out_dir, gates="20"):
     lines.append(f"seconds: A/B gates {ab_seconds:.1f} ({2 * gates} gates of {ROUNDS} rounds), separate runs "
                  f"{separate_seconds:.1f} ({2 * gates + 1} bench runs, {2 * gates} compares)")
     for kind, details in sorted(examples.items()):
-        lines.append(f"{kind} misses: " + "; ".join(details[:5]))
+        lines.append(f"{kind} misses: " + " | ".join(details[:5]))
     with open(os.path.join(out_dir, "rates.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("check_compare_gate_rates: " + "\n  ".join(lines))
