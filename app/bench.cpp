@@ -18,6 +18,7 @@
 #include "app/bench_report.h"
 #include "app/bench_report_files.h"
 #include "app/bench_roofline.h"
+#include "app/bench_slowdown.h"
 #include "app/commands.h"
 #include "app/deviation_setup.h"
 #include "app/device.h"
@@ -76,7 +77,9 @@ std::vector<std::pair<std::string, std::string>> describe_options(const BenchCom
             {"autotune", std::string(tuning_mode_name(o.device.autotune))},
             {"flush_mib", std::to_string(o.flush_mib)},
             {"throttle", o.throttle},
-            {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)}};
+            {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)},
+            // The test hook's value, so that a report measured with a planted slowdown says so.
+            {"test_slowdown", std::getenv("DMLTOOL_TEST_SLOWDOWN") ? std::getenv("DMLTOOL_TEST_SLOWDOWN") : ""}};
 }
 
 std::map<std::string, BackendRoofline> measure_rooflines(const BenchCommandOptions& options, Backend* device,
@@ -384,6 +387,13 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     targets.device = device.get();
     targets.gpu_batch = options.gpu_batch;
     targets.stop = options.stop;
+    auto slowdown = test_slowdown_from_environment();
+    if (!slowdown.is_ok()) return report_error(slowdown.status(), 2);
+    if (*slowdown) {
+        targets.slowdown = &**slowdown;
+        std::fprintf(stderr, "dmltool: note: DMLTOOL_TEST_SLOWDOWN=%s: matching cases are timed %gx slower (a test hook "
+                             "for the regression gate)\n", (*slowdown)->text.c_str(), (*slowdown)->factor);
+    }
     Conditions conditions;
     if (Status s = set_up_conditions(options, device.get(), targets.pool, runner, registry, conditions); !s.is_ok())
         return report_error(s, 3);

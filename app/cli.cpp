@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "app/bench_compare.h"
+#include "app/bench_compare_ab.h"
 #include "app/commands.h"
 #include "app/results_db.h"
 
@@ -272,8 +273,21 @@ int run_cli(int argc, char** argv) {
     std::string compare_base, compare_new;
     CLI::App* compare = app.add_subcommand(
         "compare", "Compare two `bench --report-json` runs case by case: FASTER, SLOWER, SAME or NOISY");
-    compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch)")->required();
-    compare->add_option("new", compare_new, "The run to judge (e.g. from a pull request)")->required();
+    compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch)");
+    compare->add_option("new", compare_new, "The run to judge (e.g. from a pull request)");
+    compare->add_flag("--normalize-by-probes", compare_options.normalize_by_probes,
+                      "Separate runs: divide the new run's times by the drift of the runs' copy probes before judging "
+                      "(off by default: a copy probe is a poor proxy for compute-bound cases on a shared host)");
+    AbOptions ab_options;
+    std::vector<std::string> ab_tools;
+    compare->add_option("--ab", ab_tools,
+                        "BASE_DMLTOOL NEW_DMLTOOL: run both builds' `bench` alternately in rounds (ABBA) with the "
+                        "arguments after `--`, and judge the paired rounds (docs/compare-gate.md)")
+        ->expected(2);
+    compare->add_option("--rounds", ab_options.rounds, "--ab: rounds of each build (default 20)")
+        ->check(CLI::Range(2u, 1000u));
+    compare->add_option("--ab-dir", ab_options.work_dir,
+                        "--ab: keep each round's report and log in this directory (default: a temporary one, removed)");
     compare->add_option_function<double>(
                "--threshold", [&](double percent) { compare_options.threshold = percent / 100; },
                "Smallest change of a median (percent) that counts as SLOWER or FASTER (default 5)")
@@ -290,9 +304,23 @@ int run_cli(int argc, char** argv) {
                     "median moved by more\nthan --threshold plus the runs' noise (1.96 x the medians' standard errors "
                     "combined), whatever the noise;\nNOISY otherwise when either run did not converge or its noise "
                     "exceeds threshold/2; then SLOWER or FASTER\nwhen significant and beyond --threshold; SAME "
-                    "otherwise.\nExit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
+                    "otherwise. p-values are Holm-adjusted across the cases; for separate runs,\nNOISY when the drift "
+                    "of the runs' copy probes exceeds the change.\n"
+                    "A/B mode: dmltool compare --ab BASE_DMLTOOL NEW_DMLTOOL [--rounds N] -- BENCH_ARGS...\n"
+                    "Exit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
                     "refused comparison.");
 
+    // `compare --ab A B -- BENCH_ARGS...`: what follows `--` is for the builds' bench, not for CLI11.
+    if (argc > 2 && std::string(argv[1]) == "compare") {
+        bool has_ab = false;
+        for (int i = 2; i < argc && std::string(argv[i]) != "--"; ++i) has_ab = has_ab || std::string(argv[i]) == "--ab";
+        for (int i = 2; has_ab && i < argc; ++i)
+            if (std::string(argv[i]) == "--") {
+                ab_options.bench_args.assign(argv + i + 1, argv + argc);
+                argc = i;
+                break;
+            }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -340,7 +368,20 @@ int run_cli(int argc, char** argv) {
         if (list_cases.json) return usage_error("list --json: expected case files to list");
         return list_command(registry, list_device);
     }
-    if (compare->parsed()) return compare_command(compare_base, compare_new, compare_options);
+    if (compare->parsed()) {
+        if (!ab_tools.empty()) {
+            if (!compare_base.empty())
+                return usage_error("compare --ab: expected no report files (the rounds make their own), found '" +
+                                   compare_base + "'");
+            ab_options.base_tool = ab_tools[0];
+            ab_options.new_tool = ab_tools[1];
+            return compare_ab_command(ab_options, compare_options);
+        }
+        if (compare_new.empty())
+            return usage_error("compare: expected BASE.json NEW.json (two bench --report-json files) or --ab "
+                               "BASE_DMLTOOL NEW_DMLTOOL -- BENCH_ARGS...");
+        return compare_command(compare_base, compare_new, compare_options);
+    }
     if (history->parsed()) return history_command(history_case, history_db, history_format);
     if (generate->parsed()) return generate_command(generate_options, registry);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
