@@ -125,8 +125,8 @@ Result<Comparison> compare_with_baseline(const std::string& db, const std::strin
                              " (`dmltool history` lists what the database holds)");
     DMLTOOL_ASSIGN_OR_RETURN(Comparison comparison, compare_runs(base, next, options));
     // Cases the history lacks are listed by compare as only in new.
-    comparison.notes.push_back("baseline: " + std::to_string(runs.size()) + " matching run(s) in " + shown +
-                               ", selected by " + selector_text + " per case x backend, samples pooled");
+    comparison.notes.push_back("baseline: " + selector_text + " of the " + std::to_string(runs.size()) +
+                               " matching run(s) in " + shown + ", per case x backend, samples pooled");
     return comparison;
 }
 
