@@ -123,7 +123,12 @@ private:
     }
     Result<int> read_version() {
         DMLTOOL_ASSIGN_OR_RETURN(PgResult tables,
-                                 run("SELECT to_regclass('dmltool_schema') IS NOT NULL, to_regclass('runs') IS NOT NULL",
+                                 // pg_tables, not to_regclass: a catalog scan sees the tables another writer
+                                 // committed while this one waited for the upgrade lock; to_regclass's catalog
+                                 // cache may not (seen: "relation runs already exists" with 8 fresh writers).
+                                 run("SELECT EXISTS(SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = "
+                                     "current_schema() AND tablename = 'dmltool_schema'), EXISTS(SELECT 1 FROM "
+                                     "pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'runs')",
                                      {}, PGRES_TUPLES_OK, "cannot read the schema version"));
         if (std::string(PQgetvalue(tables.get(), 0, 0)) != "t")
             return std::string(PQgetvalue(tables.get(), 0, 1)) == "t" ? 1 : 0;
