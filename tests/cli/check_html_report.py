@@ -46,6 +46,13 @@ def main(dmltool, cases, out_dir, backend):
         run([dmltool, "bench", "--backend", backend, cases, "--roofline-mib", "1", "--report-json", report,
              "--min-samples", "5", "--max-time", "0.2", "--benchmark_min_time=0.001", "--results-db", db])
     page = os.path.join(out_dir, "report.html")
+    # Bad input: one line naming the file and field, exit 2, no page.
+    not_report = os.path.join(out_dir, "not_a_report.json")
+    open(not_report, "w").write('{"sample_format": "dmltool-samples-1", "adapter": 5}')
+    r = run([dmltool, "report", "--html", page + ".bad", not_report], expect=2)
+    if r.stderr.count("\n") != 1 or "not_a_report.json: /adapter: expected a string, found 5" not in r.stderr \
+            or os.path.exists(page + ".bad"):
+        fail("report --html of a file that is not a bench report: one line naming it, and no page", r.stderr)
     run([dmltool, "report", "--html", page, *reports, "--results-db", db])
     html = open(page, encoding="utf-8").read()
     if "default-src 'none'" not in html:
