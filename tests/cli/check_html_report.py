@@ -77,7 +77,8 @@ def main(dmltool, cases, out_dir, backend):
     # --enable-logging=stderr --v=0 prints every console message (errors, CSP refusals) as a CONSOLE line.
     r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                         "--enable-logging=stderr", "--v=0", "--window-size=1400,2200", f"--screenshot={shot}",
-                        "file://" + os.path.abspath(page)], capture_output=True, text=True, timeout=120)
+                        "file://" + os.path.abspath(page)], capture_output=True, text=True, timeout=120,
+                       env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})  # the sanitized suite's
     console = [line for line in r.stderr.splitlines() if "CONSOLE" in line or "Refused to" in line]
     if console:
         fail("the page logged console messages (an error or a refused request)", "\n".join(console))

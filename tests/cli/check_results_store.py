@@ -36,6 +36,8 @@ CREATE INDEX IF NOT EXISTS benchmarks_by_case ON benchmarks(case_name);
 """
 V1_POSTGRES = V1_SQLITE.replace("id INTEGER PRIMARY KEY", "id BIGSERIAL PRIMARY KEY").replace(
     "run_id INTEGER", "run_id BIGINT").replace("REAL", "DOUBLE PRECISION")
+# psql without the sanitized suite's LD_PRELOAD (meant for dmltool's own binaries).
+CLEAN_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 OLD_RUN = ("2026-11-01T09:00:00Z", "oldhost", "Old CPU", "none", "none", "0.0.9", "0123abcd", "hot")
 OLD_ROWS = [("old/case_a", "cpu", 1.5e-6, "[1.4e-06, 1.5e-06, 1.6e-06]"),
             ("old/case_b", "cpu", 2.5e-6, "[2.5e-06, 2.5e-06]")]
@@ -67,8 +69,8 @@ class Store:
         self.psql_base = [os.path.join(env["PGBIN"], "psql"), "-h", env["PGHOST"], "-U", env["PGUSER"], "-v",
                           "ON_ERROR_STOP=1", "-qtA"]
         self.name = name.replace("-", "_")
-        run(self.psql_base + ["-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {self.name}"], expect=0)
-        run(self.psql_base + ["-d", "postgres", "-c", f"CREATE DATABASE {self.name}"], expect=0)
+        run(self.psql_base + ["-d", "postgres", "-c", f"DROP DATABASE IF EXISTS {self.name}"], expect=0, env=CLEAN_ENV)
+        run(self.psql_base + ["-d", "postgres", "-c", f"CREATE DATABASE {self.name}"], expect=0, env=CLEAN_ENV)
         self.url = f"postgresql://{env['PGUSER']}@/{self.name}?host={env['PGHOST']}"
 
     def sql(self, statements):
@@ -80,7 +82,7 @@ class Store:
             db.commit()
             db.close()
             return rows
-        r = run(self.psql_base + ["-d", self.name, "-F", "|", "-c", statements], expect=0)
+        r = run(self.psql_base + ["-d", self.name, "-F", "|", "-c", statements], expect=0, env=CLEAN_ENV)
         return [line.split("|") for line in r.stdout.splitlines() if line]
 
 

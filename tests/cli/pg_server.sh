@@ -5,6 +5,7 @@
 #   pg_server.sh stop STATE_DIR    stops the server and removes its directory
 # As root, the server runs as the postgres user (Debian's postgresql package creates it): initdb refuses root.
 set -euo pipefail
+unset LD_PRELOAD  # the sanitized suite preloads a helper into dmltool's tests; PostgreSQL is not one of them
 action="$1" state="$2"
 mkdir -p "$state"
 env_file="$state/pg.env"
