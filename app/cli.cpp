@@ -284,7 +284,8 @@ int run_cli(int argc, char** argv) {
     CompareOptions compare_options;
     std::string compare_base, compare_new;
     CLI::App* compare = app.add_subcommand(
-        "compare", "Compare two `bench --report-json` runs case by case: FASTER, SLOWER, SAME or NOISY");
+        "compare", "Compare two `bench --report-json` runs case by case (or one run with its history: "
+                   "--baseline-db): FASTER, SLOWER, SAME or NOISY");
     compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch); with "
                                               "--baseline-db, the run to judge");
     compare->add_option("new", compare_new, "The run to judge (e.g. from a pull request)");
@@ -312,7 +313,7 @@ int run_cli(int argc, char** argv) {
                     "combined), whatever the noise;\nNOISY otherwise when either run did not converge or its noise "
                     "exceeds threshold/2; then SLOWER or FASTER\nwhen significant and beyond --threshold; SAME "
                     "otherwise.\nExit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
-                    "refused comparison.");
+                    "refused comparison (or no matching history), 3 --baseline-db unreachable.");
 
     HtmlReportOptions html_options;
     CLI::App* report = app.add_subcommand(
