@@ -94,7 +94,38 @@ def main(dmltool, cases, out_dir, backend):
         area = counts.get(BAR_COLORS[b], 0)
         if area < 500:
             fail(f"the {b} bars did not draw: {area} pixels of their color in the screenshot")
-    print(f"check_html_report: {len(html)} bytes, {html.count('<svg')} svg; screenshot {image.size}, {len(colors)} "
+    # Each chart on its own: the page-wide check above passes as long as one chart draws. The charts are cut out
+    # of the page into cells of a known height, shot once, and each cell must show its bars' (or line's) colors.
+    charts = re.findall(r'<svg class="(chart|spark)".*?</svg>', html, re.S)
+    blocks = re.findall(r'<svg class="(?:chart|spark)".*?</svg>', html, re.S)
+    heights = [330 if kind == "chart" else 50 for kind in charts]
+    style = re.search(r"<style>.*?</style>", html, re.S).group(0)
+    grid = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" "
+            "content=\"default-src 'none'; style-src 'unsafe-inline'\">" + style +
+            "</head><body style=\"margin:0\">" +
+            "".join(f'<div style="height:{h}px;overflow:hidden">{b}</div>' for h, b in zip(heights, blocks)) +
+            "</body></html>")
+    grid_page = os.path.join(out_dir, "charts.html")
+    grid_shot = os.path.join(out_dir, "charts.png")
+    open(grid_page, "w", encoding="utf-8").write(grid)
+    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        f"--window-size=1400,{sum(heights)}", f"--screenshot={grid_shot}",
+                        "file://" + os.path.abspath(grid_page)], capture_output=True, text=True, timeout=120,
+                       env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
+    if r.returncode != 0 or not os.path.exists(grid_shot):
+        fail(f"chromium --screenshot of the charts: exit {r.returncode}", r.stderr[-3000:])
+    cells = Image.open(grid_shot).convert("RGB")
+    top = 0
+    for i, (kind, h) in enumerate(zip(charts, heights)):
+        cell = cells.crop((0, top, cells.size[0], top + h)).getcolors(maxcolors=1 << 20) or []
+        drawn = sum(n for n, rgb in cell if rgb in BAR_COLORS.values())
+        if os.environ.get("DMLTOOL_HTML_VERBOSE"):
+            print(f"chart {i} {kind}: {drawn}")
+        # A trend line of 220 px (two pixels wide) shows some 300 pixels of its color, its end point some 30.
+        if drawn < (50 if kind == "chart" else 100):
+            fail(f"chart {i} ({kind}) did not draw: {drawn} pixels of the backends' colors", blocks[i][:300])
+        top += h
+    print(f"check_html_report: {len(charts)} charts each drew; {len(html)} bytes, {html.count('<svg')} svg; screenshot {image.size}, {len(colors)} "
           "colors, bar pixels " + ", ".join(f"{b} {counts.get(BAR_COLORS[b], 0)}" for b in backends) +
           "; no console message")
 
