@@ -10,6 +10,7 @@ Two bench runs of the smoke cases append to an SQLite history; the page of both 
     check_html_report.py DMLTOOL CASES_JSON OUT_DIR BACKEND
 Set DMLTOOL_HTML_PLANT=network to add an external image to the page before opening it (the check must then fail).
 """
+import json
 import os
 import re
 import shutil
@@ -18,7 +19,7 @@ import sys
 
 from PIL import Image
 
-BAR_COLORS = {"cpu": (0x4E, 0x79, 0xA7), "gpu": (0xF2, 0x8E, 0x2B)}
+BAR_COLORS = {"cpu": (0x4E, 0x79, 0xA7), "gpu": (0xF2, 0x8E, 0x2B), "directml": (0x59, 0xA1, 0x4F)}
 
 
 def fail(message, detail=""):
@@ -65,6 +66,27 @@ def main(dmltool, cases, out_dir, backend):
         fail(f"expected charts: {html.count('<svg')} svg, {html.count('<polyline')} trend lines")
     if not re.search(r'<tr class="(SAME|NOISY|FASTER|SLOWER)"><td>', html):
         fail("expected compare verdict rows")
+    # DirectML beside dmltool's kernels: Linux has no DirectML, so a copy of the report gets a directml twin of
+    # each gpu case, twice as slow; its page must say so (the Windows bench writes the same fields).
+    if backend == "both":
+        report = json.load(open(reports[0]))
+        twins = [dict(c, backend="directml", seconds=2 * c["seconds"], samples=[2 * x for x in c["samples"]])
+                 for c in report["cases"] if c["backend"] == "gpu"]
+        report["cases"] += twins
+        report["feature_level_table"] += [dict(row, backend="directml") for row in report["feature_level_table"]
+                                          if row["backend"] == "gpu"]
+        with_dml = os.path.join(out_dir, "html_directml.json")
+        json.dump(report, open(with_dml, "w"))
+        dml_page = os.path.join(out_dir, "report_directml.html")
+        run([dmltool, "report", "--html", dml_page, with_dml])
+        dml_html = open(dml_page, encoding="utf-8").read()
+        if "DirectML beside dmltool" not in dml_html or \
+                dml_html.count("(dmltool&#39;s kernels 2.00x DirectML&#39;s speed)") != len(twins) or \
+                dml_html.count('fill="#59a14f"') < 2 * len(twins):
+            fail("a report with DirectML and gpu cases: expected DirectML beside dmltool's kernels with the ratio")
+        blocks_to_draw = dml_html
+    else:
+        blocks_to_draw = html
     external = re.search(r"https?:|src=|href=|<script|url\(|@import", html)
     if external:
         fail(f"the page refers to something outside it: '{external.group(0)}' at offset {external.start()}")
@@ -96,8 +118,8 @@ def main(dmltool, cases, out_dir, backend):
             fail(f"the {b} bars did not draw: {area} pixels of their color in the screenshot")
     # Each chart on its own: the page-wide check above passes as long as one chart draws. The charts are cut out
     # of the page into cells of a known height, shot once, and each cell must show its bars' (or line's) colors.
-    charts = re.findall(r'<svg class="(chart|spark)".*?</svg>', html, re.S)
-    blocks = re.findall(r'<svg class="(?:chart|spark)".*?</svg>', html, re.S)
+    charts = re.findall(r'<svg class="(chart|spark)".*?</svg>', html + blocks_to_draw, re.S)
+    blocks = re.findall(r'<svg class="(?:chart|spark)".*?</svg>', html + blocks_to_draw, re.S)
     heights = [330 if kind == "chart" else 50 for kind in charts]
     style = re.search(r"<style>.*?</style>", html, re.S).group(0)
     grid = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" "
