@@ -5,11 +5,12 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "app/baseline_db.h"
 #include "app/bench_compare.h"
-#include "app/html_report.h"
 #include "app/commands.h"
 #include "app/results_db.h"
+// After the others: keeps merges with other branches editing the list above clean.
+#include "app/baseline_db.h"
+#include "app/html_report.h"
 
 namespace dmltool::app {
 namespace {
@@ -269,6 +270,15 @@ int run_cli(int argc, char** argv) {
     history->add_option("--format", history_format, "table (default) or csv (for scripts and plots)")
         ->check(CLI::IsMember({"table", "csv"}));
 
+    HtmlReportOptions html_options;
+    CLI::App* report = app.add_subcommand(
+        "report", "Write bench reports as one self-contained HTML page (inline SVG charts; opens without network)");
+    report->add_option("reports", html_options.reports, "`bench --report-json` files")->required();
+    report->add_option("--html", html_options.output, "The page to write")->required();
+    report->add_option("--results-db", html_options.results_db,
+                       "History (SQLite file or postgresql:// URL): per-case trends, and each report compared with "
+                       "its baseline there (last:5)");
+
     GenerateOptions generate_options;
     CLI::App* generate = app.add_subcommand(
         "generate", "Write random valid cases (no expected outputs: the CPU reference is the oracle) for "
@@ -284,18 +294,9 @@ int run_cli(int argc, char** argv) {
     CompareOptions compare_options;
     std::string compare_base, compare_new;
     CLI::App* compare = app.add_subcommand(
-        "compare", "Compare two `bench --report-json` runs case by case (or one run with its history: "
-                   "--baseline-db): FASTER, SLOWER, SAME or NOISY");
-    compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch); with "
-                                              "--baseline-db, the run to judge");
+        "compare", "Compare two `bench --report-json` runs case by case: FASTER, SLOWER, SAME or NOISY");
+    compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch)");
     compare->add_option("new", compare_new, "The run to judge (e.g. from a pull request)");
-    std::string baseline_db, baseline_selector = "last:5";
-    compare->add_option("--baseline-db", baseline_db,
-                        "Judge one report against the history in this SQLite file or postgresql:// URL instead: the "
-                        "same cases on the same adapter, driver, cache mode and clocks");
-    compare->add_option("--baseline", baseline_selector,
-                        "Which history runs make the baseline: last:N (default last:5, per case), commit:SHA (a "
-                        "prefix) or since:DATE (UTC)");
     compare->add_option_function<double>(
                "--threshold", [&](double percent) { compare_options.threshold = percent / 100; },
                "Smallest change of a median (percent) that counts as SLOWER or FASTER (default 5)")
@@ -306,6 +307,15 @@ int run_cli(int argc, char** argv) {
     compare->add_option("--format", compare_options.format, "table (default), markdown, junit or json")
         ->check(CLI::IsMember({"table", "markdown", "junit", "json"}));
     compare->add_option("--output", compare_options.output, "Write the comparison to this file instead of stdout");
+    // Baselines from history (app/baseline_db.h): `compare --baseline-db DB [--baseline SEL] REPORT.json`.
+    std::string baseline_db, baseline_selector = "last:5";
+    compare->add_option("--baseline-db", baseline_db,
+                        "Judge one report (REPORT.json, the only file) against the history in this SQLite file or "
+                        "postgresql:// URL: the same cases on the same adapter, driver, cache mode and clocks. Exit "
+                        "codes as below, 2 also when no history matches, 3 when the database cannot be reached");
+    compare->add_option("--baseline", baseline_selector,
+                        "--baseline-db: which runs make the baseline: last:N (default last:5, per case), commit:SHA "
+                        "(a prefix) or since:DATE (UTC)");
     compare->add_flag("--allow-different-adapters", compare_options.allow_different_adapters,
                       "Compare runs from different adapters, drivers, CPUs or cache modes (refused by default)");
     compare->footer("\nVerdicts: SLOWER or FASTER when the Mann-Whitney U test is significant at --alpha and the "
@@ -313,16 +323,7 @@ int run_cli(int argc, char** argv) {
                     "combined), whatever the noise;\nNOISY otherwise when either run did not converge or its noise "
                     "exceeds threshold/2; then SLOWER or FASTER\nwhen significant and beyond --threshold; SAME "
                     "otherwise.\nExit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
-                    "refused comparison (or no matching history), 3 --baseline-db unreachable.");
-
-    HtmlReportOptions html_options;
-    CLI::App* report = app.add_subcommand(
-        "report", "Write bench reports as one self-contained HTML page (inline SVG charts; opens without network)");
-    report->add_option("reports", html_options.reports, "`bench --report-json` files")->required();
-    report->add_option("--html", html_options.output, "The page to write")->required();
-    report->add_option("--results-db", html_options.results_db,
-                       "History (SQLite file or postgresql:// URL): per-case trends, and each report compared with "
-                       "its baseline there (last:5)");
+                    "refused comparison.");
 
     try {
         app.parse(argc, argv);
