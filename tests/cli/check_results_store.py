@@ -226,7 +226,11 @@ def baseline(dmltool, cases, out_dir, backend, kind, pg_state):
     if named != slowed:
         fail(f"{kind}: SLOWER named {sorted(named)}, expected {sorted(slowed)}", r.stdout)
     # last:2 and commit: pool both runs' samples.
-    for selector in ("last:2", "commit:" + a["tool"]["git_commit"][:7]):
+    commit = a["tool"]["git_commit"][:7]
+    selectors = ["last:2", "since:" + a["date"][:10]]
+    if re.fullmatch(r"[0-9a-f]{7}", commit):  # a build outside git records no commit
+        selectors.append("commit:" + commit)
+    for selector in selectors:
         r = run([dmltool, "compare", "--baseline-db", store.url, "--baseline", selector, same, "--format", "json"])
         result = json.loads(r.stdout)
         counts = {(c["name"], c["backend"]): c["base"]["count"] for c in result["cases"]}
