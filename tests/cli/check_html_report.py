@@ -97,7 +97,7 @@ def main(dmltool, cases, out_dir, backend):
     if os.path.exists(shot):
         os.remove(shot)
     # --enable-logging=stderr --v=0 prints every console message (errors, CSP refusals) as a CONSOLE line.
-    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
                         "--enable-logging=stderr", "--v=0", "--window-size=1400,2200", f"--screenshot={shot}",
                         "file://" + os.path.abspath(page)], capture_output=True, text=True, timeout=120,
                        env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})  # the sanitized suite's
@@ -130,7 +130,7 @@ def main(dmltool, cases, out_dir, backend):
     grid_page = os.path.join(out_dir, "charts.html")
     grid_shot = os.path.join(out_dir, "charts.png")
     open(grid_page, "w", encoding="utf-8").write(grid)
-    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
                         f"--window-size=1400,{sum(heights)}", f"--screenshot={grid_shot}",
                         "file://" + os.path.abspath(grid_page)], capture_output=True, text=True, timeout=120,
                        env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
