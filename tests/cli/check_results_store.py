@@ -211,10 +211,15 @@ def baseline(dmltool, cases, out_dir, backend, kind, pg_state):
     r = run([dmltool, "compare", "--baseline-db", store.url, "--baseline", "last:1", same], expect=0)
     if not re.search(r"^0 slower, 0 faster, \d+ same, \d+ noisy of " + str(len(third["cases"])) + " compared$", r.stdout, re.M):
         fail(f"{kind}: same-speed run against its baseline", r.stdout)
+    # Slowed: the split and d2s cases whose baseline run measured them within 10% noise. compare judges a change
+    # only beyond the runs' own noise (1.96 x their combined standard errors), so a case that a loaded machine timed
+    # with 20% noise could not show 1.5x as SLOWER; at least one case is always slowed (the quietest).
     slow = re.compile(r"/split/|/d2s/")
+    noise_b = {(c["name"], c["backend"]): c["statistics"]["noise"] or 1.0 for c in b["cases"]}
+    chosen = {k for k in noise_b if slow.search(k[0]) and noise_b[k] < 0.1} or {min(noise_b, key=noise_b.get)}
     slowed = set()
     for c in third["cases"]:
-        if slow.search(c["name"]):
+        if (c["name"], c["backend"]) in chosen:
             c["samples"] = [s * 1.5 for s in c["samples"]]
             slowed.add((c["name"], c["backend"]))
     if not slowed or len(slowed) == len(third["cases"]):
