@@ -478,14 +478,20 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     int code = (selected->broken.empty() && context.not_benchmarked.empty()) ? 0 : 1;
     if (!options.report_json_path.empty())
         if (Status s = write_report_json(options.report_json_path, report, context); !s.is_ok()) code = report_error(s, 2);
-    if (!options.results_db.empty()) {
-        const ResultsRun run{context.date, context.machine.hostname, context.machine.cpu_model,
-                             context.device == "none" ? "none" : adapter_of_report(report), context.device,
-                             context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot"};
-        if (Status s = append_results(options.results_db, run, report.cases); !s.is_ok()) code = report_error(s, 2);
-    }
     if (!options.report_csv_path.empty())
         if (Status s = write_report_csv(options.report_csv_path, report, context); !s.is_ok()) code = report_error(s, 2);
+    // Last: the report files are written even when the database is unreachable (exit 3), so the run is not lost.
+    if (!options.results_db.empty()) {
+        ResultsRun run{context.date, context.machine.hostname, context.machine.cpu_model,
+                       context.device == "none" ? "none" : adapter_of_report(report), context.device,
+                       context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot", "off", ""};
+        for (const auto& [name, value] : context.options) {
+            if (name == "stable_power_state") run.stable_power_state = value;
+            if (name == "shard") run.shard = value;
+        }
+        if (Status s = append_results(options.results_db, run, report.cases); !s.is_ok())
+            code = report_error(s, results_store_exit_code(s));
+    }
     return code;
 }
 
