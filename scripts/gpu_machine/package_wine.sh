@@ -47,7 +47,7 @@ cp "$wine_bin/wineserver64" "$wroot/usr/lib/wine/wineserver"
 # WINEDEBUG=+loaddll of both on 2026-11-28 (minus dmltool.exe and DirectML.dll). A module missing here makes
 # wineboot print an error for it and carry on; one dmltool needs makes its run fail at once (the local test,
 # scripts/gpu_machine/test_wine_package.sh, runs the packaged tree).
-pe_modules="actxprxy.dll advapi32.dll advpack.dll atl100.dll bcrypt.dll combase.dll comctl32.dll comdlg32.dll
+pe_modules="apisetschema.dll actxprxy.dll advapi32.dll advpack.dll atl100.dll bcrypt.dll combase.dll comctl32.dll comdlg32.dll
   crypt32.dll cryptnet.dll d3d12.dll dnsapi.dll dxgi.dll explorer.exe gdi32.dll imm32.dll iphlpapi.dll
   kernel32.dll kernelbase.dll mountmgr.sys mpr.dll msvcrt.dll newdev.dll nsi.dll nsiproxy.sys ntdll.dll
   ntoskrnl.exe ole32.dll oleaut32.dll opengl32.dll plugplay.exe propsys.dll rpcrt4.dll rpcss.exe rsaenh.dll
@@ -97,8 +97,7 @@ x86_64-w64-mingw32-strip --strip-debug -o "$root/win/dmltool.exe" "$exe"
 cp "$dll" "$root/win/DirectML.dll"
 
 # --- The prefix, made here with the packaged Wine (so it holds exactly what that Wine registers), with
-# wined3d's Vulkan renderer. The PE copies wineboot puts in system32 are dropped: Wine loads builtin modules
-# from its own x86_64-windows directory when the prefix lacks them, and they would double the package.
+# wined3d's Vulkan renderer.
 prefix="$root/prefix"
 (
   export WINEPREFIX="$prefix" WINEARCH=win64 WINEDEBUG=-all \
@@ -120,9 +119,15 @@ prefix="$root/prefix"
   "$wroot/usr/lib/wine/wine64" reg add 'HKCU\Software\Wine\Direct3D' /v renderer /d vulkan /f >/dev/null 2>&1
   "$wroot/usr/lib/wine/wineserver" -w
 )
-find "$prefix/drive_c/windows/system32" "$prefix/drive_c/windows/syswow64" -type f \
-  \( -iname '*.dll' -o -iname '*.exe' -o -iname '*.sys' -o -iname '*.drv' -o -iname '*.acm' -o -iname '*.cpl' \
-     -o -iname '*.ocx' -o -iname '*.tlb' -o -iname '*.ax' -o -iname '*.ds' -o -iname '*.msstyles' \) -delete
+# Wine 8.0 needs the modules in system32 (ntdll reads apisetschema.dll there, services.exe and friends are started
+# from there: deleting them was tried and gives "could not load kernel32.dll"), and wineboot put byte-identical
+# copies of the packaged builtins there. Hard links to the builtins make tar store each file once.
+builtin_dir="$wroot/usr/lib/x86_64-linux-gnu/wine/x86_64-windows"
+for f in "$prefix/drive_c/windows/system32"/*; do
+  b="$builtin_dir/$(basename "$f")"
+  if [ -f "$f" ] && [ -f "$b" ] && cmp -s "$f" "$b"; then ln -f "$b" "$f"; fi
+done
+rm -rf "$prefix/wineserver"
 # The prefix's dosdevices links name this machine's paths: z: -> / is all dmltool needs (the machine's
 # files by their Unix paths); c: is relative already.
 rm -rf "$prefix/dosdevices"

@@ -64,9 +64,9 @@ run_directml() {
     [ -n "${PERF_FILTER:-}" ] && filter=(--filter "$PERF_FILTER")
     for backend in directml gpu; do
       local name="$backend"; [ "$backend" = gpu ] && name=wine_gpu
-      wine_run bench "$cases" --backend "$backend" "${filter[@]}" --benchmark_min_time=0.05 \
+      timeout "${WINE_BENCH_TIMEOUT:-900}" "$WINE64" "$DMLTOOL_EXE" bench "$cases" --backend "$backend" "${filter[@]}" --benchmark_min_time=0.05 \
         --benchmark_out="$out/${name}_bench.json" --benchmark_out_format=json \
-        --report-json "$out/${name}_report.json" "$@" >"$out/${name}_bench.txt" 2>&1 || status=$?
+        --report-json "$out/${name}_report.json" "$@" </dev/null >"$out/${name}_bench.txt" 2>&1 || status=$?
       tail -n 3 "$out/${name}_bench.txt"
     done
   fi
