@@ -69,7 +69,12 @@ cp -r /usr/share/wine "$wroot/usr/share/wine"
 rm -rf "$wroot/usr/share/wine/fonts" "$wroot/usr/share/wine/mono" "$wroot/usr/share/wine/gecko"
 
 # --- Host libraries: what Wine's Unix side links or dlopens (winex11: libX11 and extensions; winevulkan: the
-# Vulkan loader; ntdll: libunwind), with everything they link, except glibc (the machine's is newer).
+# Vulkan loader; ntdll: libunwind; win32u: fontconfig), with everything they link, except glibc (the machine's
+# is newer). fontconfig is not optional: without libfontconfig.so.1 Wine 8.0's win32u calls a null function
+# pointer during font set-up in every process that loads user32 (seen on the GPU machine, which has none, and
+# reproduced here by hiding the library), so no process gets a window station, explorer.exe cannot create the
+# desktop ("Cannot get server thread queue", "failed to create desktop window") and every Wine process respawns
+# explorer.exe until Xvfb and the wineserver run out of clients and file descriptors.
 copy_with_deps() {
   for f in "$@"; do
     cp -L "$f" "$root/hostlib/"
@@ -84,10 +89,11 @@ copy_with_deps() {
 libdir=/usr/lib/x86_64-linux-gnu
 copy_with_deps "$libdir/libunwind.so.8" "$libdir/libX11.so.6" "$libdir/libXext.so.6" "$libdir/libXi.so.6" \
   "$libdir/libXrandr.so.2" "$libdir/libXrender.so.1" "$libdir/libXcursor.so.1" "$libdir/libXfixes.so.3" \
-  "$libdir/libXinerama.so.1" "$libdir/libXxf86vm.so.1" "$libdir/libXcomposite.so.1" "$libdir/libvulkan.so.1"
+  "$libdir/libXinerama.so.1" "$libdir/libXxf86vm.so.1" "$libdir/libXcomposite.so.1" "$libdir/libvulkan.so.1" \
+  "$libdir/libfontconfig.so.1" "$libdir/libfreetype.so.6"
 # --- Xvfb and xkbcomp (Xvfb runs xkbcomp at start to build its keymap; without it Xvfb exits) with the XKB data.
-cp "$(command -v Xvfb)" "$(command -v xkbcomp)" "$root/bin/"
 copy_with_deps "$(command -v Xvfb)" "$(command -v xkbcomp)"
+mv "$root/hostlib/Xvfb" "$root/hostlib/xkbcomp" "$root/bin/"
 mkdir -p "$root/share/X11"
 cp -r /usr/share/X11/xkb "$root/share/X11/xkb"
 strip --strip-unneeded "$root"/hostlib/*.so* "$root"/bin/* 2>/dev/null || true
