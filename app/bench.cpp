@@ -322,7 +322,7 @@ void measure_same_size_copies(std::vector<BenchCase>& cases, Backend& device, un
             auto copy = DeviceCopy::create(c.bytes / 2, registry, runner);
             Status status = copy.status();
             // The tuner's warm-up: right after the cases the H200 ran the first 512 MiB copies at 335 us for over
-            // 100 ms, then at 130 us (results/h200_2026-11-28_session14/same_size_copy_exp.txt).
+            // 100 ms, then at 130 us (results/h200_2026-11-28_full_runs/same_size_copy_exp.txt).
             if (status.is_ok() && !software)
                 status = settle_clocks([&](double) -> Result<TimedBatch> {
                              DMLTOOL_ASSIGN_OR_RETURN(const double mean, (*copy)->time(device, batch));

@@ -249,7 +249,7 @@ Result<DevicePlan> plan_variant(const QuantizedLinearConvolutionDesc& desc, std:
 // The planner's choice (Op::plan_device, the plan `--autotune off` runs and the tuner's baseline): the Winograd kernel
 // in its first geometry (plan_variants.cpp: kWinogradGeometries) where it applies (3x3, stride 1, output channels in
 // whole blocks of 64), which won the tuning of every such ResNet-50 layer on an H100 and an H200 (1.10-1.35x the
-// float kernel: results/h100_2026-11-28_winograd/, results/h200_2026-11-28_session14/); else
+// float kernel: results/h100_2026-11-28_winograd/, results/h200_2026-11-28_full_runs/); else
 // plan_quantized_linear_convolution's own choice among the float and integer kernels.
 Result<DevicePlan> plan_default(const QuantizedLinearConvolutionDesc& desc);
 

@@ -295,7 +295,7 @@ public:
     }
 
     // Descs that DirectML 1.15.4 refuses with E_INVALIDARG although the documentation allows them (registered in
-    // gpu/directml/deviations/; found one change at a time, results/directml_wine_probe.txt).
+    // gpu/directml/deviations/; found one change at a time, results/directml_wine_2026-11-24_probe.txt).
     std::vector<DeviationModel> deviation_models() const override {
         using Kind = DeviationModel::Kind;
         auto conv = [](const OpDesc& d) -> const QuantizedLinearConvolutionDesc& {

@@ -104,7 +104,7 @@ Result<std::optional<DevicePlan>> plan_nearest_upsample(const ResampleDesc& desc
     problem.output_bytes = desc.output.total_size_in_bytes;
     // The piece gather by default wherever it applies: on the H100 it beat the vector interleave on every nearest x2
     // perf case, by 1.03-1.05x (FLOAT32 123.8 vs 128.1 us, FLOAT16 67.1 vs 69.8, INT8 38.5 vs 40.6, tuned after the
-    // clocks settled: results/h100_2026-11-27_session6_final/), since its stores are whole coalesced vectors.
+    // clocks settled: results/h100_2026-11-27_full_run_warmed_probes/), since its stores are whole coalesced vectors.
     problem.shape = shape == shaders::InterleaveShape::kAuto ? shaders::InterleaveShape::kPieces : shape;
     const std::string label = "resample/nearest/" + std::string(data_type_name(desc.input.data_type));
     DMLTOOL_ASSIGN_OR_RETURN(std::optional<KernelDispatch> dispatch,
