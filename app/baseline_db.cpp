@@ -137,19 +137,7 @@ int baseline_compare_command(const std::string& db, const std::string& selector_
         std::fprintf(stderr, "dmltool: error: %s\n", comparison.status().message().c_str());
         return results_store_exit_code(comparison.status());
     }
-    const std::string text = format_comparison(*comparison, options);
-    if (options.output.empty()) {
-        std::fputs(text.c_str(), stdout);
-    } else {
-        std::ofstream out(options.output, std::ios::binary);
-        if (out) out << text;
-        if (!out) {
-            std::fprintf(stderr, "dmltool: error: %s: cannot write the comparison\n", options.output.c_str());
-            return 2;
-        }
-        std::fprintf(stderr, "dmltool compare: written to %s\n", options.output.c_str());
-    }
-    return comparison_exit_code(*comparison);
+    return emit_comparison(*comparison, options);
 }
 
 }  // namespace dmltool::app

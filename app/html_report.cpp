@@ -1,5 +1,7 @@
 #include "app/html_report.h"
 
+#include "app/bench_compare.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,20 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string esc(const std::string& text) {
-    std::string out;
-    for (char ch : text) {
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += ch;
-        }
-    }
-    return out;
-}
+std::string esc(const std::string& text) { return xml_escape(text); }
 
 std::string fmt(const char* format, double value) {
     char text[64];
