@@ -18,6 +18,7 @@
 #include "app/bench_report.h"
 #include "app/bench_report_files.h"
 #include "app/bench_roofline.h"
+#include "app/bench_slowdown.h"
 #include "app/commands.h"
 #include "app/deviation_setup.h"
 #include "app/device.h"
@@ -76,7 +77,9 @@ std::vector<std::pair<std::string, std::string>> describe_options(const BenchCom
             {"autotune", std::string(tuning_mode_name(o.device.autotune))},
             {"flush_mib", std::to_string(o.flush_mib)},
             {"throttle", o.throttle},
-            {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)}};
+            {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)},
+            // The test hook's value, so that a report measured with a planted slowdown says so.
+            {"test_slowdown", std::getenv("DMLTOOL_TEST_SLOWDOWN") ? std::getenv("DMLTOOL_TEST_SLOWDOWN") : ""}};
 }
 
 std::map<std::string, BackendRoofline> measure_rooflines(const BenchCommandOptions& options, Backend* device,
@@ -384,6 +387,13 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     targets.device = device.get();
     targets.gpu_batch = options.gpu_batch;
     targets.stop = options.stop;
+    auto slowdown = test_slowdown_from_environment();
+    if (!slowdown.is_ok()) return report_error(slowdown.status(), 2);
+    if (*slowdown) {
+        targets.slowdown = &**slowdown;
+        std::fprintf(stderr, "dmltool: note: DMLTOOL_TEST_SLOWDOWN=%s: matching cases are timed %gx slower (a test hook "
+                             "for the regression gate)\n", (*slowdown)->text.c_str(), (*slowdown)->factor);
+    }
     Conditions conditions;
     if (Status s = set_up_conditions(options, device.get(), targets.pool, runner, registry, conditions); !s.is_ok())
         return report_error(s, 3);
@@ -468,14 +478,20 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     int code = (selected->broken.empty() && context.not_benchmarked.empty()) ? 0 : 1;
     if (!options.report_json_path.empty())
         if (Status s = write_report_json(options.report_json_path, report, context); !s.is_ok()) code = report_error(s, 2);
-    if (!options.results_db.empty()) {
-        const ResultsRun run{context.date, context.machine.hostname, context.machine.cpu_model,
-                             context.device == "none" ? "none" : adapter_of_report(report), context.device,
-                             context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot"};
-        if (Status s = append_results(options.results_db, run, report.cases); !s.is_ok()) code = report_error(s, 2);
-    }
     if (!options.report_csv_path.empty())
         if (Status s = write_report_csv(options.report_csv_path, report, context); !s.is_ok()) code = report_error(s, 2);
+    // Last: the report files are written even when the database is unreachable (exit 3), so the run is not lost.
+    if (!options.results_db.empty()) {
+        ResultsRun run{context.date, context.machine.hostname, context.machine.cpu_model,
+                       context.device == "none" ? "none" : adapter_of_report(report), context.device,
+                       context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot", "off", ""};
+        for (const auto& [name, value] : context.options) {
+            if (name == "stable_power_state") run.stable_power_state = value;
+            if (name == "shard") run.shard = value;
+        }
+        if (Status s = append_results(options.results_db, run, report.cases); !s.is_ok())
+            code = report_error(s, results_store_exit_code(s));
+    }
     return code;
 }
 

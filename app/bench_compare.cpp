@@ -36,6 +36,16 @@ Result<std::string> string_member(const std::string& path, const json& object, c
 
 }  // namespace
 
+// "p = 0.012" or, where Holm's adjustment changed it, "p = 0.036 (Holm; raw 0.012)".
+static std::string format_p_for_reason(const CaseComparison& c) {
+    char text[80];
+    if (c.p_value != c.p_unadjusted)
+        std::snprintf(text, sizeof text, "Holm p = %.2g (raw %.2g)", c.p_value, c.p_unadjusted);
+    else
+        std::snprintf(text, sizeof text, "p = %.2g", c.p_value);
+    return text;
+}
+
 const char* verdict_name(Verdict v) {
     switch (v) {
         case Verdict::kFaster: return "FASTER";
@@ -96,6 +106,16 @@ Result<BenchRun> load_bench_run(const std::string& path) {
         if (converged == c.end() || !converged->is_boolean())
             return bad_field(path, pointer + "/converged", "true or false", converged == c.end() ? nullptr : &*converged);
         rc.converged = converged->get<bool>();
+        // Optional (older reports and runs with --throttle off have none): the drift correction's input.
+        const auto throttle = c.find("throttle");
+        if (throttle != c.end() && throttle->is_object()) {
+            auto rate = [&](const char* key) {
+                const auto v = throttle->find(key);
+                return v != throttle->end() && v->is_number() && v->get<double>() > 0 ? v->get<double>() : 0.0;
+            };
+            rc.probe_before = rate("probe_before_bytes_per_second");
+            rc.probe_after = rate("probe_after_bytes_per_second");
+        }
         const auto samples = c.find("samples");
         if (samples == c.end() || !samples->is_array() || samples->empty())
             return bad_field(path, pointer + "/samples", "a non-empty array of seconds",
@@ -111,59 +131,126 @@ Result<BenchRun> load_bench_run(const std::string& path) {
     return run;
 }
 
-CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options) {
+CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options,
+                            double drift_factor) {
     CaseComparison c;
     c.name = base.name;
     c.backend = base.backend;
+    std::vector<double> next_samples = next.samples;
+    if (options.normalize_by_probes)
+        for (double& v : next_samples) v /= drift_factor;
+    c.drift = drift_factor - 1;
     c.base = summarize_samples(base.samples);
-    c.next = summarize_samples(next.samples);
+    c.next = summarize_samples(next_samples);
     c.base_converged = base.converged;
     c.next_converged = next.converged;
     c.change = c.base.median > 0 ? c.next.median / c.base.median - 1 : 0;
-    c.p_value = mann_whitney_p_value(base.samples, next.samples);
+    c.raw_change = c.base.median > 0 ? summarize_samples(next.samples).median / c.base.median - 1 : 0;
+    c.p_unadjusted = c.p_value = mann_whitney_p_value(base.samples, next_samples);
+    // Each median's relative noise is a standard error: combined in quadrature for the change.
+    c.change_noise = std::sqrt(c.base.noise * c.base.noise + c.next.noise * c.next.noise);
     const double noise_limit = options.threshold / 2;
-    // A change so large that even the runs' own noise cannot explain it is judged, noisy or not: the change's
-    // 95% interval (each median's relative noise is a standard error, combined in quadrature) lies wholly beyond
-    // the threshold. Without this a regression on a noisy machine would hide behind NOISY and exit 0.
-    const double margin = 1.96 * std::sqrt(c.base.noise * c.base.noise + c.next.noise * c.next.noise);
-    const bool significant = c.p_value < options.alpha;
     char text[160];
-    if (significant && c.change - margin > options.threshold) {
-        c.verdict = Verdict::kSlower;
-        std::snprintf(text, sizeof text, "p = %.2g < %.2g and +%.1f%% (+/- %.1f%% noise) > %.1f%%", c.p_value,
-                      options.alpha, 100 * c.change, 100 * margin, 100 * options.threshold);
-        c.reason = text;
-    } else if (significant && c.change + margin < -options.threshold) {
-        c.verdict = Verdict::kFaster;
-        std::snprintf(text, sizeof text, "p = %.2g < %.2g and %.1f%% (+/- %.1f%% noise) < -%.1f%%", c.p_value,
-                      options.alpha, 100 * c.change, 100 * margin, 100 * options.threshold);
-        c.reason = text;
-    } else if (!base.converged || !next.converged) {
-        c.verdict = Verdict::kNoisy;
-        c.reason = !base.converged ? "base run did not converge" : "new run did not converge";
+    if (!base.converged || !next.converged) {
+        c.noisy_reason = !base.converged ? "base run did not converge" : "new run did not converge";
     } else if (!(c.base.noise <= noise_limit) || !(c.next.noise <= noise_limit)) {
-        c.verdict = Verdict::kNoisy;
         std::snprintf(text, sizeof text, "noise %.2f%% / %.2f%% above threshold/2 = %.2f%%", 100 * c.base.noise,
                       100 * c.next.noise, 100 * noise_limit);
-        c.reason = text;
-    } else if (c.p_value < options.alpha && c.change > options.threshold) {
-        c.verdict = Verdict::kSlower;
-        std::snprintf(text, sizeof text, "p = %.2g < %.2g and +%.1f%% > %.1f%%", c.p_value, options.alpha,
-                      100 * c.change, 100 * options.threshold);
-        c.reason = text;
-    } else if (c.p_value < options.alpha && c.change < -options.threshold) {
-        c.verdict = Verdict::kFaster;
-        std::snprintf(text, sizeof text, "p = %.2g < %.2g and %.1f%% < -%.1f%%", c.p_value, options.alpha,
-                      100 * c.change, 100 * options.threshold);
-        c.reason = text;
-    } else {
-        c.verdict = Verdict::kSame;
-        std::snprintf(text, sizeof text, c.p_value >= options.alpha ? "not significant (p = %.2g)" : "p = %.2g but within threshold",
-                      c.p_value);
-        c.reason = text;
+        c.noisy_reason = text;
     }
+    assign_verdict(c, options);
     return c;
 }
+
+void assign_verdict(CaseComparison& c, const CompareOptions& options) {
+    // A change so large that even the runs' own noise cannot explain it is judged, noisy or not: the change's
+    // 95% interval lies wholly beyond the threshold. Without this a regression on a noisy machine would hide
+    // behind NOISY and exit 0.
+    const double margin = 1.96 * c.change_noise;
+    const bool significant = c.p_value < options.alpha;
+    const std::string p_text = format_p_for_reason(c);
+    char text[200];
+    if (significant && c.change - margin > options.threshold) {
+        c.verdict = Verdict::kSlower;
+        std::snprintf(text, sizeof text, "%s < %.2g and +%.1f%% (+/- %.1f%% noise) > %.1f%%", p_text.c_str(),
+                      options.alpha, 100 * c.change, 100 * margin, 100 * options.threshold);
+    } else if (significant && c.change + margin < -options.threshold) {
+        c.verdict = Verdict::kFaster;
+        std::snprintf(text, sizeof text, "%s < %.2g and %.1f%% (+/- %.1f%% noise) < -%.1f%%", p_text.c_str(),
+                      options.alpha, 100 * c.change, 100 * margin, 100 * options.threshold);
+    } else if (!c.noisy_reason.empty()) {
+        c.verdict = Verdict::kNoisy;
+        std::snprintf(text, sizeof text, "%s", c.noisy_reason.c_str());
+    } else if (significant && c.change > options.threshold) {
+        c.verdict = Verdict::kSlower;
+        std::snprintf(text, sizeof text, "%s < %.2g and +%.1f%% > %.1f%%", p_text.c_str(), options.alpha,
+                      100 * c.change, 100 * options.threshold);
+    } else if (significant && c.change < -options.threshold) {
+        c.verdict = Verdict::kFaster;
+        std::snprintf(text, sizeof text, "%s < %.2g and %.1f%% < -%.1f%%", p_text.c_str(), options.alpha,
+                      100 * c.change, 100 * options.threshold);
+    } else {
+        c.verdict = Verdict::kSame;
+        std::snprintf(text, sizeof text, significant ? "%s but within threshold" : "not significant (%s)", p_text.c_str());
+    }
+    c.reason = text;
+    // The machine moved more than the code seems to have, or the verdict exists only after the drift was removed:
+    // the correction, not the code, would decide.
+    const bool judged = c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster;
+    const bool made_by_correction = c.raw_change != c.change && (c.verdict == Verdict::kSlower
+                                                                     ? !(c.raw_change > options.threshold)
+                                                                     : !(c.raw_change < -options.threshold));
+    // Relative to the run's common-mode change: what this case did beyond what the whole run did, against the
+    // threshold widened by how unevenly the run's cases moved.
+    const double beyond_log = std::log1p(c.change) - std::log1p(c.common_drift);
+    const double allowed_log = std::log1p(options.threshold) + 1.96 * c.common_spread;
+    if (judged && c.has_common && std::fabs(beyond_log) <= allowed_log) {
+        std::snprintf(text, sizeof text, "the run's cases moved %+.1f%% together (median, spread %.1f%%); this one "
+                      "%+.1f%%, %+.1f%% beyond them, within %.1f%% (would be %s)", 100 * c.common_drift,
+                      100 * c.common_spread, 100 * c.change, 100 * std::expm1(beyond_log), 100 * std::expm1(allowed_log),
+                      verdict_name(c.verdict));
+        c.verdict = Verdict::kNoisy;
+        c.reason = text;
+        return;
+    }
+    if (judged && (std::fabs(c.drift) > std::fabs(c.change) || made_by_correction)) {
+        if (c.raw_change == c.change)
+            std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (copy probes), more than the change %+.1f%% "
+                          "(would be %s)", 100 * c.drift, 100 * c.change, verdict_name(c.verdict));
+        else
+            std::snprintf(text, sizeof text, "drift %+.1f%% removed %s: %+.1f%% before, %+.1f%% after (would be %s)",
+                          100 * c.drift, std::fabs(c.drift) > std::fabs(c.change) ? "is larger than the change" : "decides",
+                          100 * c.raw_change, 100 * c.change, verdict_name(c.verdict));
+        c.verdict = Verdict::kNoisy;
+        c.reason = text;
+    }
+}
+
+void adjust_and_judge(std::vector<CaseComparison>& cases, const CompareOptions& options) {
+    std::vector<double> raw;
+    for (const CaseComparison& c : cases) raw.push_back(c.p_unadjusted);
+    const std::vector<double> adjusted = holm_adjusted_p_values(raw);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        cases[i].p_value = adjusted[i];
+        assign_verdict(cases[i], options);
+    }
+}
+
+namespace {
+
+// A run's speed per backend: the median of its cases' copy probes (each case's before and after); 0 when it has
+// none. The median, since one probe taken in a hiccup must not rescale the whole run.
+std::map<std::string, double> probe_speeds(const BenchRun& run) {
+    std::map<std::string, std::vector<double>> by_backend;
+    for (const RunCase& c : run.cases)
+        for (double probe : {c.probe_before, c.probe_after})
+            if (probe > 0) by_backend[c.backend].push_back(probe);
+    std::map<std::string, double> speeds;
+    for (auto& [backend, probes] : by_backend) speeds[backend] = summarize_samples(probes).median;
+    return speeds;
+}
+
+}  // namespace
 
 Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options) {
     Comparison out;
@@ -192,6 +279,22 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
     std::map<std::pair<std::string, std::string>, const RunCase*> in_new;
     for (const RunCase& c : next.cases) in_new[{c.name, c.backend}] = &c;
     std::map<std::pair<std::string, std::string>, bool> matched;
+    // Drift: how much slower the machine was in the new run than in the base run, per backend, by their probes.
+    const auto base_speeds = probe_speeds(base), next_speeds = probe_speeds(next);
+    std::map<std::string, double> drift_factors;
+    for (const auto& [backend, base_speed] : base_speeds) {
+        const auto found = next_speeds.find(backend);
+        if (found == next_speeds.end() || !(found->second > 0)) continue;
+        drift_factors[backend] = base_speed / found->second;
+        char text[200];
+        std::snprintf(text, sizeof text, "drift on %s: the new run's copy probes were %.1f%% %s (median %s vs %s); %s",
+                      backend.c_str(), 100 * std::fabs(base_speed / found->second - 1),
+                      base_speed >= found->second ? "slower" : "faster", format_rate(found->second, "B/s").c_str(),
+                      format_rate(base_speed, "B/s").c_str(),
+                      options.normalize_by_probes ? "removed (--normalize-by-probes: its times divided by that)"
+                                                  : "a change smaller than that is NOISY (not removed: see --normalize-by-probes)");
+        out.notes.push_back(text);
+    }
     for (const RunCase& c : base.cases) {
         const auto found = in_new.find({c.name, c.backend});
         if (found == in_new.end()) {
@@ -199,8 +302,29 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
             continue;
         }
         matched[found->first] = true;
-        out.cases.push_back(compare_case(c, *found->second, options));
+        const auto drift = drift_factors.find(c.backend);
+        out.cases.push_back(compare_case(c, *found->second, options, drift == drift_factors.end() ? 1 : drift->second));
     }
+    // Common-mode drift per backend (see bench_compare.h), from three cases up: with two, the median is their mean
+    // and a slowdown in one would pull it halfway.
+    std::map<std::string, std::vector<double>> log_changes;
+    for (const CaseComparison& c : out.cases) log_changes[c.backend].push_back(std::log1p(c.change));
+    std::map<std::string, std::pair<double, double>> common;  // backend -> median log change, spread
+    for (auto& [backend, logs] : log_changes) {
+        if (logs.size() < 3) continue;
+        const double median = summarize_samples(logs).median;
+        std::vector<double> deviations;
+        for (double l : logs) deviations.push_back(std::fabs(l - median));
+        common[backend] = {median, 1.4826 * summarize_samples(deviations).median};
+    }
+    for (CaseComparison& c : out.cases) {
+        const auto found = common.find(c.backend);
+        if (found == common.end()) continue;
+        c.has_common = true;
+        c.common_drift = std::expm1(found->second.first);
+        c.common_spread = found->second.second;
+    }
+    adjust_and_judge(out.cases, options);
     for (const RunCase& c : next.cases)
         if (!matched.count({c.name, c.backend})) out.only_in_new.push_back(c.name + " [" + c.backend + "]");
     if (out.cases.empty())
@@ -257,8 +381,9 @@ std::string noise_pair(const CaseComparison& c) {
 std::string as_table(const Comparison& comparison, const CompareOptions& options) {
     std::string out;
     char line[512];
-    std::snprintf(line, sizeof line, "dmltool compare: base %s, new %s (threshold %.1f%%, alpha %.3g)\n",
-                  comparison.base_path.c_str(), comparison.next_path.c_str(), 100 * options.threshold, options.alpha);
+    std::snprintf(line, sizeof line, "dmltool compare (%s): base %s, new %s (threshold %.1f%%, alpha %.3g, Holm-adjusted)\n",
+                  comparison.mode.c_str(), comparison.base_path.c_str(), comparison.next_path.c_str(),
+                  100 * options.threshold, options.alpha);
     out += line;
     std::snprintf(line, sizeof line, "%-7s %-8s %-56s %14s %14s %9s %9s  %s\n", "verdict", "backend", "case", "base median",
                   "new median", "change", "p", "noise base / new (* not converged)");
@@ -278,8 +403,10 @@ std::string as_table(const Comparison& comparison, const CompareOptions& options
 std::string as_markdown(const Comparison& comparison, const CompareOptions& options) {
     std::string out = "### dmltool compare: " + summary_line(comparison) + "\n\n";
     char line[512];
-    std::snprintf(line, sizeof line, "Threshold %.1f%%, Mann-Whitney U at alpha %.3g; base `%s`, new `%s`.\n\n",
-                  100 * options.threshold, options.alpha, comparison.base_path.c_str(), comparison.next_path.c_str());
+    std::snprintf(line, sizeof line, "Threshold %.1f%%, %s at alpha %.3g (Holm-adjusted across cases); base `%s`, new `%s`.\n\n",
+                  100 * options.threshold,
+                  comparison.mode == "separate runs" ? "Mann-Whitney U" : "Wilcoxon signed-rank on paired A/B rounds",
+                  options.alpha, comparison.base_path.c_str(), comparison.next_path.c_str());
     out += line;
     out += "| verdict | backend | case | base median | new median | change | p | noise base / new | why |\n";
     out += "|---|---|---|---:|---:|---:|---:|---|---|\n";
@@ -299,19 +426,6 @@ std::string as_markdown(const Comparison& comparison, const CompareOptions& opti
     return out;
 }
 
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char ch : text) {
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += ch;
-        }
-    }
-    return out;
-}
 
 std::string as_junit(const Comparison& comparison) {
     auto counts = tally(comparison);
@@ -343,15 +457,21 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
     json cases = json::array();
     for (const CaseComparison& c : comparison.cases)
         cases.push_back({{"name", c.name}, {"backend", c.backend}, {"verdict", verdict_name(c.verdict)},
-                         {"change", c.change}, {"p_value", c.p_value}, {"reason", c.reason},
+                         {"change", c.change}, {"p_value", c.p_value}, {"p_unadjusted", c.p_unadjusted},
+                         {"change_noise", c.change_noise}, {"drift", c.drift}, {"common_drift", c.common_drift}, {"common_spread", c.common_spread}, {"rounds", c.rounds}, {"reason", c.reason},
                          {"base", stats_json(c.base, c.base_converged)}, {"new", stats_json(c.next, c.next_converged)}});
     auto counts = tally(comparison);
     json root = {{"base", comparison.base_path},
                  {"new", comparison.next_path},
                  {"threshold", options.threshold},
                  {"alpha", options.alpha},
-                 {"test", "Mann-Whitney U, two-sided (exact without ties up to 20 x 20 samples, else normal with tie "
-                          "and continuity corrections)"},
+                 {"mode", comparison.mode},
+                 {"test", comparison.mode == "separate runs"
+                              ? "Mann-Whitney U, two-sided (exact without ties up to 20 x 20 samples, else normal with tie "
+                                "and continuity corrections), new run's times divided by the probe drift"
+                              : "Wilcoxon signed-rank on the per-round log ratios new/base, two-sided (exact without ties "
+                                "up to 30 rounds)"},
+                 {"multiple_comparisons", "Holm (family-wise error at alpha across the compared cases)"},
                  {"summary",
                   {{"slower", counts[Verdict::kSlower]}, {"faster", counts[Verdict::kFaster]},
                    {"same", counts[Verdict::kSame]}, {"noisy", counts[Verdict::kNoisy]}}},
@@ -364,6 +484,21 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
 }
 
 }  // namespace
+
+std::string xml_escape(const std::string& text) {
+    std::string out;
+    for (char ch : text) {
+        switch (ch) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += ch;
+        }
+    }
+    return out;
+}
 
 std::string format_comparison(const Comparison& comparison, const CompareOptions& options) {
     if (options.format == "markdown") return as_markdown(comparison, options);
@@ -383,18 +518,25 @@ int compare_command(const std::string& base_path, const std::string& next_path, 
     if (!next.is_ok()) return fail(next.status());
     auto comparison = compare_runs(*base, *next, options);
     if (!comparison.is_ok()) return fail(comparison.status());
-    const std::string text = format_comparison(*comparison, options);
+    return emit_comparison(*comparison, options);
+}
+
+int emit_comparison(const Comparison& comparison, const CompareOptions& options) {
+    const std::string text = format_comparison(comparison, options);
     if (options.output.empty()) {
         std::fputs(text.c_str(), stdout);
     } else {
         std::ofstream out(options.output, std::ios::binary);
         if (out) out << text;
-        if (!out) return fail(io_error(options.output + ": cannot write the comparison"));
+        if (!out) {
+            std::fprintf(stderr, "dmltool: error: %s: cannot write the comparison\n", options.output.c_str());
+            return 2;
+        }
         // The file is for the CI system; the log still gets the verdict.
-        std::fprintf(stderr, "dmltool compare: %s (written to %s)\n", summary_line(*comparison).c_str(),
+        std::fprintf(stderr, "dmltool compare: %s (written to %s)\n", summary_line(comparison).c_str(),
                      options.output.c_str());
     }
-    return comparison_exit_code(*comparison);
+    return comparison_exit_code(comparison);
 }
 
 }  // namespace dmltool::app

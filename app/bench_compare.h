@@ -6,6 +6,25 @@
 //           --threshold (new/base - 1 > threshold);
 //   FASTER  the same test rejects AND the median got faster by more than the threshold (new/base - 1 < -threshold);
 //   SAME    otherwise: no significant difference, or one smaller than the threshold.
+// The p-values are Holm-adjusted across the cases of one comparison (app/bench_stats.h): 40 unchanged cases at
+// alpha 0.05 would otherwise flag two by chance. Holm, not Benjamini-Hochberg: the gate fails a pull request when
+// ANY case is SLOWER, so the error that matters is the family-wise one (any false SLOWER), which Holm bounds by
+// alpha whatever the other cases do; BH bounds the expected share of false discoveries among the flagged cases.
+// Separate runs are also checked for drift (the machine's speed moving between them): each run's own copy probes
+// (bench_conditions.h) give its speed per backend, and the ratio of the two runs' median probes is the drift. A
+// SLOWER/FASTER verdict whose change is smaller than the drift is NOISY instead (the machine moved more than the
+// code did). With --normalize-by-probes the new run's times are also divided by the drift before judging (and a
+// verdict the division made, SLOWER/FASTER after it but not before, is NOISY too). Normalising is not the default:
+// on the shared 2-core CI machine the CPU copy probe moved by up to 25% between runs while the CPU cases did not
+// (memory bandwidth taken by other jobs, not the cores), and dividing by it both made false SLOWERs and hid a planted
+// 1.3x slowdown (docs/compare-gate.md).
+// The cases themselves measure the drift too: when a backend has at least three compared cases, the median of
+// their changes is the run's common-mode drift (load that slowed everything), and a SLOWER/FASTER case must also
+// have moved beyond it by more than the threshold plus 1.96 x the cases' spread around it (1.4826 x the median
+// absolute deviation of their log changes: how unevenly the load hit the cases); otherwise NOISY. A planted slowdown in one case stands
+// out; a whole run slowed by other jobs does not. The price: a regression that slows every case alike is NOISY in
+// separate runs (not in --ab, whose rounds pair the builds).
+// `compare --ab` (bench_compare_ab.h) judges interleaved rounds of two builds instead.
 // Exit codes: 1 when any case is SLOWER, 2 on bad input or refused runs, 0 otherwise.
 #pragma once
 
@@ -28,6 +47,7 @@ struct CompareOptions {
     bool allow_different_adapters = false;
     std::string format = "table";  // table, markdown, junit, json
     std::string output;            // file; empty = stdout
+    bool normalize_by_probes = false;  // --normalize-by-probes: divide the new run's times by the probes' drift
 };
 
 // One case x backend of one run.
@@ -35,6 +55,7 @@ struct RunCase {
     std::string name, backend;
     std::vector<double> samples;
     bool converged = true;
+    double probe_before = 0, probe_after = 0;  // the copy probes around it (bytes/s); 0: none
 };
 
 // A bench report as compare needs it.
@@ -52,20 +73,38 @@ struct CaseComparison {
     std::string name, backend;
     SampleStats base, next;
     bool base_converged = true, next_converged = true;
-    double change = 0;   // next median / base median - 1 (positive: slower)
-    double p_value = 1;  // Mann-Whitney U, two-sided
+    double change = 0;          // next median / base median - 1 (positive: slower), after drift correction
+    double p_unadjusted = 1;    // Mann-Whitney U (separate runs) or Wilcoxon signed-rank (--ab), two-sided
+    double p_value = 1;         // p_unadjusted after Holm's adjustment across the comparison's cases
+    double change_noise = 0;    // relative standard error of the change (1.96 x it: the change's 95% margin)
+    double drift = 0;           // separate runs: the machine's slowdown between them (probes: new/base time - 1)
+    double raw_change = 0;      // the change before the drift was removed (= change unless --normalize-by-probes)
+    bool has_common = false;    // separate runs with at least 3 cases on this backend:
+    double common_drift = 0;    //   the median change of the backend's cases
+    double common_spread = 0;   //   1.4826 x the median absolute deviation of their log(1 + change)
+    std::string noisy_reason;   // why the runs cannot resolve a change of the threshold's size; empty: they can
+    size_t rounds = 0;          // --ab: the paired rounds judged; 0 for separate runs
     Verdict verdict = Verdict::kSame;
     std::string reason;  // why, in a few words
 };
 
-// The verdict for one case from both runs' samples (see the top of this file).
-CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options);
+// The verdict from a comparison's change, noise, (adjusted) p-value and drift (see the top of this file).
+void assign_verdict(CaseComparison& c, const CompareOptions& options);
+
+// The verdict for one case from both runs' samples (see the top of this file), alone (no adjustment) and with
+// the new run's times divided by `drift_factor` (the new run's probe-measured slowdown; 1: none).
+CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options,
+                            double drift_factor = 1);
+
+// Holm-adjusts the cases' p-values together, then assigns every verdict.
+void adjust_and_judge(std::vector<CaseComparison>& cases, const CompareOptions& options);
 
 struct Comparison {
     std::string base_path, next_path;
     std::vector<CaseComparison> cases;
     std::vector<std::string> only_in_base, only_in_new;  // "name [backend]": listed, never judged
     std::vector<std::string> notes;                      // e.g. the adapter difference that was allowed
+    std::string mode = "separate runs";                  // or "A/B rounds"
 };
 
 // kInvalidInput (refused) when the runs come from different adapters, device runtimes (drivers) or CPUs (for CPU
@@ -77,6 +116,11 @@ std::string format_comparison(const Comparison& comparison, const CompareOptions
 
 // 1 when any case is SLOWER, else 0.
 int comparison_exit_code(const Comparison& comparison);
+
+// Writes the comparison (stdout or options.output) and returns its exit code (2 when the file cannot be written).
+int emit_comparison(const Comparison& comparison, const CompareOptions& options);
+// Text for XML or HTML content and attribute values (& < > " ').
+std::string xml_escape(const std::string& text);
 
 // The whole command: load, compare, write; returns the exit code.
 int compare_command(const std::string& base_path, const std::string& next_path, const CompareOptions& options);

@@ -14,6 +14,11 @@ namespace {
 constexpr double kMinCpuSampleSeconds = 1e-3;
 constexpr unsigned kMaxCpuBatch = 1000;
 
+// The factor DMLTOOL_TEST_SLOWDOWN plants in this case (1: none).
+double planted_slowdown(const BenchTargets& targets, const std::string& case_name) {
+    return targets.slowdown && targets.slowdown->matches(case_name) ? targets.slowdown->factor : 1;
+}
+
 // One sample: the mean seconds per execution of one batch, or an error.
 using TakeSample = std::function<Result<double>()>;
 
@@ -112,9 +117,13 @@ void time_reference(benchmark::State& state, const TimedCase& timed, const Bench
     const unsigned batch = targets.cold ? 1u : unsigned(std::clamp(std::ceil(kMinCpuSampleSeconds / std::max(warm_seconds, 1e-9)),
                                                                    1.0, double(kMaxCpuBatch)));
     run.executions_per_sample = batch;
+    const double slowdown = planted_slowdown(targets, spec.name);
     run_sampled(state, timed, targets, "cpu", run, [&]() -> Result<double> {
         const auto start = std::chrono::steady_clock::now();
         for (unsigned i = 0; i < batch; ++i) DMLTOOL_RETURN_IF_ERROR(execute());
+        // Inside the timed interval: the planted time is measured (and preempted) like the work itself.
+        if (slowdown > 1)
+            spin_for((slowdown - 1) * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / batch;
     });
 }
@@ -131,8 +140,13 @@ void time_device(benchmark::State& state, const TimedCase& timed, const BenchTar
         return;
     }
     run.executions_per_sample = batch;
+    const double slowdown = planted_slowdown(targets, spec.name);
     run_sampled(state, timed, targets, device.label(), run, [&]() -> Result<double> {
-        return device.time_executions(*spec.op, *spec.desc, timed.input_pointers, batch);
+        DMLTOOL_ASSIGN_OR_RETURN(const double mean, device.time_executions(*spec.op, *spec.desc, timed.input_pointers, batch));
+        if (slowdown <= 1) return mean;
+        // GPU timestamps cannot be lengthened from the host: scaled, with the host time a real slowdown would take.
+        spin_for((slowdown - 1) * mean * batch);
+        return mean * slowdown;
     });
 }
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "app/bench_conditions.h"
-
+#include "app/bench_slowdown.h"
 #include "app/bench_stats.h"
 
 #include "core/backend.h"
@@ -48,6 +48,8 @@ struct BenchTargets {
     ThrottleMonitor* throttle = nullptr;
     std::set<std::string> throttle_flag_backends;  // where a slow probe re-measures (others only record it)
     bool cold = false;  // --cache cold: one execution per sample (only the first of a batch would be cold)
+    // DMLTOOL_TEST_SLOWDOWN (app/bench_slowdown.h): the matching cases are made this much slower; null: none.
+    const TestSlowdown* slowdown = nullptr;
 };
 
 // What one benchmark measured; filled while Google Benchmark runs it. With --benchmark_repetitions the samples

@@ -67,4 +67,16 @@ StopDecision sample_until_stable(const StopRule& rule, std::vector<double>& samp
 // normal approximation is poor there. 1 when either set is empty or every value is tied.
 double mann_whitney_p_value(const std::vector<double>& a, const std::vector<double>& b);
 
+// Two-sided Wilcoxon signed-rank test of "the differences are symmetric around 0" (for paired samples, e.g. the
+// per-round log ratios of `compare --ab`). Zero differences are dropped (Wilcoxon's rule); tied magnitudes share
+// their mean rank. Without ties and with at most 30 non-zero differences the p-value is exact (the distribution
+// of the positive rank sum counted by dynamic programming), else the normal approximation with the tie and
+// continuity corrections. 1 when no difference is non-zero.
+double wilcoxon_signed_rank_p_value(const std::vector<double>& differences);
+
+// Holm's step-down adjustment of p-values for testing them all at once: the i-th smallest of m becomes
+// max over j <= i of min(1, (m - j + 1) p(j)), in the input's order. Rejecting where the adjusted p < alpha keeps
+// the chance of any false rejection among the m at most alpha, whichever hypotheses are true.
+std::vector<double> holm_adjusted_p_values(const std::vector<double>& p_values);
+
 }  // namespace dmltool::app

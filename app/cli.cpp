@@ -8,8 +8,12 @@
 #include <iostream>
 
 #include "app/bench_compare.h"
+#include "app/bench_compare_ab.h"
 #include "app/commands.h"
 #include "app/results_db.h"
+// After the others: keeps merges with other branches editing the list above clean.
+#include "app/baseline_db.h"
+#include "app/html_report.h"
 #include "core/case_schema.h"
 
 namespace dmltool::app {
@@ -251,14 +255,34 @@ int run_cli(int argc, char** argv) {
 
     bench->add_option("--results-db", bench_options.results_db,
                       "Append every benchmark (case, operator, FL, data type, backend, adapter, device, dmltool version "
-                      "and commit, samples) to this SQLite database (created when missing); see `dmltool history`");
+                      "and commit, samples) to this SQLite database (created when missing) or postgresql:// URL (a fleet's shared "
+                      "history; docs/results-store.md); see `dmltool history`. An unreachable database exits 3 after "
+                      "the report files are written");
 
-    std::string history_case, history_db, history_format = "table";
-    CLI::App* history = app.add_subcommand("history", "List one case's benchmarks across the runs of a --results-db");
-    history->add_option("case", history_case, "The case name, as in its case file")->required();
-    history->add_option("--results-db", history_db, "The SQLite database `bench --results-db` appended to")->required();
+    HistoryFilter history_filter;
+    std::string history_db, history_format = "table";
+    CLI::App* history = app.add_subcommand("history", "List benchmarks across the runs of a --results-db: one case's, or "
+                                                       "every case the filters select");
+    history->add_option("case", history_filter.case_name, "The case name, as in its case file (default: every case)");
+    history->add_option("--results-db", history_db,
+                        "The SQLite file or postgresql:// URL `bench --results-db` appended to")->required();
+    history->add_option("--adapter", history_filter.adapter, "Only runs whose adapter contains this text");
+    history->add_option("--driver", history_filter.driver,
+                        "Only runs whose device (adapter and runtime: the driver's stand-in) contains this text");
+    history->add_option("--since", history_filter.since, "Only runs on or after this UTC date (YYYY-MM-DD or "
+                                                         "YYYY-MM-DDTHH:MM:SSZ)");
+    history->add_option("--until", history_filter.until, "Only runs on or before this UTC date (a date includes its day)");
     history->add_option("--format", history_format, "table (default) or csv (for scripts and plots)")
         ->check(CLI::IsMember({"table", "csv"}));
+
+    HtmlReportOptions html_options;
+    CLI::App* report = app.add_subcommand(
+        "report", "Write bench reports as one self-contained HTML page (inline SVG charts; opens without network)");
+    report->add_option("reports", html_options.reports, "`bench --report-json` files")->required();
+    report->add_option("--html", html_options.output, "The page to write")->required();
+    report->add_option("--results-db", html_options.results_db,
+                       "History (SQLite file or postgresql:// URL): per-case trends, and each report compared with "
+                       "its baseline there (last:5)");
 
     GenerateOptions generate_options;
     CLI::App* generate = app.add_subcommand(
@@ -280,8 +304,21 @@ int run_cli(int argc, char** argv) {
     std::string compare_base, compare_new;
     CLI::App* compare = app.add_subcommand(
         "compare", "Compare two `bench --report-json` runs case by case: FASTER, SLOWER, SAME or NOISY");
-    compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch)")->required();
-    compare->add_option("new", compare_new, "The run to judge (e.g. from a pull request)")->required();
+    compare->add_option("base", compare_base, "The reference run's report (e.g. from the main branch)");
+    compare->add_option("new", compare_new, "The run to judge (e.g. from a pull request)");
+    compare->add_flag("--normalize-by-probes", compare_options.normalize_by_probes,
+                      "Separate runs: divide the new run's times by the drift of the runs' copy probes before judging "
+                      "(off by default: a copy probe is a poor proxy for compute-bound cases on a shared host)");
+    AbOptions ab_options;
+    std::vector<std::string> ab_tools;
+    compare->add_option("--ab", ab_tools,
+                        "BASE_DMLTOOL NEW_DMLTOOL: run both builds' `bench` alternately in rounds (ABBA) with the "
+                        "arguments after `--`, and judge the paired rounds (docs/compare-gate.md)")
+        ->expected(2);
+    compare->add_option("--rounds", ab_options.rounds, "--ab: rounds of each build (default 20)")
+        ->check(CLI::Range(2u, 1000u));
+    compare->add_option("--ab-dir", ab_options.work_dir,
+                        "--ab: keep each round's report and log in this directory (default: a temporary one, removed)");
     compare->add_option_function<double>(
                "--threshold", [&](double percent) { compare_options.threshold = percent / 100; },
                "Smallest change of a median (percent) that counts as SLOWER or FASTER (default 5)")
@@ -292,15 +329,38 @@ int run_cli(int argc, char** argv) {
     compare->add_option("--format", compare_options.format, "table (default), markdown, junit or json")
         ->check(CLI::IsMember({"table", "markdown", "junit", "json"}));
     compare->add_option("--output", compare_options.output, "Write the comparison to this file instead of stdout");
+    // Baselines from history (app/baseline_db.h): `compare --baseline-db DB [--baseline SEL] REPORT.json`.
+    std::string baseline_db, baseline_selector = "last:5";
+    compare->add_option("--baseline-db", baseline_db,
+                        "Judge one report (REPORT.json, the only file) against the history in this SQLite file or "
+                        "postgresql:// URL: the same cases on the same adapter, driver, cache mode and clocks. Exit "
+                        "codes as below, 2 also when no history matches, 3 when the database cannot be reached");
+    compare->add_option("--baseline", baseline_selector,
+                        "--baseline-db: which runs make the baseline: last:N (default last:5, per case), commit:SHA "
+                        "(a prefix) or since:DATE (UTC)");
     compare->add_flag("--allow-different-adapters", compare_options.allow_different_adapters,
                       "Compare runs from different adapters, drivers, CPUs or cache modes (refused by default)");
     compare->footer("\nVerdicts: SLOWER or FASTER when the Mann-Whitney U test is significant at --alpha and the "
                     "median moved by more\nthan --threshold plus the runs' noise (1.96 x the medians' standard errors "
                     "combined), whatever the noise;\nNOISY otherwise when either run did not converge or its noise "
                     "exceeds threshold/2; then SLOWER or FASTER\nwhen significant and beyond --threshold; SAME "
-                    "otherwise.\nExit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
+                    "otherwise. p-values are Holm-adjusted across the cases; for separate runs,\nNOISY when the drift "
+                    "of the runs' copy probes exceeds the change.\n"
+                    "A/B mode: dmltool compare --ab BASE_DMLTOOL NEW_DMLTOOL [--rounds N] -- BENCH_ARGS...\n"
+                    "Exit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
                     "refused comparison.");
 
+    // `compare --ab A B -- BENCH_ARGS...`: what follows `--` is for the builds' bench, not for CLI11.
+    if (argc > 2 && std::string(argv[1]) == "compare") {
+        bool has_ab = false;
+        for (int i = 2; i < argc && std::string(argv[i]) != "--"; ++i) has_ab = has_ab || std::string(argv[i]) == "--ab";
+        for (int i = 2; has_ab && i < argc; ++i)
+            if (std::string(argv[i]) == "--") {
+                ab_options.bench_args.assign(argv + i + 1, argv + argc);
+                argc = i;
+                break;
+            }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -312,11 +372,11 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
         const std::string first = argc > 1 ? argv[1] : "";
-        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history, generate, schema};
+        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history, generate, report, schema};
         const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
                                        [&](const CLI::App* sub) { return sub->check_name(first); });
         if (!first.empty() && first[0] != '-' && !known) {
-            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate or schema; see "
+            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate, report or schema; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
@@ -362,8 +422,28 @@ int run_cli(int argc, char** argv) {
         if (list_cases.json) return usage_error("list --json: expected case files to list");
         return list_command(registry, list_device);
     }
-    if (compare->parsed()) return compare_command(compare_base, compare_new, compare_options);
-    if (history->parsed()) return history_command(history_case, history_db, history_format);
+    if (compare->parsed()) {
+        if (!ab_tools.empty()) {
+            if (!compare_base.empty())
+                return usage_error("compare --ab: expected no report files (the rounds make their own), found '" +
+                                   compare_base + "'");
+            ab_options.base_tool = ab_tools[0];
+            ab_options.new_tool = ab_tools[1];
+            return compare_ab_command(ab_options, compare_options);
+        }
+        if (!baseline_db.empty()) {
+            if (compare_base.empty() || !compare_new.empty())
+                return usage_error("compare --baseline-db: expected one report to judge (REPORT.json), found " +
+                                   std::to_string(compare_base.empty() ? 0 : compare_new.empty() ? 1 : 2));
+            return baseline_compare_command(baseline_db, baseline_selector, compare_base, compare_options);
+        }
+        if (compare_new.empty())
+            return usage_error("compare: expected BASE.json NEW.json (two bench --report-json files), --baseline-db DB "
+                               "REPORT.json, or --ab BASE_DMLTOOL NEW_DMLTOOL -- BENCH_ARGS...");
+        return compare_command(compare_base, compare_new, compare_options);
+    }
+    if (history->parsed()) return history_command(history_filter, history_db, history_format);
+    if (report->parsed()) return html_report_command(html_options);
     if (generate->parsed()) return generate_command(generate_options, registry);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
     for (const std::string& extra : bench->remaining()) {

@@ -40,8 +40,10 @@ struct CompareResult {
 // exactly one is NaN). For integer types: |a - b| saturated to UINT64_MAX.
 uint64_t ulp_distance(DataType type, uint64_t a_bits, uint64_t b_bits);
 
+// `also_accepts` (ExactOutput::also_accepts, when set): an element whose two values differ still passes when both
+// are right values of it (e.g. the two nearest elements at a tie).
 CompareResult compare_tensors(const HostTensor& expected, const HostTensor& got, const Tolerance& tolerance,
-                              size_t max_reported = 8);
+                              size_t max_reported = 8, const AcceptsElement& also_accepts = {});
 
 // Judges `got` against a reference's exact values under an error-bound tolerance (Tolerance::error_bound):
 // element i passes when |got_i - exact_i| <= bound_factor * (c_i + half an ulp of got's float type at |exact_i| +

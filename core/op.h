@@ -55,21 +55,37 @@ struct Tolerance {
     // Only for deviation models (core/deviations.h): a larger unit roundoff of the operator's own arithmetic (its
     // ExactOutput::arithmetic_scale), e.g. 2^-11 for a blend in half precision; 0: unit_roundoff throughout.
     double arithmetic_unit_roundoff = 0;
+    // Only for deviation models: inputs of this magnitude may overflow that narrower arithmetic's intermediate
+    // differences (ExactOutput::largest_input), so NaN and infinities are accepted there too; 0: never.
+    double arithmetic_overflow = 0;
+    // Only for deviation models: the narrower arithmetic's smallest normal value (half: 2^-14), where it may flush
+    // subnormal results to zero; scales ExactOutput::absolute_floor (a multiple of float32's 2^-126). 0: float32's.
+    double arithmetic_smallest_normal = 0;
 };
+
+// Whether `bits` (one element of an output's type) is also a right value of output element `element`.
+using AcceptsElement = std::function<bool(uint64_t element, const std::byte* bits)>;
 
 // What a reference knows about one floating-point output beyond its rounded values: per element the exact
 // result (of the reference's definition, in double) and the error scale M that a correct implementation's
-// rounding error is proportional to; absolute_floor covers underflow (flushed denormals).
+// rounding error is proportional to; absolute_floor covers underflow (flushed denormals): a multiple of float32's
+// smallest normal value, 2^-126.
 struct ExactOutput {
     std::vector<double> exact;
     std::vector<double> scale;
     double absolute_floor = 0;
-    // The part of `scale` due to the operator's own arithmetic rather than its coordinate or index computations
-    // (empty: all of it). Tolerance::arithmetic_unit_roundoff applies to this part.
+    // The M of an implementation that computes in a narrower arithmetic throughout, its coordinates included
+    // (empty: `scale`). Tolerance::arithmetic_unit_roundoff applies to it.
     std::vector<double> arithmetic_scale;
     // Per element (empty: none): NaN and infinities are also accepted, where the operator's legitimate evaluation
     // orders differ in IEEE special values (a neighbour that is not finite, or a difference that overflows).
     std::vector<uint8_t> nonfinite_allowed;
+    // Per element (empty: none): the largest finite |input| the element's computation reads, for
+    // Tolerance::arithmetic_overflow.
+    std::vector<double> largest_input;
+    // Bit-exact outputs with more than one right answer (nearest-neighbour ties, which the documentation does not
+    // break): an element also passes when both compared values are right ones. Empty: only the reference's own.
+    AcceptsElement also_accepts;
 };
 
 // A named model of how one implementation departs from the documented contract (README "DirectML deviations"):
@@ -87,6 +103,8 @@ struct DeviationModel {
     std::function<bool(const OpDesc&)> applies;              // the descs the model speaks about
     std::function<void(SemanticsOptions&)> adjust_semantics;  // kSemantics
     double unit_roundoff = 0;                                 // kErrorBound
+    double overflow_magnitude = 0;                            // kErrorBound: Tolerance::arithmetic_overflow
+    double smallest_normal = 0;                               // kErrorBound: Tolerance::arithmetic_smallest_normal
 };
 
 // Logical bytes read + written, and arithmetic operations (MAC = 2), for throughput reports.

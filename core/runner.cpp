@@ -408,7 +408,8 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
     bool wants_exact = false;
     for (size_t i = 0; i < output_slots.size(); ++i) {
         tolerances.push_back(tolerance_for(spec, output_slots[i], i));
-        wants_exact |= tolerances.back().error_bound;
+        // Bit-exact outputs too: a reference may name other right values (ExactOutput::also_accepts).
+        wants_exact |= tolerances.back().error_bound || tolerances.back().bitwise;
     }
     std::vector<ExactOutput> exact(output_slots.size());
     const auto start = Clock::now();
@@ -456,7 +457,7 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         auto add = [&](const std::string& what, const HostTensor& expected, const HostTensor& got,
                        bool expected_is_file, bool informational, int producer) {
             CompareResult compared =
-                !use_exact ? compare_tensors(expected, got, tolerance, shown)
+                !use_exact ? compare_tensors(expected, got, tolerance, shown, exact[i].also_accepts)
                 : !expected_is_file ? compare_to_exact(exact[i], got, tolerance, shown)
                 : &got == &reference[i] ? compare_to_exact(exact[i], expected, tolerance, shown)
                                         : compare_to_exact(exact_output_from(expected, exact[i]), got, tolerance, shown, 2.0);
@@ -466,8 +467,8 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
             const bool by_device = producer >= 0;
             Judgement j{r.outputs.size() - 1, i, producer, nullptr};
             if (!use_exact)
-                j.judge = [&expected, &tolerance](const HostTensor& other) {
-                    return compare_tensors(expected, other, tolerance, 0);
+                j.judge = [&expected, &tolerance, &exact, i](const HostTensor& other) {
+                    return compare_tensors(expected, other, tolerance, 0, exact[i].also_accepts);
                 };
             else if (!expected_is_file || !by_device)
                 j.judge = [&exact, i, &tolerance](const HostTensor& other) {
@@ -496,7 +497,8 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
                                          true, tolerance, false,
                                          use_exact ? compare_to_exact(exact_output_from(parts[a].outputs[i], exact[i]),
                                                                       parts[b].outputs[i], tolerance, shown, 2.0)
-                                                   : compare_tensors(parts[a].outputs[i], parts[b].outputs[i], tolerance, shown),
+                                                   : compare_tensors(parts[a].outputs[i], parts[b].outputs[i], tolerance,
+                                                                     shown, exact[i].also_accepts),
                                          {}, {}});
                 }
         auto source = spec.expected.find(slot.name);
@@ -552,9 +554,20 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
             }
             return true;
         };
+        // When no model matches, the failure also shows how the first applicable model saw the output (why the
+        // registry does not explain it).
+        std::vector<OutputReport> unmatched;
+        bool matched = false;
         for (const ModelEvaluation& e : *evaluated) {
             auto compared = compare_with_model(e, contract, part.outputs, options_.max_reported_mismatches);
+            if (compared && !matches(*compared) && unmatched.empty())
+                for (size_t i = 0; i < compared->size(); ++i)
+                    unmatched.push_back({output_slots[i].name,
+                                         label + " vs deviation model " + e.entry->id + " (not matched)", true,
+                                         tolerances[i], tolerances[i].error_bound && !exact[i].exact.empty(),
+                                         std::move((*compared)[i]), {}, {}});
             if (!compared || !matches(*compared)) continue;
+            matched = true;
             for (size_t report : failed) r.outputs[report].deviation = e.entry->id;
             for (size_t i = 0; i < compared->size(); ++i) {
                 CompareResult& c = (*compared)[i];
@@ -571,6 +584,9 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
             r.deviations.push_back({label, e.entry->id, e.entry->description, true});
             break;
         }
+        if (!matched)
+            for (OutputReport& o : unmatched)
+                if (o.result.verdict != Verdict::kPassed) r.outputs.push_back(std::move(o));
     }
     // Device failures that no registered deviation explains.
     bool device_failed = false;

@@ -10,9 +10,15 @@ bool has_exact(const ContractOutputs& contract, size_t i) {
 // The contract's judgement of `got` (one output): against the exact values under the error bound when the
 // output has them, else element by element against `centre` under the tolerance.
 CompareResult judge(const Tolerance& tolerance, const ExactOutput* exact, const HostTensor& centre,
-                    const HostTensor& got, size_t max_reported) {
+                    const HostTensor& got, size_t max_reported, const AcceptsElement& also_accepts = {}) {
     if (exact) return compare_to_exact(*exact, got, tolerance, max_reported);
-    return compare_tensors(centre, got, tolerance, max_reported);
+    return compare_tensors(centre, got, tolerance, max_reported, also_accepts);
+}
+
+// The right values beside the reference's own of output i (nearest-neighbour ties), if any.
+const AcceptsElement& alternatives(const std::vector<ExactOutput>& exact, size_t i) {
+    static const AcceptsElement kNone;
+    return i < exact.size() ? exact[i].also_accepts : kNone;
 }
 
 }  // namespace
@@ -31,7 +37,8 @@ Result<std::vector<ModelEvaluation>> evaluate_deviation_models(const DeviationRe
                 SemanticsOptions semantics = contract.context.semantics;
                 if (entry.model.adjust_semantics) entry.model.adjust_semantics(semantics);
                 bool wants_exact = false;
-                for (size_t i = 0; i < contract.reference.size(); ++i) wants_exact |= has_exact(contract, i);
+                for (size_t i = 0; i < contract.reference.size(); ++i)
+                    wants_exact |= has_exact(contract, i) || contract.tolerances[i].bitwise;
                 std::vector<HostTensor*> pointers;
                 for (const HostTensor& t : contract.reference) evaluation.outputs.emplace_back(t.desc());
                 for (HostTensor& t : evaluation.outputs) pointers.push_back(&t);
@@ -43,7 +50,8 @@ Result<std::vector<ModelEvaluation>> evaluate_deviation_models(const DeviationRe
                 for (HostTensor& t : evaluation.outputs) t = from_physical(t.desc(), to_physical(t, std::byte{0xcd}));
                 for (size_t i = 0; i < evaluation.outputs.size() && !evaluation.certain; ++i)
                     evaluation.certain = judge(contract.tolerances[i], has_exact(contract, i) ? &contract.exact[i] : nullptr,
-                                               contract.reference[i], evaluation.outputs[i], 0)
+                                               contract.reference[i], evaluation.outputs[i], 0,
+                                               alternatives(contract.exact, i))
                                              .verdict == Verdict::kFailed;
                 break;
             }
@@ -63,7 +71,7 @@ std::optional<std::vector<CompareResult>> compare_with_model(const ModelEvaluati
             for (size_t i = 0; i < got.size(); ++i) {
                 const bool exact = has_exact(contract, i) && !model.exact[i].exact.empty();
                 results.push_back(judge(contract.tolerances[i], exact ? &model.exact[i] : nullptr, model.outputs[i],
-                                        got[i], max_reported));
+                                        got[i], max_reported, alternatives(model.exact, i)));
             }
             return results;
         case DeviationModel::Kind::kErrorBound:
@@ -72,7 +80,11 @@ std::optional<std::vector<CompareResult>> compare_with_model(const ModelEvaluati
                 // exact values are held to the contract as they are.
                 Tolerance widened = contract.tolerances[i];
                 const bool exact = has_exact(contract, i);
-                if (exact) widened.arithmetic_unit_roundoff = model.entry->model.unit_roundoff;
+                if (exact) {
+                    widened.arithmetic_unit_roundoff = model.entry->model.unit_roundoff;
+                    widened.arithmetic_overflow = model.entry->model.overflow_magnitude;
+                    widened.arithmetic_smallest_normal = model.entry->model.smallest_normal;
+                }
                 results.push_back(judge(widened, exact ? &contract.exact[i] : nullptr, contract.reference[i], got[i],
                                         max_reported));
             }

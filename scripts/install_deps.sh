@@ -8,6 +8,8 @@ packages=(
   cmake ninja-build g++ pkg-config
   libcli11-dev nlohmann-json3-dev directx-headers-dev libbenchmark-dev libgtest-dev libhdf5-dev
   libsqlite3-dev  # bench --results-db and `dmltool history` (optional: without it they say so)
+  libpq-dev postgresql  # --results-db postgresql://... (libpq); the tests start a throwaway server (docs/results-store.md)
+  chromium python3-pil  # the HTML report's test opens it headless and checks the screenshot
   libvkd3d-dev libvkd3d-utils1 mesa-vulkan-drivers libvulkan-dev vkd3d-compiler spirv-tools
   libglvnd0 libglx0 libgl1 libegl1 libopengl0  # carried to the GPU machine by scripts/gpu_machine/package.sh
   python3 python3-numpy python3-h5py python3-jsonschema  # jsonschema: ctest schema_validates_cases

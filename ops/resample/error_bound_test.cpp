@@ -147,7 +147,7 @@ TEST(ResampleErrorBound, MismatchLinesShowErrorBoundAndRatio) {
 
 // Non-finite exact values must be matched: NaN by NaN, infinity by the same infinity.
 TEST(ResampleErrorBound, NonFiniteExactValuesMustMatch) {
-    ExactOutput exact{{std::nan(""), INFINITY, 1.0}, {0, 0, 1.0}, 0, {}, {}};
+    ExactOutput exact{{std::nan(""), INFINITY, 1.0}, {0, 0, 1.0}, 0, {}, {}, {}, {}};
     const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
     EXPECT_EQ(compare_to_exact(exact, testing::make_tensor(DataType::kFloat32, {3}, {NAN, INFINITY, 1.0}), t).verdict,
               Verdict::kPassed);

@@ -167,12 +167,17 @@ public:
              .applies = mode_is(InterpolationMode::kNearestNeighbor),
              .adjust_semantics = [](SemanticsOptions& s) { s.resample_nearest_rule = NearestRule::kFloor; },
              .unit_roundoff = 0},
-            // The blend rounded through half precision (unit roundoff 2^-11) instead of float32 arithmetic.
+            // Coordinates, weights and blend computed in half precision (unit roundoff 2^-11) instead of float32.
+            // Half's largest finite value is 65504: from inputs of magnitude 2^15 a neighbour difference b - a can
+            // round to infinity, so the blend may be NaN or infinite there. Half subnormals (below 2^-14) may be
+            // flushed to zero (seed 3: exact -5.5e-8, got -0).
             {.name = "resample-linear-half-precision-intermediates",
              .kind = Kind::kErrorBound,
              .applies = mode_is(InterpolationMode::kLinear),
              .adjust_semantics = nullptr,
-             .unit_roundoff = 0x1p-11},
+             .unit_roundoff = 0x1p-11,
+             .overflow_magnitude = 0x1p15,
+             .smallest_normal = 0x1p-14},
         };
     }
 

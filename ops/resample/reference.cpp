@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "ops/resample/coordinates.h"
@@ -53,6 +54,53 @@ void gather_rows(const ResampleDesc& desc, const std::vector<std::vector<uint32_
     }, std::max<uint64_t>(1, 4096 / out_width));
 }
 
+// Nearest-neighbour ties (README: Semantics and tolerances): "nearest" names the input element nearest to the
+// pixel centre, and the documentation breaks no tie. Where the centre lies halfway between two elements — as
+// computed in float32 from the inverse scale, or exactly, (o + 0.5) / scale an integer — model B (half up, the
+// default, DirectML's choice) and model C (half down, ONNX's round_prefer_floor, WebNN's "smaller index") are
+// both the nearest element, so the contract accepts either: per dimension the indices the two rules pick by
+// either computation. Other rules (--nearest-rule literal or floor) are exact: no alternatives. Empty when no
+// output element has a tie. The function refers to `input`: valid while the reference's inputs live.
+AcceptsElement tie_alternatives(const ResampleDesc& desc, const HostTensor& input, const ReferenceContext& context) {
+    const NearestRule rule = context.semantics.resample_nearest_rule;
+    if (rule != NearestRule::kHalfUp && rule != NearestRule::kHalfDown) return {};
+    const uint32_t rank = desc.input.rank();
+    // candidates[d][o]: the distinct input indices output index o of dimension d may read (1 or 2, at most 4).
+    auto candidates = std::make_shared<std::vector<std::vector<std::vector<uint32_t>>>>(rank);
+    bool any_tie = false;
+    for (uint32_t d = 0; d < rank; ++d) {
+        const uint32_t n = desc.input.sizes[d];
+        const float inv = inverse_scale(desc.scales[d]);
+        auto clamp = [n](double v) { return v <= 0 ? 0u : v >= double(n - 1) ? n - 1 : uint32_t(v); };
+        for (uint32_t o = 0; o < desc.output.sizes[d]; ++o) {
+            const double centre = (double(o) + 0.5) / double(desc.scales[d]);  // exact when an integer
+            std::vector<uint32_t> picks{nearest_index(o, n, inv, NearestRule::kHalfUp),
+                                        nearest_index(o, n, inv, NearestRule::kHalfDown),
+                                        clamp(std::floor(centre)), clamp(std::ceil(centre - 1.0))};
+            std::sort(picks.begin(), picks.end());
+            picks.erase(std::unique(picks.begin(), picks.end()), picks.end());
+            any_tie |= picks.size() > 1;
+            (*candidates)[d].push_back(std::move(picks));
+        }
+    }
+    if (!any_tie) return {};
+    return [candidates, sizes = desc.output.sizes, strides = packed_strides(desc.input.sizes), rank,
+            &input](uint64_t element, const std::byte* bits) {
+        uint32_t coord[kMaxDimensionCount], pick[kMaxDimensionCount] = {};
+        unravel_index(element, sizes, coord);
+        const size_t bytes = input.element_bytes();
+        for (;;) {  // every combination of the dimensions' candidates
+            uint64_t source = 0;
+            for (uint32_t d = 0; d < rank; ++d) source += uint64_t((*candidates)[d][coord[d]][pick[d]]) * strides[d];
+            if (std::memcmp(input.element_ptr(source), bits, bytes) == 0) return true;
+            uint32_t d = rank;
+            while (d > 0 && pick[d - 1] + 1 == (*candidates)[d - 1][coord[d - 1]].size()) pick[d - 1] = 0, --d;
+            if (d == 0) return false;
+            ++pick[d - 1];
+        }
+    };
+}
+
 Status run_nearest(const ResampleDesc& desc, const HostTensor& input, HostTensor& output,
                    const ReferenceContext& context) {
     const uint32_t rank = desc.input.rank();
@@ -63,6 +111,7 @@ Status run_nearest(const ResampleDesc& desc, const HostTensor& input, HostTensor
             index[d].push_back(nearest_index(o, desc.input.sizes[d], inv, context.semantics.resample_nearest_rule));
     }
     if (output.element_count() == 0) return Status::ok();
+    if (context.exact_outputs) context.exact_outputs->at(0).also_accepts = tie_alternatives(desc, input, context);
     switch (input.element_bytes()) {
         case 1: gather_rows<uint8_t>(desc, index, input, output, context.pool); break;
         case 2: gather_rows<uint16_t>(desc, index, input, output, context.pool); break;
@@ -89,11 +138,24 @@ public:
     // Underflow: a GPU may flush float32 denormals in every operation (and on reading inputs).
     double absolute_floor() const { return double((1u << interpolated_) + 2 * interpolated_ + 2) * 0x1p-126; }
 
-    // M of one element; `arithmetic` (when not null) receives the part of M that the blend's own arithmetic causes,
-    // (2r + 2^r - 1) * m + 2 * sum of P_d (the weights' and products' roundings), without the coordinate term: what
-    // a blend in a narrower arithmetic with float32 coordinates scales (a deviation model, core/deviations.h).
+    // M of one element. `narrow` (when not null) receives the M of an implementation that computes in half
+    // precision throughout, coordinates included (a deviation model, core/deviations.h): the same terms, over the
+    // wider neighbourhood that its coordinate errors reach. `largest` (when not null) receives the largest finite
+    // |input| in that neighbourhood.
     double operator()(const uint32_t* coord, const std::vector<std::vector<LinearTap>>& taps, double m,
-                      double* arithmetic = nullptr) const {
+                      double* narrow = nullptr, double* largest = nullptr) const {
+        if (narrow) *narrow = scale(coord, taps, m, kNarrowUnitRoundoff, largest);
+        return scale(coord, taps, m, kUnitRoundoff, nullptr);
+    }
+
+    static constexpr double kUnitRoundoff = 0x1p-24;  // float32, the arithmetic a correct implementation may use
+    // Half precision: the narrowest floating-point arithmetic a deviation model names.
+    static constexpr double kNarrowUnitRoundoff = 0x1p-11;
+
+private:
+    // M for coordinates and blend computed with unit roundoff u.
+    double scale(const uint32_t* coord, const std::vector<std::vector<LinearTap>>& taps, double m, double u,
+                 double* largest) const {
         const uint32_t rank = desc_.input.rank();
         uint32_t lo[kMaxDimensionCount], hi[kMaxDimensionCount];
         double q[kMaxDimensionCount];
@@ -103,11 +165,13 @@ public:
             q[d] = 0;
             if (desc_.scales[d] == 1.0f) continue;  // exact coordinate o in any evaluation order: weight 1 on x0
             q[d] = (double(coord[d]) + 0.5) / double(desc_.scales[d]);
-            const double delta = kUnitRoundoff * 8.0 * (q[d] + 1.0);
+            const double delta = u * 8.0 * (q[d] + 1.0);
             hi[d] = tap.x1;
-            // Within delta of a cell boundary another implementation may blend the neighbouring cell.
-            if (double(tap.w1) <= delta && lo[d] > 0) --lo[d];
-            if (double(tap.w1) >= 1.0 - delta && hi[d] + 1 < desc_.input.sizes[d]) ++hi[d];
+            // Within delta of a cell boundary another implementation may blend a neighbouring cell (in half
+            // precision, delta can span several cells).
+            while (double(tap.w1) + double(tap.x0 - lo[d]) <= delta && lo[d] > 0) --lo[d];
+            while (1.0 - double(tap.w1) + double(hi[d] - tap.x1) <= delta && hi[d] + 1 < desc_.input.sizes[d])
+                ++hi[d];
         }
         double slope[kMaxDimensionCount] = {};
         uint32_t at[kMaxDimensionCount];
@@ -116,6 +180,7 @@ public:
             uint64_t source = 0;
             for (uint32_t d = 0; d < rank; ++d) source += uint64_t(at[d]) * strides_[d];
             const double here = input_.get_as_double(source);
+            if (largest && std::isfinite(here)) *largest = std::max(*largest, std::fabs(here));
             for (uint32_t d = 0; d < rank; ++d)
                 if (at[d] < hi[d])
                     slope[d] = std::max(slope[d], std::fabs(input_.get_as_double(source + strides_[d]) - here));
@@ -125,16 +190,13 @@ public:
             ++at[d - 1];
         }
         const uint32_t r = interpolated_;
-        double blend = double(2 * r + (1u << r) - 1) * m, coordinates = 0;
+        double blend = double(2 * r + (1u << r) - 1) * m;
         for (uint32_t d = 0; d < rank; ++d)
-            if (desc_.scales[d] != 1.0f) blend += 2.0 * slope[d], coordinates += 8.0 * (q[d] + 1.0) * slope[d];
-        if (arithmetic) *arithmetic = blend;
-        return blend + coordinates;
+            if (desc_.scales[d] != 1.0f) blend += (2.0 + 8.0 * (q[d] + 1.0)) * slope[d];
+        return blend;
     }
 
-    static constexpr double kUnitRoundoff = 0x1p-24;  // float32, the arithmetic a correct implementation may use
 
-private:
     const ResampleDesc& desc_;
     const HostTensor& input_;
     Dims strides_;
@@ -156,6 +218,7 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
         exact->scale.assign(output.element_count(), 0.0);
         exact->arithmetic_scale.assign(output.element_count(), 0.0);
         exact->nonfinite_allowed.assign(output.element_count(), 0);
+        exact->largest_input.assign(output.element_count(), 0.0);
         exact->absolute_floor = error_scale.absolute_floor();
     }
     context.pool.parallel_for(output.element_count(), [&](uint64_t begin, uint64_t end) {
@@ -170,7 +233,7 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
             // blend with weight 0) is not finite, or any corner is so large that a neighbour difference overflows
             // float32, IEEE evaluation orders legitimately differ (0 * inf = NaN; a + w * (b - a) overflowing): the
             // element then also accepts NaN or an infinity (`unbounded`).
-            double sum = 0.0, magnitude = 0.0, weighted = 0.0;
+            double sum = 0.0, magnitude = 0.0, weighted = 0.0, largest = 0.0;
             bool unbounded = false;
             for (uint32_t corner = 0; corner < corners; ++corner) {
                 double weight = 1.0;
@@ -184,6 +247,7 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
                     weight *= double(upper ? tap.w1 : tap.w0);
                 }
                 const double value = input.get_as_double(source);
+                if (std::isfinite(value)) largest = std::max(largest, std::fabs(value));
                 unbounded |= (copied_dimension_upper || weight == 0.0) ? !std::isfinite(value)
                                                                        : std::fabs(value) > 0x1p126;
                 if (copied_dimension_upper) continue;
@@ -197,7 +261,8 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
             if (exact) {
                 exact->exact[i] = weighted;
                 exact->nonfinite_allowed[i] = unbounded;
-                exact->scale[i] = error_scale(coord, taps, magnitude, &exact->arithmetic_scale[i]);
+                exact->scale[i] = error_scale(coord, taps, magnitude, &exact->arithmetic_scale[i], &largest);
+                exact->largest_input[i] = largest;
             }
         }
     });

@@ -4,7 +4,16 @@
 # run.sh, pytorch_baseline.py and compare.py; also dmltool_pipeline_stats and its libraries when it was built.
 # Output: dist/dmltool-gpu/ (git-ignored; DMLTOOL_DIST overrides), about 20 MB. Build first (scripts/build.sh;
 # DMLTOOL_BUILD_DIR names another build directory).
+# --with-directml adds wine.tar.xz (scripts/gpu_machine/package_wine.sh: dmltool.exe from build-windows/,
+# DirectML.dll, the part of Debian 12's Wine it needs, a prepared prefix, Xvfb; about 28 MB) and wine_env.sh, so
+# that run.sh directml / all run DirectML on the machine's GPU (docs/directml-gpu-machine.md).
 set -euo pipefail
+with_directml=0
+case "${1:-}" in
+  --with-directml) with_directml=1 ;;
+  "") ;;
+  *) echo "usage: package.sh [--with-directml]" >&2; exit 2 ;;
+esac
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${DMLTOOL_DIST:-$repo/dist/dmltool-gpu}"
 build="${DMLTOOL_BUILD_DIR:-$repo/build}"
@@ -38,4 +47,8 @@ for lib in libGLdispatch.so.0 libGLX.so.0 libGL.so.1 libEGL.so.1 libOpenGL.so.0;
 cp -r "$repo/cases" "$out/cases"
 cp "$repo/scripts/gpu_machine/run.sh" "$out/"
 cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$repo/scripts/gpu_machine/compare.py" "$out/"
+if [ "$with_directml" = 1 ]; then
+  cp "$repo/scripts/gpu_machine/wine_env.sh" "$out/"
+  "$repo/scripts/gpu_machine/package_wine.sh" "$out"
+fi
 du -sh "$out"

@@ -12,6 +12,12 @@
 #   bash run.sh pipeline-stats ARGS  only the driver's per-kernel statistics: ARGS go to bin/dmltool_pipeline_stats
 #                                    (e.g. cases/perf/perf.json --filter qlconv --variants --json $OUT/stats.json);
 #                                    console copy in pipeline_stats.txt
+#   bash run.sh directml [ARGS...]   DirectML under Wine (package.sh --with-directml): dmltool.exe list and
+#                                    run --backend all cases/*.json, then (WINE_BENCH=0 skips) dmltool.exe bench of
+#                                    the perf suite with --backend directml and --backend gpu (ARGS go to both)
+#   bash run.sh all [ARGS...]        bench (the Linux build and PyTorch), then directml; ARGS go to every bench
+#   directml and all write more than the device's 8 files: wine_setup.txt xvfb.log wine_list.txt wine_run.txt
+#   wine_run.json wine_junit.xml {directml,wine_gpu}_{bench.json,bench.txt,report.json}: tar $OUT up on the device.
 # Environment: PERF_FILTER=REGEX limits both dmltool and PyTorch to matching perf cases; RUN_SUITE=0 skips the
 # correctness suite; BENCH_BACKEND=both also times the CPU reference (slow on the perf shapes); PERF_CASES picks
 # another case file (default cases/perf/perf.json).
@@ -36,6 +42,43 @@ if [ "${1:-}" = "pipeline-stats" ]; then
   exit "${PIPESTATUS[0]}"
 fi
 status=0
+mode="${1:-}"
+# DirectML.dll and dmltool's kernels run as a Windows program under the packaged Wine (wine_env.sh); bench ARGS
+# are the rest of the command line.
+run_directml() {
+  if [ ! -f "$here/wine.tar.xz" ]; then
+    echo "run.sh: no wine.tar.xz: package with scripts/gpu_machine/package.sh --with-directml" >&2
+    return 2
+  fi
+  # shellcheck source=wine_env.sh
+  . "$here/wine_env.sh"
+  cat "$out/wine_setup.txt"
+  # Output goes to files, not pipes: Wine's services can inherit a pipe and hold it open after dmltool.exe exits.
+  wine_run list >"$out/wine_list.txt" 2>&1 || status=$?
+  cat "$out/wine_list.txt"
+  wine_run run cases/*.json --backend all --junit "$out/wine_junit.xml" --json "$out/wine_run.json" \
+    >"$out/wine_run.txt" 2>&1 || status=$?
+  tail -n 5 "$out/wine_run.txt"
+  if [ "${WINE_BENCH:-1}" != 0 ]; then
+    local cases="${PERF_CASES:-cases/perf/perf.json}" filter=() backend
+    [ -n "${PERF_FILTER:-}" ] && filter=(--filter "$PERF_FILTER")
+    for backend in directml gpu; do
+      local name="$backend"; [ "$backend" = gpu ] && name=wine_gpu
+      timeout "${WINE_BENCH_TIMEOUT:-900}" "$WINE64" "$DMLTOOL_EXE" bench "$cases" --backend "$backend" "${filter[@]}" --benchmark_min_time=0.05 \
+        --benchmark_out="$out/${name}_bench.json" --benchmark_out_format=json \
+        --report-json "$out/${name}_report.json" "$@" </dev/null >"$out/${name}_bench.txt" 2>&1 || status=$?
+      tail -n 3 "$out/${name}_bench.txt"
+    done
+  fi
+  "$WINESERVER" -k 2>/dev/null || true
+  [ -n "${wine_env_xvfb:-}" ] && kill "$wine_env_xvfb" 2>/dev/null
+  return 0
+}
+if [ "$mode" = directml ]; then
+  shift
+  run_directml "$@"
+  exit $status
+fi
 {
   echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-<unset>}"
   "$dmltool" list
@@ -43,7 +86,7 @@ status=0
 if [ "${RUN_SUITE:-1}" != 0 ]; then
   "$dmltool" run cases/*.json --junit "$out/junit.xml" 2>&1 | tee -a "$out/run.txt" || status=$?
 fi
-if [ "${1:-}" = "bench" ]; then
+if [ "$mode" = bench ] || [ "$mode" = all ]; then
   shift
   cases="${PERF_CASES:-cases/perf/perf.json}"
   filter=()
@@ -61,4 +104,5 @@ if [ "${1:-}" = "bench" ]; then
     fi
   fi
 fi
+[ "$mode" = all ] && run_directml "$@"
 exit $status

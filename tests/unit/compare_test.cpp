@@ -206,7 +206,7 @@ std::vector<bool> integer_verdicts(DataType type, const std::vector<double>& exa
                                    double c, double bound_factor = 1.0) {
     std::vector<bool> passed;
     for (size_t i = 0; i < exact.size(); ++i) {
-        const ExactOutput e{{exact[i]}, {c / (1.01 * 0x1p-24)}, 0, {}, {}};
+        const ExactOutput e{{exact[i]}, {c / (1.01 * 0x1p-24)}, 0, {}, {}, {}, {}};
         passed.push_back(compare_to_exact(e, tensor(type, {1}, {got[i]}), float32_bound(), 8, bound_factor).verdict ==
                          Verdict::kPassed);
     }
@@ -271,7 +271,7 @@ namespace {
 TEST(CompareToExact, NonFiniteAllowedElements) {
     const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
     const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
-    ExactOutput exact{{0.0, inf, nan, 2.0}, {1, 1, 1, 1}, 0, {}, {1, 1, 1, 0}};
+    ExactOutput exact{{0.0, inf, nan, 2.0}, {1, 1, 1, 1}, 0, {}, {1, 1, 1, 0}, {}, {}};
     auto passes = [&](std::vector<double> got) {
         return compare_to_exact(exact, f32(got), t).mismatch_count == 0;
     };
@@ -286,6 +286,35 @@ TEST(CompareToExact, NonFiniteAllowedElements) {
     EXPECT_FALSE(passes({nan, inf, nan, 2.0}));
 }
 
+// Another implementation's output as the expectation (`--backend all`: directml vs gpu): where that output is a NaN
+// or infinity the contract merely allows, the other output is judged by the reference's exact value instead.
+TEST(CompareToExact, AllowedNonFiniteOfTheOtherOutputFallsBackToTheExactValue) {
+    const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
+    const double nan = std::nan("");
+    const ExactOutput reference{{13216.0, 5.0}, {1, 1}, 0, {}, {1, 1}, {}, {}};
+    const ExactOutput gpu = exact_output_from(f32({nan, nan}), reference);
+    EXPECT_EQ(compare_to_exact(gpu, f32({13216.0, nan}), t, 8, 2.0).mismatch_count, 0u);
+    EXPECT_EQ(compare_to_exact(gpu, f32({13000.0, nan}), t, 8, 2.0).mismatch_count, 1u);
+    const ExactOutput unflagged{{13216.0, 5.0}, {1, 1}, 0, {}, {}, {}, {}};  // a NaN the contract does not allow stays
+    EXPECT_EQ(compare_to_exact(exact_output_from(f32({nan, 5.0}), unflagged), f32({13216.0, 5.0}), t, 8, 2.0)
+                  .mismatch_count, 1u);
+}
+
+// A deviation model's narrower arithmetic may overflow (Tolerance::arithmetic_overflow): NaN and infinities are
+// accepted where the element reads an input that large (ExactOutput::largest_input), nowhere else.
+TEST(CompareToExact, ArithmeticOverflowAcceptsNonFiniteBesideLargeInputs) {
+    Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
+    const double inf = std::numeric_limits<double>::infinity();
+    ExactOutput exact{{-20000.0, 1.5}, {1, 1}, 0, {}, {}, {40000.0, 2.0}, {}};
+    EXPECT_EQ(compare_to_exact(exact, f32({inf, 1.5}), t).mismatch_count, 1u);  // the contract: float32 does not
+    t.arithmetic_unit_roundoff = 0x1p-11;
+    t.arithmetic_overflow = 0x1p15;
+    EXPECT_EQ(compare_to_exact(exact, f32({inf, 1.5}), t).mismatch_count, 0u);
+    EXPECT_EQ(compare_to_exact(exact, f32({-20000.0, inf}), t).mismatch_count, 1u);  // small inputs: still finite
+    EXPECT_NE(describe_tolerance(t).find("NaN or infinity accepted where an input reaches 2^15"), std::string::npos)
+        << describe_tolerance(t);
+}
+
 }  // namespace
 }  // namespace dmltool
 
@@ -297,14 +326,14 @@ namespace {
 // `dmltool generate` on an INT8 linear case of constant input -3.
 TEST(CompareToExact, NearlyEqualExactValuesAreAConstantExpectation) {
     const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
-    const ExactOutput ints{{-3.0, -3.0000000000000004, -2.9999999999999996}, {1, 1, 1}, 0, {}, {}};
+    const ExactOutput ints{{-3.0, -3.0000000000000004, -2.9999999999999996}, {1, 1, 1}, 0, {}, {}, {}, {}};
     const CompareResult r = compare_to_exact(ints, tensor(DataType::kInt8, {3}, {-3, -3, -3}), t);
     EXPECT_EQ(r.verdict, Verdict::kMistrusted);
     EXPECT_TRUE(r.expected_constant);
-    const ExactOutput floats{{0.1, 0.1 + 0x1p-56, 0.1 - 0x1p-56}, {1, 1, 1}, 0, {}, {}};
+    const ExactOutput floats{{0.1, 0.1 + 0x1p-56, 0.1 - 0x1p-56}, {1, 1, 1}, 0, {}, {}, {}, {}};
     EXPECT_TRUE(compare_to_exact(floats, f32({0.1, 0.1, 0.1}), t).expected_constant);
     // Values an output type tells apart are not constant.
-    const ExactOutput apart{{0.1, 0.1 + 0x1p-20, 0.1}, {1, 1, 1}, 0, {}, {}};
+    const ExactOutput apart{{0.1, 0.1 + 0x1p-20, 0.1}, {1, 1, 1}, 0, {}, {}, {}, {}};
     const CompareResult distinct = compare_to_exact(apart, f32({0.1, 0.1 + 0x1p-20, 0.1}), t);
     EXPECT_EQ(distinct.verdict, Verdict::kPassed);
     EXPECT_FALSE(distinct.expected_constant);
@@ -320,14 +349,14 @@ namespace {
 // values spread over 1.8, so the expectation is constant (the runner proves the writes); 0.2 and 2.5 share none.
 TEST(CompareToExact, ConstantWhenOneValuePassesEverywhere) {
     const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
-    const ExactOutput spread{{-0.9, 0.9}, {1, 1}, 0, {}, {}};
+    const ExactOutput spread{{-0.9, 0.9}, {1, 1}, 0, {}, {}, {}, {}};
     EXPECT_TRUE(compare_to_exact(spread, tensor(DataType::kInt8, {2}, {0, 0}), t).expected_constant);
-    const ExactOutput apart{{0.2, 2.5}, {1, 1}, 0, {}, {}};
+    const ExactOutput apart{{0.2, 2.5}, {1, 1}, 0, {}, {}, {}, {}};
     const CompareResult distinct = compare_to_exact(apart, tensor(DataType::kInt8, {2}, {0, 2}), t);
     EXPECT_EQ(distinct.verdict, Verdict::kPassed);
     EXPECT_FALSE(distinct.expected_constant);
     const double inf = std::numeric_limits<double>::infinity();
-    const ExactOutput mixed{{inf, 1.0}, {1, 1}, 0, {}, {}};
+    const ExactOutput mixed{{inf, 1.0}, {1, 1}, 0, {}, {}, {}, {}};
     EXPECT_FALSE(compare_to_exact(mixed, f32({inf, 1.0}), t).expected_constant);
 }
 

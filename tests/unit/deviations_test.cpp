@@ -3,6 +3,7 @@
 // are DEVIATES, and planted wrong outputs on the same cases are FAILED — the registry must never swallow them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/deviations.h"
+#include "core/dtype.h"
 #include "core/report.h"
 #include "core/runner.h"
 #include "temp_dir.h"
@@ -44,6 +46,7 @@ public:
         if (refuse) return unsupported("DirectML " + std::string(kDescRejectedMarker) + ": CreateOperator: E_INVALIDARG");
         auto outputs = testing::run_reference(op, desc, inputs, semantics);
         if (!outputs.is_ok()) return outputs.status();
+        if (compute) compute(*inputs.at(0), outputs->at(0));
         if (plant) plant(*outputs);
         return outputs;
     }
@@ -54,6 +57,8 @@ public:
 
     SemanticsOptions semantics;
     std::function<void(std::vector<HostTensor>&)> plant;
+    // Replaces the outputs' values, from the inputs (an emulation of DirectML's own arithmetic).
+    std::function<void(const HostTensor& input, HostTensor& output)> compute;
     bool refuse = false;
 
 private:
@@ -240,27 +245,127 @@ TEST_F(DeviationsTest, EightBitLinearTwoAwayFails) {
     EXPECT_EQ(r.status, CaseStatus::kFailed) << r.reason;
 }
 
+// DirectML's FLOAT16 linear blend as measured (results/diff_directml_2026-11-28_seeds.txt, seed 3): every step in
+// half precision, the coordinate x = (o + 0.5) * (1 / s) - 0.5 included, along the last axis of a 1x1x1xN tensor.
+// `mirror_at`: the output element whose weight is planted mirrored (1 - w), a classic blend bug.
+// `flush`: subnormal halves (below 2^-14) read and computed as zero, as GPUs' half arithmetic may.
+void half_blend(const HostTensor& input, HostTensor& output, double scale, int64_t mirror_at = -1, bool flush = false) {
+    auto h = [flush](double v) {
+        const double rounded = double(half_to_float(double_to_half(v)));
+        return flush && std::fabs(rounded) < 0x1p-14 ? std::copysign(0.0, rounded) : rounded;
+    };
+    const uint64_t n = input.element_count();
+    for (uint64_t o = 0; o < output.element_count(); ++o) {
+        const double x = std::clamp(h(h(h(double(o) + 0.5) * h(1.0 / scale)) - 0.5), 0.0, double(n - 1));
+        const uint64_t x0 = uint64_t(x), x1 = std::min<uint64_t>(x0 + 1, n - 1);
+        double w = h(x - double(x0));
+        if (int64_t(o) == mirror_at) w = 1.0 - w;
+        const double a = h(input.get_as_double(x0)), b = h(input.get_as_double(x1));
+        const uint16_t bits = double_to_half(h(a + h(w * h(b - a))));
+        std::memcpy(output.element_ptr(o), &bits, 2);
+    }
+}
+
 TEST_F(DeviationsTest, HalfPrecisionBlendDeviatesButAPlantedErrorFails) {
-    const json source = {{"random", {{"seed", 7}, {"min", 4}, {"max", 6}}}};
+    // Steep neighbours: half-precision coordinates move the result far outside the float32 bound.
+    const json source = {{"random", {{"seed", 7}, {"min", -2000}, {"max", 2000}}}};
     ModelBackend dml;
-    dml.plant = [](std::vector<HostTensor>& out) { add_ulps(out[0], 1); };  // as DirectML's half blends
+    dml.compute = [](const HostTensor& in, HostTensor& out) { half_blend(in, out, 2.5); };
     CaseResult r = run(resample_case("lin/f16", "FLOAT16", "LINEAR", 16, 40, 2.5, source), dml, &shipped_);
     EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
     EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/resample-linear-fp16-half-intermediates"));
-    ModelBackend wrong;
-    wrong.plant = [](std::vector<HostTensor>& out) {
-        add_ulps(out[0], 1);
-        uint16_t bits;  // the last element, where the coordinate term of the bound is largest: 6 ulps more
-        std::memcpy(&bits, out[0].element_ptr(39), 2);
-        bits = uint16_t(bits + 6);
-        std::memcpy(out[0].element_ptr(39), &bits, 2);
-    };
-    CaseResult f = run(resample_case("lin/f16/planted", "FLOAT16", "LINEAR", 16, 40, 2.5, source), wrong, &shipped_);
+    ModelBackend one_ulp;  // a half blend's last rounding, on gentle inputs
+    one_ulp.plant = [](std::vector<HostTensor>& out) { add_ulps(out[0], 1); };
+    const json gentle = {{"random", {{"seed", 7}, {"min", 4}, {"max", 6}}}};
+    EXPECT_EQ(run(resample_case("lin/f16/ulp", "FLOAT16", "LINEAR", 16, 40, 2.5, gentle), one_ulp, &shipped_).status,
+              CaseStatus::kDeviates);
+    ModelBackend mirrored;  // element 1 (w = 0.1) blended with 0.9: far outside even half precision's bound
+    mirrored.compute = [](const HostTensor& in, HostTensor& out) { half_blend(in, out, 2.5, 1); };
+    CaseResult f = run(resample_case("lin/f16/mirrored", "FLOAT16", "LINEAR", 16, 40, 2.5, source), mirrored, &shipped_);
     EXPECT_EQ(f.status, CaseStatus::kFailed) << f.reason;
+    ModelBackend shifted;  // every element 8 ulps off, on gentle inputs
+    shifted.plant = [](std::vector<HostTensor>& out) { add_ulps(out[0], 8); };
+    EXPECT_EQ(run(resample_case("lin/f16/8ulps", "FLOAT16", "LINEAR", 4, 6, 1.5, gentle), shifted, &shipped_).status,
+              CaseStatus::kFailed);
     // FLOAT32 has no registered deviation: a blend outside the bound is FAILED.
     ModelBackend f32;
     f32.plant = [](std::vector<HostTensor>& out) { add_ulps(out[0], 64); };
-    EXPECT_EQ(run(resample_case("lin/f32", "FLOAT32", "LINEAR", 16, 40, 2.5, source), f32, &shipped_).status,
+    EXPECT_EQ(run(resample_case("lin/f32", "FLOAT32", "LINEAR", 16, 40, 2.5, gentle), f32, &shipped_).status,
+              CaseStatus::kFailed);
+}
+
+// Half arithmetic may flush subnormal halves to zero (seed 3: exact -5.5e-8, got -0): the model's absolute floor is
+// half's smallest normal, 2^-14, per rounding step, instead of float32's 2^-126.
+TEST_F(DeviationsTest, HalfPrecisionSubnormalsMayFlushToZero) {
+    // Subnormal halves (below 6.1e-5) in gentle neighbourhoods, where the coordinates' share of the bound is tiny.
+    const json tiny = {{"values", {1e-5, 2e-5, 4e-5, 3e-5, 1.0, -1.0}}};
+    ModelBackend dml;
+    dml.compute = [](const HostTensor& in, HostTensor& out) { half_blend(in, out, 1.5, -1, /*flush=*/true); };
+    CaseResult r = run(resample_case("lin/f16/ftz", "FLOAT16", "LINEAR", 6, 9, 1.5, tiny), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    ModelBackend far;  // element 1 (exact 1.5e-5) 1e-3 off, beyond any flush: FAILED
+    far.compute = dml.compute;
+    far.plant = [](std::vector<HostTensor>& out) {
+        const uint16_t bits = double_to_half(1e-3);
+        std::memcpy(out[0].element_ptr(1), &bits, 2);
+    };
+    EXPECT_EQ(run(resample_case("lin/f16/ftz/far", "FLOAT16", "LINEAR", 6, 9, 1.5, tiny), far, &shipped_).status,
+              CaseStatus::kFailed);
+}
+
+// Half's largest finite value is 65504: b - a of two inputs beyond 2^15 overflows, and a half blend gives an
+// infinity or NaN where the exact blend is finite. The model accepts that only where such inputs are read.
+TEST_F(DeviationsTest, HalfPrecisionOverflowDeviatesOnlyBesideHugeInputs) {
+    const json huge = {{"values", {-40000, 40000, 1, 2}}};
+    ModelBackend dml;
+    dml.compute = [](const HostTensor& in, HostTensor& out) { half_blend(in, out, 2.0); };
+    CaseResult r = run(resample_case("lin/f16/huge", "FLOAT16", "LINEAR", 4, 8, 2.0, huge), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    ModelBackend infinite;  // an infinity where every input is small
+    infinite.plant = [](std::vector<HostTensor>& out) {
+        const uint16_t inf = 0x7c00;
+        std::memcpy(out[0].element_ptr(6), &inf, 2);
+    };
+    const json small = {{"values", {-4, 4, 1, 2}}};
+    EXPECT_EQ(run(resample_case("lin/f16/inf", "FLOAT16", "LINEAR", 4, 8, 2.0, small), infinite, &shipped_).status,
+              CaseStatus::kFailed);
+    // The same infinity beside the huge inputs but far from them (element 6 reads only 1 and 2): FAILED too.
+    ModelBackend far;
+    far.compute = [](const HostTensor& in, HostTensor& out) { half_blend(in, out, 2.0); };
+    far.plant = infinite.plant;
+    EXPECT_EQ(run(resample_case("lin/f16/far", "FLOAT16", "LINEAR", 4, 8, 2.0, huge), far, &shipped_).status,
+              CaseStatus::kFailed);
+}
+
+// Nearest-neighbour ties: downsampling 8 -> 4 (scale 0.5) puts every pixel centre halfway between two inputs.
+// "Nearest" breaks no tie, so the contract accepts either (model B, DirectML's and the reference's choice, and model
+// C, ONNX's round_prefer_floor and WebNN's "smaller index"): on a device and in a case's expected output. Any other
+// element is FAILED, on DirectML too (no deviation explains it).
+TEST_F(DeviationsTest, NearestTiesAcceptEitherNeighbour) {
+    const json sequence = {{"sequence", {{"start", 10}, {"step", 1}}}};  // input i holds 10 + i
+    for (const char* type : {"FLOAT32", "FLOAT16", "UINT8"}) {
+        SCOPED_TRACE(type);
+        ModelBackend half_down;
+        half_down.semantics.resample_nearest_rule = NearestRule::kHalfDown;  // 10, 12, 14, 16
+        EXPECT_EQ(run(resample_case("tie/c", type, "NEAREST_NEIGHBOR", 8, 4, 0.5, sequence), half_down, &shipped_).status,
+                  CaseStatus::kPassed);
+        json with_expected = resample_case("tie/c/expected", type, "NEAREST_NEIGHBOR", 8, 4, 0.5, sequence);
+        with_expected["expected"] = {{"OutputTensor", {{"values", {10, 12, 14, 16}}}}};
+        ModelBackend half_up;  // 11, 13, 15, 17, against an expected output that took the other neighbour
+        EXPECT_EQ(run(with_expected, half_up, &shipped_).status, CaseStatus::kPassed);
+        ModelBackend wrong;  // element 1 reads input 4 (a distance of 1.5 from its centre 2.5)
+        wrong.plant = [](std::vector<HostTensor>& out) { std::memcpy(out[0].element_ptr(1), out[0].element_ptr(2), out[0].element_bytes()); };
+        wrong.semantics.resample_nearest_rule = NearestRule::kHalfDown;
+        EXPECT_EQ(run(resample_case("tie/wrong", type, "NEAREST_NEIGHBOR", 8, 4, 0.5, sequence), wrong, &shipped_).status,
+                  CaseStatus::kFailed);
+        with_expected["expected"] = {{"OutputTensor", {{"values", {10, 12, 15, 15}}}}};  // a wrong file
+        ModelBackend right;
+        EXPECT_EQ(run(with_expected, right, &shipped_).status, CaseStatus::kFailed);
+    }
+    // No tie (scale 0.4: centres at 1.25 + 2.5 o): the other rule is wrong where it picks another element.
+    ModelBackend floor_rule;
+    floor_rule.semantics.resample_nearest_rule = NearestRule::kFloor;
+    EXPECT_EQ(run(resample_case("tie/none", "FLOAT32", "NEAREST_NEIGHBOR", 10, 4, 0.4, sequence), floor_rule, &shipped_).status,
               CaseStatus::kFailed);
 }
 

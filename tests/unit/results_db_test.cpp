@@ -24,7 +24,7 @@ TEST(ResultsDb, RoundTripOfTwoRuns) {
     testing::TempDir dir;
     const std::string db = (dir.path() / "history.sqlite").string();
     const ResultsRun first{"2026-11-26T10:00:00Z", "host", "Test CPU", "Test GPU (0x1, 0x2)", "gpu (Test GPU)",
-                           "0.1.0", "abc123", "hot"};
+                           "0.1.0", "abc123", "hot", "off", "0/1"};
     ResultsRun second = first;
     second.date = "2026-11-27T10:00:00Z";
     second.git_commit = "def456-dirty";

@@ -1,0 +1,143 @@
+#include "app/baseline_db.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "app/results_store.h"
+
+namespace dmltool::app {
+
+std::string parse_baseline_selector(const std::string& text, BaselineSelector* out) {
+    const std::string expected = "--baseline: expected last:N (N >= 1), commit:SHA or since:DATE, found '" + text + "'";
+    const size_t colon = text.find(':');
+    if (colon == std::string::npos) return expected;
+    const std::string kind = text.substr(0, colon), value = text.substr(colon + 1);
+    BaselineSelector s;
+    if (kind == "last") {
+        if (value.empty() || value.size() > 6 || value.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoul(value) == 0)
+            return expected;
+        s.kind = BaselineSelector::Kind::kLast;
+        s.last = unsigned(std::stoul(value));
+    } else if (kind == "commit") {
+        // A prefix of the stored commit, which may end in "-dirty": hex digits, as git abbreviates them.
+        if (value.size() < 4 || value.find_first_not_of("0123456789abcdef") != std::string::npos)
+            return "--baseline commit:SHA: expected at least 4 lowercase hex digits of a commit, found '" + value + "'";
+        s.kind = BaselineSelector::Kind::kCommit;
+    } else if (kind == "since") {
+        if (std::string e = check_iso_date("--baseline since:DATE", value); !e.empty()) return e;
+        s.kind = BaselineSelector::Kind::kSince;
+    } else {
+        return expected;
+    }
+    s.value = value;
+    *out = s;
+    return "";
+}
+
+BenchRun baseline_from_history(const BenchRun& next, const std::vector<HistoryRow>& rows,
+                               const BaselineSelector& selector, const std::string& label) {
+    BenchRun base;
+    base.path = label;
+    base.adapter = next.adapter;
+    base.device = next.device;
+    base.cpu_model = next.cpu_model;
+    base.cache = next.cache;
+    base.stable_power_state = next.stable_power_state;
+    // Rows come oldest run first; per case x backend keep the runs the selector wants.
+    std::map<std::pair<std::string, std::string>, std::vector<const HistoryRow*>> by_case;
+    for (const HistoryRow& r : rows) by_case[{r.case_name, r.backend}].push_back(&r);
+    for (const RunCase& c : next.cases) {
+        const auto found = by_case.find({c.name, c.backend});
+        if (found == by_case.end()) continue;
+        std::vector<const HistoryRow*> picked = found->second;
+        if (selector.kind == BaselineSelector::Kind::kLast && picked.size() > selector.last)
+            picked.erase(picked.begin(), picked.end() - selector.last);
+        RunCase pooled;
+        pooled.name = c.name;
+        pooled.backend = c.backend;
+        // Any unconverged run makes the pool's noise untrustworthy: compare then says NOISY unless the change is
+        // beyond the noise anyway.
+        for (const HistoryRow* r : picked) {
+            pooled.samples.insert(pooled.samples.end(), r->samples.begin(), r->samples.end());
+            pooled.converged = pooled.converged && r->converged;
+        }
+        if (!pooled.samples.empty()) base.cases.push_back(std::move(pooled));
+    }
+    return base;
+}
+
+namespace {
+
+// The report's own run, to leave it out of its baseline when bench also appended it to the same database.
+struct ReportIdentity {
+    std::string date, hostname;
+};
+
+ReportIdentity report_identity(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto root = nlohmann::json::parse(text.str(), nullptr, false);
+    ReportIdentity id;
+    if (root.is_object() && root.contains("date") && root["date"].is_string()) id.date = root["date"];
+    if (root.is_object() && root.contains("machine") && root["machine"].is_object() &&
+        root["machine"].contains("hostname") && root["machine"]["hostname"].is_string())
+        id.hostname = root["machine"]["hostname"];
+    return id;
+}
+
+}  // namespace
+
+Result<Comparison> compare_with_baseline(const std::string& db, const std::string& selector_text,
+                                         const std::string& report_path, const CompareOptions& options) {
+    BaselineSelector selector;
+    if (std::string e = parse_baseline_selector(selector_text, &selector); !e.empty()) return invalid_input(e);
+    DMLTOOL_ASSIGN_OR_RETURN(BenchRun next, load_bench_run(report_path));
+    HistoryFilter filter;
+    filter.exact_adapter = next.adapter;
+    filter.exact_device = next.device;
+    filter.cache = next.cache;
+    filter.stable_power_state = next.stable_power_state;
+    if (selector.kind == BaselineSelector::Kind::kCommit) filter.commit = selector.value;
+    if (selector.kind == BaselineSelector::Kind::kSince) filter.since = selector.value;
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<HistoryRow> rows, load_history(db, filter));
+    const ReportIdentity self = report_identity(report_path);
+    std::vector<HistoryRow> matching;
+    std::set<long long> runs;
+    for (HistoryRow& r : rows) {
+        if (r.run.date == self.date && r.run.hostname == self.hostname) continue;  // the report's own run
+        if (r.backend == "cpu" && r.run.cpu_model != next.cpu_model) continue;    // the reference ran on the CPU
+        runs.insert(r.run_id);
+        matching.push_back(std::move(r));
+    }
+    const std::string shown = redact_location(db);
+    const BenchRun base = baseline_from_history(next, matching, selector, shown + " (" + selector_text + ")");
+    if (base.cases.empty())
+        return invalid_input("no baseline for " + report_path + " in " + shown + ": no run of its cases matches " +
+                             selector_text + " on adapter '" + next.adapter + "', driver '" + next.device + "', cache " +
+                             next.cache + ", stable power state " + next.stable_power_state +
+                             " (`dmltool history` lists what the database holds)");
+    DMLTOOL_ASSIGN_OR_RETURN(Comparison comparison, compare_runs(base, next, options));
+    // Cases the history lacks are listed by compare as only in new.
+    comparison.notes.push_back("baseline: " + selector_text + " of the " + std::to_string(runs.size()) +
+                               " matching run(s) in " + shown + ", per case x backend, samples pooled");
+    return comparison;
+}
+
+int baseline_compare_command(const std::string& db, const std::string& selector_text, const std::string& report_path,
+                             const CompareOptions& options) {
+    auto comparison = compare_with_baseline(db, selector_text, report_path, options);
+    if (!comparison.is_ok()) {
+        std::fprintf(stderr, "dmltool: error: %s\n", comparison.status().message().c_str());
+        return results_store_exit_code(comparison.status());
+    }
+    return emit_comparison(*comparison, options);
+}
+
+}  // namespace dmltool::app

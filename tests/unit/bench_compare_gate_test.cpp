@@ -1,0 +1,111 @@
+// The regression gate's judgement without running anything: compare --ab's paired rounds (Wilcoxon signed-rank on
+// per-round ratios), Holm's adjustment across a comparison's cases, and the drift veto of separate runs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "app/bench_compare.h"
+#include "app/bench_compare_ab.h"
+
+namespace dmltool::app {
+namespace {
+
+// `rounds` paired medians around 10 us; the new build's are `factor` times the base's, times a deterministic
+// +-`jitter` that differs per round (so the ratios are not all equal).
+AbSeries series(double factor, double jitter, size_t rounds = 10) {
+    AbSeries s;
+    for (size_t r = 0; r < rounds; ++r) {
+        const double wobble = 1 + jitter * (double((r * 7) % 11) - 5) / 5;
+        const double machine = 1 + 0.2 * double(r % 3);  // the machine's state in that round: cancels in the ratio
+        s.base_medians.push_back(10e-6 * machine);
+        s.new_medians.push_back(10e-6 * machine * factor * wobble);
+    }
+    return s;
+}
+
+TEST(CompareAb, PlantedSlowdownIsSlowerAndSameBuildIsNot) {
+    const CompareOptions options;  // threshold 5%, alpha 0.05
+    const CaseComparison slower = compare_ab_case("c", "cpu", series(1.3, 0.01), options);
+    EXPECT_EQ(slower.verdict, Verdict::kSlower) << slower.reason;
+    EXPECT_NEAR(slower.change, 0.3, 0.02);
+    EXPECT_EQ(slower.rounds, 10u);
+    // All ten rounds slower: p = 2 / 2^10.
+    EXPECT_NEAR(slower.p_unadjusted, 2.0 / 1024, 1e-12);
+    const CaseComparison same = compare_ab_case("c", "cpu", series(1.0, 0.01), options);
+    EXPECT_EQ(same.verdict, Verdict::kSame) << same.reason;
+    const CaseComparison faster = compare_ab_case("c", "cpu", series(0.7, 0.01), options);
+    EXPECT_EQ(faster.verdict, Verdict::kFaster) << faster.reason;
+}
+
+TEST(CompareAb, SpreadRoundsAreNoisyUnlessTheChangeIsClear) {
+    const CompareOptions options;
+    // Ratios spread +-20%: cannot resolve 5%.
+    EXPECT_EQ(compare_ab_case("c", "cpu", series(1.06, 0.2), options).verdict, Verdict::kNoisy);
+    // 3x with the same spread: beyond the threshold plus the noise, judged anyway.
+    EXPECT_EQ(compare_ab_case("c", "cpu", series(3.0, 0.2), options).verdict, Verdict::kSlower);
+}
+
+TEST(CompareAb, HolmAcrossCasesNeedsMoreThanOneLuckyCase) {
+    const CompareOptions options;
+    // Five rounds all slower: p = 2/32 = 0.0625 alone is not significant; nine of ten: 4/1024 alone is, but with
+    // 40 cases Holm multiplies the smallest by 40.
+    std::vector<CaseComparison> cases;
+    AbSeries nine_of_ten = series(1.3, 0.01);
+    nine_of_ten.new_medians[0] = nine_of_ten.base_medians[0] * 0.999;  // the smallest ratio's sign flipped
+    cases.push_back(compare_ab_case("lucky", "cpu", nine_of_ten, options));
+    EXPECT_EQ(cases.back().verdict, Verdict::kSlower) << "alone";
+    for (int i = 0; i < 39; ++i) cases.push_back(compare_ab_case("same" + std::to_string(i), "cpu", series(1.0, 0.01), options));
+    adjust_and_judge(cases, options);
+    EXPECT_NEAR(cases[0].p_value, 40 * 4.0 / 1024, 1e-12);
+    // Not significant any more; its rounds' ratios span 0.999 to 1.3, so NOISY rather than SAME.
+    EXPECT_EQ(cases[0].verdict, Verdict::kNoisy) << cases[0].reason;
+}
+
+TEST(CompareSeparateRuns, DriftLargerThanTheChangeIsNoisy) {
+    CaseComparison c;
+    c.change = c.raw_change = 0.08;
+    c.p_value = c.p_unadjusted = 1e-6;
+    c.change_noise = 0.001;
+    CompareOptions options;
+    assign_verdict(c, options);
+    EXPECT_EQ(c.verdict, Verdict::kSlower);
+    c.drift = 0.10;  // the machine (its copy probes) slowed down more than the case did
+    assign_verdict(c, options);
+    EXPECT_EQ(c.verdict, Verdict::kNoisy) << c.reason;
+    // --normalize-by-probes: a verdict that exists only after the division is not trusted either.
+    c.drift = 0.03;
+    c.raw_change = 0.02;
+    assign_verdict(c, options);
+    EXPECT_EQ(c.verdict, Verdict::kNoisy) << c.reason;
+}
+
+// A separate run whose cases are each `factors[i]` times the base's 30 samples around 10 us (+-0.5%).
+BenchRun run_of(const std::vector<double>& factors) {
+    BenchRun run;
+    run.path = "run.json";
+    for (size_t i = 0; i < factors.size(); ++i) {
+        RunCase c{"case" + std::to_string(i), "cpu", {}, true};
+        for (int s = 0; s < 30; ++s) c.samples.push_back(10e-6 * factors[i] * (1 + 0.001 * double((s * 7) % 11 - 5)));
+        run.cases.push_back(c);
+    }
+    return run;
+}
+
+TEST(CompareSeparateRuns, LoadThatMovesEveryCaseIsNoisyAndOneSlowCaseIsSlower) {
+    const CompareOptions options;
+    const BenchRun base = run_of({1, 1, 1, 1});
+    // The whole run 40-60% slower (other jobs): no case stands out from the others.
+    auto loaded = compare_runs(base, run_of({1.4, 1.5, 1.6, 1.45}), options);
+    ASSERT_TRUE(loaded.is_ok());
+    for (const CaseComparison& c : loaded->cases) EXPECT_EQ(c.verdict, Verdict::kNoisy) << c.name << ": " << c.reason;
+    EXPECT_EQ(comparison_exit_code(*loaded), 0);
+    // One case 1.3x, the others unchanged: that case alone is SLOWER.
+    auto planted = compare_runs(base, run_of({1, 1.3, 1.01, 0.99}), options);
+    ASSERT_TRUE(planted.is_ok());
+    for (const CaseComparison& c : planted->cases)
+        EXPECT_EQ(c.verdict, c.name == "case1" ? Verdict::kSlower : Verdict::kSame) << c.name << ": " << c.reason;
+    EXPECT_EQ(comparison_exit_code(*planted), 1);
+}
+
+}  // namespace
+}  // namespace dmltool::app
