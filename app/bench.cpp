@@ -283,7 +283,7 @@ void print_conditions(std::FILE* out, const Conditions& c, const std::vector<Ben
     }
 }
 
-// Which plan variant each device case ran (autotuning, README "Autotuning"), after the tables.
+// Which plan variant each device case ran (autotuning, docs/benchmarks.md: Autotuning), after the tables.
 void print_plan_choices(std::FILE* out, const std::vector<BenchCase>& cases) {
     bool header = false;
     for (const BenchCase& c : cases) {

@@ -63,7 +63,7 @@ void add_directml_flags(CLI::App* cmd, DeviceOptions& device) {
     cmd->add_option("--deviations", device.deviations,
                     "DirectML deviation registry: auto (default: the registry shipped for the loaded DLL's version, "
                     "else the newest older one), none (every departure from the contract is FAILED), or a registry "
-                    "file (README: DirectML deviations)");
+                    "file (docs/semantics.md: DirectML deviations)");
 }
 
 void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions& device, unsigned& threads,
@@ -83,7 +83,7 @@ void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions
                     "Highest DML feature level to claim, e.g. 5_1 (default 6_4); cases needing more are UNSUPPORTED");
     cmd->add_option("--shard", f.shard, "Run shard I of N (0-based, round-robin over the selected cases), e.g. 0/4");
     cmd->add_option("--nearest-rule", f.nearest_rule,
-                    "DML_RESAMPLE nearest-neighbour index rule (README: Semantics and tolerances): half-up (default; "
+                    "DML_RESAMPLE nearest-neighbour index rule (docs/semantics.md): half-up (default; "
                     "spec model B, what DirectML 1.15.4 does for FLOAT32/FLOAT16), literal (A), half-down (C), floor "
                     "(floor of the half-pixel coordinate: DirectML 1.15.4's INT8/UINT8 deviation)")
         ->check(CLI::IsMember({"literal", "half-up", "half-down", "floor", "A", "B", "C"}));
@@ -98,7 +98,7 @@ void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions
     cmd->add_option("--threads", threads, "CPU reference threads (default: all hardware threads)");
     cmd->add_option_function<std::string>(
            "--autotune", [&device](const std::string& mode) { device.autotune = *parse_tuning_mode(mode); },
-           std::string("GPU plan variants (README: Autotuning): off (the planner's heuristic plan), cached (the "
+           std::string("GPU plan variants (docs/benchmarks.md: Autotuning): off (the planner's heuristic plan), cached (the "
                        "tuning cache's winner for this device where it has one) or tune (as cached, and cases "
                        "without a winner time every variant first and store the fastest); default ") +
                (with_backend_default_both ? "cached" : "tune"))
@@ -384,7 +384,7 @@ int run_cli(int argc, char** argv) {
         return 2;
     }
     const auto registry = make_builtin_registry();
-    // Test hook (README: Robustness): simulated device faults for the run and bench GPU backends.
+    // Test hook (docs/robustness.md): simulated device faults for the run and bench GPU backends.
     if (const char* faults = std::getenv("DMLTOOL_INJECT_FAULT")) {
         run_options.device.inject_fault = faults;
         bench_options.device.inject_fault = faults;

@@ -27,7 +27,7 @@ struct DeviceOptions {
     // bench --stable-power-state: ID3D12Device::SetStablePowerState on every device bench creates (Windows in
     // developer mode only; elsewhere device creation fails with the reason, exit 3).
     bool stable_power_state = false;
-    // Autotuning of plan variants (README "Autotuning"): --autotune (run: cached, bench: tune) and --tuning-cache
+    // Autotuning of plan variants (docs/benchmarks.md: Autotuning): --autotune (run: cached, bench: tune) and --tuning-cache
     // (empty: core/plan_tuning.h's default_tuning_cache_path()).
     TuningMode autotune = TuningMode::kCached;
     std::string tuning_cache;

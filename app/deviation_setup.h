@@ -1,5 +1,5 @@
-// How a run picks the deviation registry of each third-party backend (--deviations auto|none|FILE; README "DirectML
-// deviations"): the registries dmltool ships, or one file, matched to the DLL's version.
+// How a run picks the deviation registry of each third-party backend (--deviations auto|none|FILE; docs/semantics.md: DirectML
+// deviations): the registries dmltool ships, or one file, matched to the DLL's version.
 #pragma once
 
 #include <cstdio>

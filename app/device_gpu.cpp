@@ -88,7 +88,7 @@ std::vector<std::string> describe_adapters() {
         std::snprintf(line, sizeof line, "%u: %s (%s, vendor 0x%04x, device 0x%04x, %.1f GiB device-local", a.index,
                       a.name.c_str(), gpu::adapter_kind_name(a.kind), a.vendor_id, a.device_id,
                       double(a.device_local_bytes) / double(1ull << 30));
-        // The limits the up-front memory check applies (README: Robustness).
+        // The limits the up-front memory check applies (docs/robustness.md).
         lines.push_back(std::string(line) + ", largest buffer " +
                         (a.max_buffer_bytes ? describe_bytes(a.max_buffer_bytes) : std::string("not reported")) + ")");
     }

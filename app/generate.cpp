@@ -1,5 +1,5 @@
-// `dmltool generate`: random valid cases for property-based testing of any DirectML implementation (README
-// "Generated cases"). Each operator's generator (ops/<op>/generate.cpp) draws descs from its own feature-level
+// `dmltool generate`: random valid cases for property-based testing of any DirectML implementation (docs/
+// generated-cases.md). Each operator's generator (ops/<op>/generate.cpp) draws descs from its own feature-level
 // table; this command names, checks and writes them: one {"cases": [...]} file per operator, one case per line.
 #include <cctype>
 #include <cstdio>

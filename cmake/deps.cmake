@@ -1,5 +1,5 @@
 # Every dependency comes from Debian 12's packages (see README: the set-up commands install them). The Windows
-# build (README: Windows) takes HDF5, Google Benchmark and GoogleTest from scripts/windows_deps.sh's prefix (or
+# build (docs/directml-and-windows.md: Windows) takes HDF5, Google Benchmark and GoogleTest from scripts/windows_deps.sh's prefix (or
 # vcpkg with MSVC) and the header-only libraries and DirectX-Headers as on Linux.
 find_package(Threads REQUIRED)
 

@@ -1,4 +1,4 @@
-# Sanitizer and fuzzing instrumentation (README: "Sanitizers and fuzzing").
+# Sanitizer and fuzzing instrumentation (docs/testing.md: Sanitizers and fuzzing).
 #
 # DMLTOOL_SANITIZE: AddressSanitizer + UndefinedBehaviorSanitizer on every target. UBSan normally reports and
 # carries on, which would let a test pass over a finding; -fno-sanitize-recover=all makes every report abort.

@@ -1,4 +1,4 @@
-// Random valid cases for property-based testing (`dmltool generate`, README "Generated cases"). Each operator
+// Random valid cases for property-based testing (`dmltool generate`, docs/generated-cases.md). Each operator
 // writes its random desc in ops/<op>/generate.cpp (Op::generate_case); the pieces every operator shares live here:
 // a seeded random stream, picks from the operator's own feature-level table, random physical layouts (strides with
 // gaps, permuted dimension orders, broadcast, padded TotalTensorSizeInBytes) and random tensor sources that mix in

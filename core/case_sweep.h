@@ -1,4 +1,4 @@
-// Sweeps (README "Sweeps", a dmltool extension of the case format): a case object may carry
+// Sweeps (docs/case-format.md: Sweeps, a dmltool extension of the case format): a case object may carry
 // "sweep": {"AXIS": [value, ...], ...}. It stands for the cartesian product of its axes (in the order written, the
 // last axis varying fastest), one case per point, with ${AXIS} and ${AXIS.FIELD} in its strings replaced by the
 // point's values. Expansion is JSON -> JSON: the expanded cases are then loaded exactly like written ones.

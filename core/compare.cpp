@@ -114,7 +114,7 @@ std::string describe_tolerance(const Tolerance& tolerance) {
     char buffer[224];
     if (tolerance.error_bound) {
         std::string text = "error bound |got - exact| <= 1.01*u*M + F + output rounding (integers: < 1 + 1.01*u*M + "
-                           "F), u = " + number_text(tolerance.unit_roundoff) + " (README: Semantics and tolerances)";
+                           "F), u = " + number_text(tolerance.unit_roundoff) + " (docs/semantics.md)";
         if (tolerance.arithmetic_unit_roundoff > tolerance.unit_roundoff)
             text += ", a narrower arithmetic's M (coordinates included) with u = " +
                     number_text(tolerance.arithmetic_unit_roundoff);

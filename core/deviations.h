@@ -1,4 +1,4 @@
-// Deviation registries (README "DirectML deviations"): per version of an implementation (DirectML.dll), the
+// Deviation registries (docs/semantics.md: DirectML deviations): per version of an implementation (DirectML.dll), the
 // departures from the documented contract that were measured and are explained by a named model. Registries are
 // data (gpu/directml/deviations/<version>.json, one file per DirectML version, each entry citing its evidence);
 // the models are code in the operators' folders (Op::deviation_models). A backend output that breaks the contract

@@ -42,7 +42,7 @@ struct TensorSlot {
 // difference <= abs; `bitwise` demands identical bits (data movement: -0.0 and NaN payloads must survive).
 // `error_bound`: the operator computes in floating point and its reference states, per element, the exact
 // value and an error scale (ExactOutput); an element passes when |got - exact| <= 1.01 * unit_roundoff *
-// scale + absolute_floor + half an ulp of the output type (integer types: < 1 + the same; README: Semantics and
+// scale + absolute_floor + half an ulp of the output type (integer types: < 1 + the same; docs/semantics.md and
 // tolerances, compare_to_exact). ulp/abs then
 // only judge comparisons that have no exact values (two device outputs against each other, unit tests).
 struct Tolerance {
@@ -88,7 +88,7 @@ struct ExactOutput {
     AcceptsElement also_accepts;
 };
 
-// A named model of how one implementation departs from the documented contract (README "DirectML deviations"):
+// A named model of how one implementation departs from the documented contract (docs/semantics.md: DirectML deviations):
 // small, tested code in the operator's folder that a deviation registry (core/deviations.h) refers to by name.
 // The runner evaluates a model only for a backend whose registry lists it, and only to explain an output that
 // already broke the contract: it never changes what the reference or dmltool's kernels are held to.
@@ -130,7 +130,7 @@ public:
     // Reads the desc object (JSON member names = C struct members) and checks every operator rule of spec §10
     // that does not depend on the feature level. Errors are kInvalidInput with the member's JSON path.
     virtual Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const = 0;
-    // Fills in the output tensor descs a case leaves to the operator (README "Derived output sizes"): an output
+    // Fills in the output tensor descs a case leaves to the operator (docs/case-format.md: Derived output sizes): an output
     // member that is omitted, or given without "Sizes", gets the sizes the operator determines from the inputs and
     // parameters (and the default DataType when it has none). Works on the desc's JSON before parse(), so that
     // `dmltool list --json` shows the result. Given sizes are never changed (parse() validates them). Errors as
@@ -164,7 +164,7 @@ public:
         (void)semantics;
         return unsupported(std::string(name()) + ": no GPU kernel for this desc");
     }
-    // Autotuning (README "Autotuning"): named alternatives to plan_device's heuristic choice of kernel geometry for
+    // Autotuning (docs/benchmarks.md: Autotuning): named alternatives to plan_device's heuristic choice of kernel geometry for
     // this desc, which a device may time to pick the fastest. Every variant must compute exactly what plan_device's
     // plan computes (the GPU tests run each against the reference, and the tuner checks each variant's outputs
     // against the heuristic plan's bit for bit before timing it). Empty: nothing to tune. Names are stable

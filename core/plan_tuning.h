@@ -1,4 +1,4 @@
-// Autotuning's device-independent half (README "Autotuning"): how a case's device plan was chosen, the rule
+// Autotuning's device-independent half (docs/benchmarks.md: Autotuning): how a case's device plan was chosen, the rule
 // that picks a winner from measured times, the fingerprint of a plan, and the tuning cache (which variant won, per
 // device and plan) kept in a JSON file between runs. Ops offer variants (Op::device_plan_variants); the GPU
 // backend measures them (gpu/gpu_backend_tuning.cpp).

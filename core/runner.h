@@ -108,7 +108,7 @@ public:
     // access rule, HDF5 file, dataset, type and shape, inline data, data that contradicts a broadcast), the op's
     // rules on input values (Op::check_input_values: quantization scales) and the expected outputs' sources.
     // Explicit inputs larger than kValidateReadLimit and generated ones beyond kValidateGeneratedElements elements
-    // are checked without producing their data (README: what needs a run).
+    // are checked without producing their data (docs/cli.md).
     Status check_without_executing(const LoadedCase& loaded) const;
     static constexpr uint64_t kValidateReadLimit = 64ull << 20;
     static constexpr uint64_t kValidateGeneratedElements = 65536;

@@ -10,7 +10,7 @@ namespace dmltool {
 
 // DML_RESAMPLE nearest-neighbour index rule, with x_in = (o + 0.5) / scale - 0.5 (half-pixel centres). A, B and C
 // are readings of the documentation ("the input element nearest to the pixel centre"); B is the default because
-// DirectML 1.15.4 follows it for FLOAT32 and FLOAT16 (README: Semantics and tolerances).
+// DirectML 1.15.4 follows it for FLOAT32 and FLOAT16 (docs/semantics.md).
 enum class NearestRule {
     kLiteral,   // model A: floor((o + 1) / scale - 0.5)  — the RESAMPLE2 remark read literally
     kHalfUp,    // model B (default): floor((o + 0.5) / scale) = round half up of x_in

@@ -2,7 +2,7 @@
 // failing device returns — device creation failure, E_OUTOFMEMORY from an allocation, DXGI_ERROR_DEVICE_REMOVED
 // after a submission — so the error handling above them (messages, the runner's recovery, exit code 3) is
 // tested on lavapipe instead of waiting for a real GPU to fail. Nothing is injected unless a plan asks for it;
-// `dmltool run` takes the plan from the DMLTOOL_INJECT_FAULT environment variable (README: Robustness).
+// `dmltool run` takes the plan from the DMLTOOL_INJECT_FAULT environment variable (docs/robustness.md).
 //
 // Counting: device creations are counted by the injector's owner (GpuBackend counts its first device and each
 // re-creation); "executions" are GpuBackend::execute calls (one per case that reaches the GPU), marked with

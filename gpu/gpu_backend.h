@@ -28,7 +28,7 @@ struct GpuBackendOptions {
     // upload/readback heaps); 0: the adapter's largest device-local heap, or no budget when it reports none.
     uint64_t max_device_bytes = 0;
     FaultPlan faults;  // test hook (DMLTOOL_INJECT_FAULT); GpuContextOptions::faults is ignored here
-    // Autotuning (README "Autotuning"): whether ops' plan variants are timed and which cache file keeps winners.
+    // Autotuning (docs/benchmarks.md: Autotuning): whether ops' plan variants are timed and which cache file keeps winners.
     TuningOptions tuning{};
 };
 

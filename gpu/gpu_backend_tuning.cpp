@@ -1,4 +1,4 @@
-// Autotuning on the D3D12 backend (README "Autotuning"; the cache and the winner rule are core/plan_tuning.h).
+// Autotuning on the D3D12 backend (docs/benchmarks.md: Autotuning; the cache and the winner rule are core/plan_tuning.h).
 // An op that offers plan variants for a desc (Op::device_plan_variants) gets them timed on this device the first
 // time the desc is planned in tune mode: each variant is prepared on the heuristic plan's input and output
 // buffers, run once and its outputs compared with the heuristic plan's, bit for bit but for NaN payloads and the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-builds dmltool for 64-bit Windows with MinGW-w64 into build-windows/ (Release, Ninja, ccache when
 # present): build-windows/app/dmltool.exe and the test executables, whose ctest list runs under Wine
-# (scripts/wine.sh is the toolchain's emulator). README: "Windows".
+# (scripts/wine.sh is the toolchain's emulator). docs/directml-and-windows.md: Windows.
 #   scripts/build_windows.sh
 # Installs missing Debian packages (through scripts/install_deps.sh), takes HDF5, Google Benchmark and
 # GoogleTest from scripts/windows_deps.sh's cached prefix (built once, minutes cold) and passes

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The case-file fuzzer (fuzz/, README: "Sanitizers and fuzzing"): clang + libFuzzer + ASan + UBSan.
+# The case-file fuzzer (fuzz/, docs/testing.md: Sanitizers and fuzzing): clang + libFuzzer + ASan + UBSan.
 #   scripts/fuzz.sh [SECONDS]        fuzz for SECONDS (default 60) from fuzz/corpus; exit 1 on any finding
 #   scripts/fuzz.sh --merge [DIR...] minimise fuzz/corpus + seeds from the bundled cases + DIRs into fuzz/corpus
 # New inputs of a session go to a scratch copy, never into fuzz/corpus: CI stays reproducible. A finding is

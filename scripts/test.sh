@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: install, build, then ctest (unit, operator, golden, cli, gpu, fuzz
-# corpus replay); then the same suite under ASan + UBSan and a bounded fuzz session (README: "Sanitizers and
-# fuzzing"). CTEST_ARGS go to the Release ctest. DMLTOOL_TEST_SANITIZED=0 stops after the Release suite;
+# corpus replay); then the same suite under ASan + UBSan and a bounded fuzz session (docs/testing.md: Sanitizers
+# and fuzzing). CTEST_ARGS go to the Release ctest. DMLTOOL_TEST_SANITIZED=0 stops after the Release suite;
 # DMLTOOL_FUZZ_SECONDS sets the length of the fuzz session (default 90). After the Release suite: the Windows
 # build's tests under Wine (scripts/test_windows.sh: cross build, Windows unit tests, cases/*.json, the CLI and
 # bad-input corpus, bench smoke; DMLTOOL_TEST_WINDOWS=0 skips it), then the DirectML backend's suite under Wine

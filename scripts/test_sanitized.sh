@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (README: "Sanitizers and fuzzing"):
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (docs/testing.md: Sanitizers and fuzzing):
 # clang build in build-sanitize/ (shared with scripts/fuzz.sh: one build serves both), then ctest.
 # Any report fails its test (scripts/sanitizers/env.sh).
 #   scripts/test_sanitized.sh [CTEST_ARGS...]   (default: every test, GPU ones included)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Windows build's test stages, run under Wine on Linux (README: "Windows"). Prints each stage's time.
+# The Windows build's test stages, run under Wine on Linux (docs/directml-and-windows.md: Windows). Prints each stage's time.
 #   scripts/test_windows.sh
 # 1. deps      scripts/windows_deps.sh (cached prefix: instant when warm; minutes cold)
 # 2. build     scripts/build_windows.sh -> build-windows/ (dmltool.exe + test executables)
@@ -90,7 +90,7 @@ run_ctest() {
 }
 
 labels="${DMLTOOL_WINDOWS_CTEST_LABELS:-unit|shaders|golden|gpu}"
-# Known Wine gaps, excluded here and listed in README "Windows": Wine shows Unix symbolic links as plain files
+# Known Wine gaps, excluded here and listed in docs/directml-and-windows.md: Windows: Wine shows Unix symbolic links as plain files
 # (SymlinkPaths.*); spirv-val/vkd3d-compiler validation of every roofline kernel through Wine outlasts its timeout
 # (RooflineProbe.EveryKernelPassesVkd3dAndSpirvVal); and the QLINEARCONV tests with the largest dispatches
 # (multi-view tensors, tiled/float kernel geometries): one dispatch on lavapipe under Wine can outlast the 60 s

@@ -1,5 +1,5 @@
 # Sourced by scripts/test_windows.sh and scripts/test_directml_wine.sh: the environment a run of Windows programs
-# under Wine needs on a headless Debian 12 machine (README: "Windows").
+# under Wine needs on a headless Debian 12 machine (docs/directml-and-windows.md: Windows).
 # - Display: Wine's DXGI needs an X display (without one CreateDXGIFactory1 fails with DXGI_ERROR_UNSUPPORTED),
 #   so when DISPLAY is unset one Xvfb serves the whole session (one X server, not xvfb-run per Wine call); it is
 #   killed when the sourcing script exits.

@@ -189,7 +189,7 @@ TEST(DeviceLimits, BudgetRefusesBeforeAnyAllocation) {
 
 // lavapipe allows 2 GiB per buffer (maxMemoryAllocationSize): a 3 GiB tensor is refused from the plan alone, with
 // the numbers, before any host or device memory is spent on it. (Allocated for real, vkd3d's
-// CreateCommittedResource fails only once lavapipe's allocation does: see README, Robustness.)
+// CreateCommittedResource fails only once lavapipe's allocation does: see docs/robustness.md.)
 TEST(DeviceLimits, BufferBeyondTheDeviceLimitIsRefusedFromThePlan) {
     BACKEND_OR_SKIP(backend, {.max_device_bytes = uint64_t{1} << 20, .faults = {}});
     const uint64_t max_buffer = backend->context().max_buffer_bytes();

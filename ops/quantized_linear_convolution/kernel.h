@@ -238,7 +238,7 @@ struct PlanOptions {
     Kernel kernel = Kernel::kAny;
 };
 
-// Autotuning (README "Autotuning"; Op::device_plan_variants): the named alternatives to the planner's choice for
+// Autotuning (docs/benchmarks.md: Autotuning; Op::device_plan_variants): the named alternatives to the planner's choice for
 // this desc, and the plan of one name. Names spell the geometry they run: "float/mt8/cw8/tr4/cg8/s2" (the float
 // kernel with MT channels, CW columns per thread, TR rows and CG channel groups per thread group, S input-channel
 // slices; a "/wview" suffix: weights from a typed view, "/wview/pf": and the next chunk prefetched), "int-tiled/cw8",

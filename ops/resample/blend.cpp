@@ -2,7 +2,7 @@
 // the final rounding and conversion.
 //
 // Linear arithmetic: plain float32, separable (innermost blended dimension first), each axis a * w0 + c * w1
-// (a product, then a multiply-add), with the host's float32 weights. README "Semantics and tolerances" states the
+// (a product, then a multiply-add), with the host's float32 weights. docs/semantics.md states the
 // contract: any float32 evaluation order of this kind is within the forward error bound the comparison applies
 // (each corner term passes through 2 roundings per blended axis; near-cancelling neighbours are covered by the
 // bound, which is relative to the sum of |terms|, not to the result). Inputs that are infinite or NaN give
@@ -11,7 +11,7 @@
 // Outputs: FLOAT32 as is; FLOAT16 through shaders::float_to_half (round to nearest even, exact integer
 // arithmetic); INT8/UINT8 clamped, rounded to a multiple of 2^-10 (exact float32 steps: a power-of-two product,
 // round_ne, the inverse product) and converted by ftoi/ftou, which truncate toward zero: the reference's conversion
-// (README: Semantics and tolerances; linear_rows.cpp says why the 2^-10 step). Short weights
+// (docs/semantics.md; linear_rows.cpp says why the 2^-10 step). Short weights
 // (KernelConfig::short_weights, every weight a multiple of 1/16): every separable partial blend of 8-bit values is
 // then a multiple of 2^-12 below 2^8 in magnitude, exact in float32, so the output is the reference's conversion
 // of the exact value and no clamp is needed (a convex combination).

@@ -1,4 +1,4 @@
-// The error-bound verdict of RESAMPLE LINEAR (README: Semantics and tolerances) judged both ways on the CPU:
+// The error-bound verdict of RESAMPLE LINEAR (docs/semantics.md) judged both ways on the CPU:
 // plain float32 implementations in every evaluation order (float32_models.h) PASS against the reference's exact
 // values — also on inputs whose neighbours nearly cancel, where their error is millions of output ulps — and
 // implementations with a planted bug (wrong neighbour, weight off by 1/4, coordinates without half-pixel

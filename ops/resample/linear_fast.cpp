@@ -17,12 +17,12 @@
 //       2x2 average. A thread writes one output vector (V elements) from four input vectors (two per input
 //       row): out = 0.5 * (0.5 * a0 + 0.5 * a1) + 0.5 * (0.5 * b0 + 0.5 * b1), columns first.
 //
-// Arithmetic: plain float32 (README "Semantics and tolerances": a separable a * w0 + b * w1 per axis is within
+// Arithmetic: plain float32 (docs/semantics.md: a separable a * w0 + b * w1 per axis is within
 // the error bound), every weight exact. Element codecs (Codec below): FLOAT32 as is; FLOAT16 through the exact
 // integer conversions of shaders/elements.h (round to nearest even on output); INT8/UINT8 as biased floats
 // 2^15 + u (u the byte, for INT8 the byte + 128): every weight here is a multiple of 1/4 per axis, so every
 // partial blend is 2^15 + (a multiple of 1/16 below 256), exact in float32; subtracting the bias (exact) gives
-// the exact blend, which ftoi/ftou truncate toward zero, exactly the reference's conversion (README: Semantics
+// the exact blend, which ftoi/ftou truncate toward zero, exactly the reference's conversion (docs/semantics.md
 // and tolerances); no clamp is needed (a convex combination). The taps are not assumed: plan_linear_fast checks every one against coordinates.h.
 //
 // Tuning variants (LinearFastVariant, offered by op.cpp): x2 with one output row per thread instead of a pair

@@ -98,7 +98,7 @@ void store_halves(uint16_t* out, const double* sums, uint64_t count, SimdLevel l
 }
 
 // The 8-bit stores below: clamp to the type's range, round to a multiple of 2^-10 (to nearest, ties to even), then
-// truncate toward zero (the conversion DirectML 1.15.4 and ONNX Runtime apply; README: Semantics and tolerances).
+// truncate toward zero (the conversion DirectML 1.15.4 and ONNX Runtime apply; docs/semantics.md).
 // The 2^-10 step keeps a blend whose value is an integer (a constant region) that integer: the float32 weights
 // (1 - w rounded) and the double sum can leave the sum a hair below it, which truncation alone would drop to the
 // integer below. Clamping first is the same as clamping last (both steps are monotone, the bounds integers) and

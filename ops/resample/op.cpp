@@ -139,7 +139,7 @@ public:
         if (desc.mode == InterpolationMode::kNearestNeighbor)
             return {.bitwise = true, .reason = "nearest neighbour is a gather: elements are copied bit for bit"};
         // The verdict against the reference is the forward error bound of a float32 evaluation (exact values and
-        // error scales from the reference, README: Semantics and tolerances). ulp/abs only judge two outputs
+        // error scales from the reference, docs/semantics.md). ulp/abs only judge two outputs
         // against each other where no exact values exist (tests of one kernel path against another).
         Tolerance tolerance{.reason = "blend of up to 16 weighted products: any float32 evaluation order (separable, "
                                       "2-D weights, FMA, a + w*(b-a)) stays within its forward error bound",

@@ -54,7 +54,7 @@ void gather_rows(const ResampleDesc& desc, const std::vector<std::vector<uint32_
     }, std::max<uint64_t>(1, 4096 / out_width));
 }
 
-// Nearest-neighbour ties (README: Semantics and tolerances): "nearest" names the input element nearest to the
+// Nearest-neighbour ties (docs/semantics.md): "nearest" names the input element nearest to the
 // pixel centre, and the documentation breaks no tie. Where the centre lies halfway between two elements — as
 // computed in float32 from the inverse scale, or exactly, (o + 0.5) / scale an integer — model B (half up, the
 // default, DirectML's choice) and model C (half down, ONNX's round_prefer_floor, WebNN's "smaller index") are
@@ -121,7 +121,7 @@ Status run_nearest(const ResampleDesc& desc, const HostTensor& input, HostTensor
     return Status::ok();
 }
 
-// The error scale M of one output element (README: Semantics and tolerances). A correct float32
+// The error scale M of one output element (docs/semantics.md). A correct float32
 // implementation's result differs from the reference's exact blend by at most 1.01 * 2^-24 * M (+ underflow
 // and output rounding): (2r + 2^r - 1) * m covers the roundings of the weights, products and sums (m = sum of
 // |weight * value| over the corners), and (2 + 8 * (|q_d| + 1)) * P_d covers, per interpolated axis d, the

@@ -603,7 +603,7 @@ CompareResult judge_with_bound(const Op& op, const OpDesc& desc, const HostTenso
 
 // The linear blend's worst error over many random outputs, printed per data type (ulps of the rounded
 // reference, and the largest error / bound): inputs of both signs make results much smaller than their corner
-// terms, which the error bound allows (README: Semantics and tolerances); every output must be within it, and
+// terms, which the error bound allows (docs/semantics.md); every output must be within it, and
 // 8-bit outputs within ±1 of the reference's.
 TEST(ResampleGpu, LinearAccuracyOverManyOutputs) {
     SKIP_WITHOUT_GPU();

@@ -227,7 +227,7 @@ TEST_F(ResampleTest, LinearInEveryDataType) {
               (std::vector<double>{0, 63, 191, 255}));
 }
 
-// The reference's 8-bit blend truncates toward zero, as DirectML 1.15.4 and ONNX Runtime do (README: Semantics
+// The reference's 8-bit blend truncates toward zero, as DirectML 1.15.4 and ONNX Runtime do (docs/semantics.md
 // and tolerances): neither round to nearest (half to even or away) nor floor gives these outputs.
 TEST_F(ResampleTest, IntegerLinearTruncatesTowardZero) {
     // Downsampling by 2 puts every sample halfway between two inputs (t = 0.5); 2x upsampling at quarters.
@@ -336,7 +336,7 @@ HostTensor per_element_form(const HostTensor& input, const Dims& out_sizes, cons
         switch (out_desc.data_type) {
             case DataType::kFloat32: output.set<float>(i, float(sum)); break;
             case DataType::kFloat16: output.set<uint16_t>(i, double_to_half(sum)); break;
-            // 8-bit: clamped, rounded to a multiple of 2^-10, truncated toward zero (README: Semantics and tolerances).
+            // 8-bit: clamped, rounded to a multiple of 2^-10, truncated toward zero (docs/semantics.md).
             case DataType::kInt8: output.set<int8_t>(i, int8_t(std::trunc(std::nearbyint(std::clamp(sum, -128.0, 127.0) * 1024) / 1024))); break;
             default: output.set<uint8_t>(i, uint8_t(std::trunc(std::nearbyint(std::clamp(sum, 0.0, 255.0) * 1024) / 1024))); break;
         }

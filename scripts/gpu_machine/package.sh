@@ -34,7 +34,7 @@ package_binary() {
   done
 }
 package_binary "$binary"
-# The driver's per-kernel statistics (README: Pipeline statistics); built only where Vulkan and libvkd3d-shader are.
+# The driver's per-kernel statistics (docs/gpu-machine.md: Pipeline statistics); built only where Vulkan and libvkd3d-shader are.
 pipeline_stats="$build/tools/pipeline_stats/dmltool_pipeline_stats"
 if [ -x "$pipeline_stats" ]; then
   package_binary "$pipeline_stats"

@@ -56,7 +56,7 @@ def tensor_desc_cases(c):
     p = "/operator/desc/InputTensor"
     c.add("d2s", "in_not_object", [(t, [1, 4, 1, 2])], p + ": expected a tensor desc object")
     c.add("d2s", "in_missing", [(t, DELETE)], p + ": missing required member (a tensor desc)")
-    # An omitted OutputTensor is derived (README: Derived output sizes), unless the input cannot make one.
+    # An omitted OutputTensor is derived (docs/case-format.md: Derived output sizes), unless the input cannot make one.
     c.add("d2s", "out_derived_channels_uneven", [(DESC + ("OutputTensor",), DELETE), (DESC + ("BlockSize",), 3)],
           "/operator/desc/InputTensor/Sizes: expected a channel count (Sizes[1]) divisible by BlockSize^2 = 9 (BlockSize 3), found 4")
     c.add("d2s", "datatype_number", [(t + ("DataType",), 3)], p + "/DataType: expected a data type name")

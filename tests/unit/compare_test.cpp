@@ -196,7 +196,7 @@ TEST(CompareTensors, Float16Values) {
 }
 
 
-// ---- the error-bound contract for integer outputs (README: Semantics and tolerances) -------------------------
+// ---- the error-bound contract for integer outputs (docs/semantics.md) -------------------------
 
 Tolerance float32_bound() { return Tolerance{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24}; }
 

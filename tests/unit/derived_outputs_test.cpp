@@ -1,4 +1,4 @@
-// Output sizes the operators derive (Op::derive_outputs, README "Derived output sizes"): each operator's formula,
+// Output sizes the operators derive (Op::derive_outputs, docs/case-format.md: Derived output sizes): each operator's formula,
 // the default data type, given members left alone, and the errors when the sizes cannot be derived.
 #include <gtest/gtest.h>
 
