@@ -110,8 +110,17 @@ Result<Comparison> compare_with_baseline(const std::string& db, const std::strin
     const ReportIdentity self = report_identity(report_path);
     std::vector<HistoryRow> matching;
     std::set<long long> runs;
+    // The report's own run: same date and host, and the very samples of the report (two runs of one host can end
+    // within the same second).
+    std::map<std::pair<std::string, std::string>, const std::vector<double>*> own_samples;
+    for (const RunCase& c : next.cases) own_samples[{c.name, c.backend}] = &c.samples;
+    auto is_own = [&](const HistoryRow& r) {
+        if (r.run.date != self.date || r.run.hostname != self.hostname) return false;
+        const auto found = own_samples.find({r.case_name, r.backend});
+        return found != own_samples.end() && *found->second == r.samples;
+    };
     for (HistoryRow& r : rows) {
-        if (r.run.date == self.date && r.run.hostname == self.hostname) continue;  // the report's own run
+        if (is_own(r)) continue;
         if (r.backend == "cpu" && r.run.cpu_model != next.cpu_model) continue;    // the reference ran on the CPU
         runs.insert(r.run_id);
         matching.push_back(std::move(r));
