@@ -1,5 +1,7 @@
 #include "app/bench_compare.h"
 
+#include "core/report.h"
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -426,7 +428,6 @@ std::string as_markdown(const Comparison& comparison, const CompareOptions& opti
     return out;
 }
 
-
 std::string as_junit(const Comparison& comparison) {
     auto counts = tally(comparison);
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -484,21 +485,6 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
 }
 
 }  // namespace
-
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char ch : text) {
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += ch;
-        }
-    }
-    return out;
-}
 
 std::string format_comparison(const Comparison& comparison, const CompareOptions& options) {
     if (options.format == "markdown") return as_markdown(comparison, options);

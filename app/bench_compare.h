@@ -119,8 +119,6 @@ int comparison_exit_code(const Comparison& comparison);
 
 // Writes the comparison (stdout or options.output) and returns its exit code (2 when the file cannot be written).
 int emit_comparison(const Comparison& comparison, const CompareOptions& options);
-// Text for XML or HTML content and attribute values (& < > " ').
-std::string xml_escape(const std::string& text);
 
 // The whole command: load, compare, write; returns the exit code.
 int compare_command(const std::string& base_path, const std::string& next_path, const CompareOptions& options);

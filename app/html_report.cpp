@@ -1,6 +1,7 @@
 #include "app/html_report.h"
 
 #include "app/bench_compare.h"
+#include "core/report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string esc(const std::string& text) { return xml_escape(text); }
 
 std::string fmt(const char* format, double value) {
     char text[64];
@@ -55,7 +55,7 @@ std::string legend(const std::vector<std::string>& backends) {
     std::string out = "<p class=\"legend\">";
     for (const std::string& b : backends)
         out += "<span><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" fill=\"" +
-               std::string(backend_color(b)) + "\"/></svg> " + esc(b) + "</span> ";
+               std::string(backend_color(b)) + "\"/></svg> " + xml_escape(b) + "</span> ";
     return out + "</p>\n";
 }
 
@@ -74,7 +74,7 @@ std::string grouped_bars(const std::vector<std::string>& groups, const std::vect
         const double y = base - (e - bottom) / (top - bottom) * height;
         svg += "<line x1=\"" + std::to_string(left) + "\" x2=\"" + std::to_string(width) + "\" y1=\"" + fmt("%.1f", y) +
                "\" y2=\"" + fmt("%.1f", y) + "\" class=\"grid\"/><text x=\"" + std::to_string(left - 4) + "\" y=\"" +
-               fmt("%.1f", y + 4) + "\" class=\"axis\" text-anchor=\"end\">" + esc(si(std::pow(10, e), unit)) + "</text>\n";
+               fmt("%.1f", y + 4) + "\" class=\"axis\" text-anchor=\"end\">" + xml_escape(si(std::pow(10, e), unit)) + "</text>\n";
     }
     int x = left + gap;
     for (const std::string& g : groups) {
@@ -84,10 +84,10 @@ std::string grouped_bars(const std::vector<std::string>& groups, const std::vect
             const double h = std::max(1.0, (std::log10(it->second) - bottom) / (top - bottom) * height);
             svg += "<rect class=\"bar\" x=\"" + std::to_string(x) + "\" y=\"" + fmt("%.1f", base - h) + "\" width=\"" +
                    std::to_string(bar - 2) + "\" height=\"" + fmt("%.1f", h) + "\" fill=\"" + backend_color(backends[b]) +
-                   "\"><title>" + esc(g + " " + backends[b] + ": " + si(it->second, unit)) + "</title></rect>\n";
+                   "\"><title>" + xml_escape(g + " " + backends[b] + ": " + si(it->second, unit)) + "</title></rect>\n";
         }
         svg += "<text x=\"" + std::to_string(x - int(backends.size()) * bar / 2) + "\" y=\"258\" class=\"axis\" "
-               "text-anchor=\"middle\">FL " + esc(g) + "</text>\n";
+               "text-anchor=\"middle\">FL " + xml_escape(g) + "</text>\n";
         x += gap;
     }
     return svg + "</svg>\n";
@@ -106,7 +106,7 @@ std::string hbars(const std::vector<HBar>& rows, double full) {
     int y = 4;
     for (const HBar& r : rows) {
         svg += "<text x=\"" + std::to_string(label_width - 6) + "\" y=\"" + std::to_string(y + 13) +
-               "\" class=\"label\" text-anchor=\"end\">" + esc(r.label) + "</text>";
+               "\" class=\"label\" text-anchor=\"end\">" + xml_escape(r.label) + "</text>";
         double w = r.value > 0 && full > 0 ? std::min(1.0, r.value / full) * bar_width : 0;
         if (r.value > 0) w = std::max(w, 1.0);
         if (w > 0)
@@ -114,7 +114,7 @@ std::string hbars(const std::vector<HBar>& rows, double full) {
                    "\" width=\"" + fmt("%.1f", w) + "\" height=\"" + std::to_string(row - 4) + "\" fill=\"" +
                    backend_color(r.backend) + "\"/>";
         svg += "<text x=\"" + fmt("%.1f", label_width + w + 4) + "\" y=\"" + std::to_string(y + 13) +
-               "\" class=\"label\">" + esc(r.text) + "</text>\n";
+               "\" class=\"label\">" + xml_escape(r.text) + "</text>\n";
         y += row;
     }
     return svg + "</svg>\n";
@@ -162,10 +162,10 @@ double num(const json& j, const char* key) {
 
 std::string report_section(const LoadedReport& r) {
     const json& root = r.root;
-    std::string out = "<h2>" + esc(r.path) + "</h2>\n<p class=\"meta\">" + esc(str(root, "date")) + " &middot; adapter " +
-                      esc(str(root, "adapter")) + " &middot; device " + esc(str(root, "device")) + " &middot; dmltool " +
-                      esc(str(root.value("tool", json::object()), "version")) + " " +
-                      esc(str(root.value("tool", json::object()), "git_commit")) + "</p>\n";
+    std::string out = "<h2>" + xml_escape(r.path) + "</h2>\n<p class=\"meta\">" + xml_escape(str(root, "date")) + " &middot; adapter " +
+                      xml_escape(str(root, "adapter")) + " &middot; device " + xml_escape(str(root, "device")) + " &middot; dmltool " +
+                      xml_escape(str(root.value("tool", json::object()), "version")) + " " +
+                      xml_escape(str(root.value("tool", json::object()), "git_commit")) + "</p>\n";
     std::vector<std::string> backends, levels;
     std::map<std::pair<std::string, std::string>, double> throughput;
     for (const json& row : root.value("feature_level_table", json::array())) {
@@ -205,15 +205,15 @@ std::string report_section(const LoadedReport& r) {
 }
 
 std::string verdict_table(const std::string& title, const Comparison& c) {
-    std::string out = "<h3>" + esc(title) + "</h3>\n<table><tr><th>verdict</th><th>backend</th><th>case</th><th>base"
+    std::string out = "<h3>" + xml_escape(title) + "</h3>\n<table><tr><th>verdict</th><th>backend</th><th>case</th><th>base"
                       "</th><th>new</th><th>change</th><th>why</th></tr>\n";
     for (const CaseComparison& k : c.cases)
         out += "<tr class=\"" + std::string(verdict_name(k.verdict)) + "\"><td>" + verdict_name(k.verdict) + "</td><td>" +
-               esc(k.backend) + "</td><td>" + esc(k.name) + "</td><td class=\"num\">" + seconds_text(k.base.median) +
+               xml_escape(k.backend) + "</td><td>" + xml_escape(k.name) + "</td><td class=\"num\">" + seconds_text(k.base.median) +
                "</td><td class=\"num\">" + seconds_text(k.next.median) + "</td><td class=\"num\">" +
-               fmt("%+.1f%%", 100 * k.change) + "</td><td>" + esc(k.reason) + "</td></tr>\n";
+               fmt("%+.1f%%", 100 * k.change) + "</td><td>" + xml_escape(k.reason) + "</td></tr>\n";
     out += "</table>\n";
-    for (const std::string& n : c.notes) out += "<p class=\"meta\">" + esc(n) + "</p>\n";
+    for (const std::string& n : c.notes) out += "<p class=\"meta\">" + xml_escape(n) + "</p>\n";
     return out;
 }
 
@@ -253,13 +253,13 @@ int html_report_command(const HtmlReportOptions& options) {
     for (size_t i = 1; i < runs.size(); ++i, any = true) {
         auto c = compare_runs(runs[0], runs[i], compare_options);
         html += c.is_ok() ? verdict_table(runs[i].path + " against " + runs[0].path, *c)
-                          : "<p class=\"none\">" + esc(c.status().message()) + "</p>\n";
+                          : "<p class=\"none\">" + xml_escape(c.status().message()) + "</p>\n";
     }
     for (size_t i = 0; i < runs.size() && !options.results_db.empty(); ++i, any = true) {
         auto c = compare_with_baseline(options.results_db, "last:5", runs[i].path, compare_options);
         if (!c.is_ok() && c.status().code() == ErrorCode::kDevice) return fail(c.status());
         html += c.is_ok() ? verdict_table(runs[i].path + " against its history (last:5)", *c)
-                          : "<p class=\"none\">" + esc(c.status().message()) + "</p>\n";
+                          : "<p class=\"none\">" + xml_escape(c.status().message()) + "</p>\n";
     }
     if (!any) html += "<p class=\"none\">one report and no --results-db: nothing to compare with</p>\n";
 
@@ -277,8 +277,8 @@ int html_report_command(const HtmlReportOptions& options) {
         for (const auto& [key, rows] : trends) {
             std::vector<double> medians;
             for (const HistoryRow* h : rows) medians.push_back(h->median_seconds);
-            html += "<tr><td>" + esc(std::get<0>(key)) + "</td><td>" + esc(std::get<1>(key)) + "</td><td>" +
-                    esc(std::get<2>(key)) + "</td><td class=\"num\">" + std::to_string(rows.size()) + "</td><td>" +
+            html += "<tr><td>" + xml_escape(std::get<0>(key)) + "</td><td>" + xml_escape(std::get<1>(key)) + "</td><td>" +
+                    xml_escape(std::get<2>(key)) + "</td><td class=\"num\">" + std::to_string(rows.size()) + "</td><td>" +
                     sparkline(medians, std::get<1>(key)) + "</td><td class=\"num\">" + seconds_text(medians.back()) +
                     "</td></tr>\n";
         }

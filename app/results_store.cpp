@@ -48,6 +48,21 @@ CREATE INDEX runs_by_adapter ON runs(adapter, device);)"},
 
 int latest_schema_version() { return schema_migrations().back().version; }
 
+Status upgrade_schema(int& version, const std::string& shown, const char* SchemaMigration::*statements,
+                      const std::function<Status(const std::string&)>& exec) {
+    if (version > latest_schema_version())
+        return invalid_input(shown + ": results database schema version " + std::to_string(version) +
+                             " is newer than this dmltool's " + std::to_string(latest_schema_version()) +
+                             " (written by a newer dmltool: use that one)");
+    for (const SchemaMigration& m : schema_migrations()) {
+        if (m.version <= version) continue;
+        DMLTOOL_RETURN_IF_ERROR(exec(m.*statements));
+        if (m.version >= 2) DMLTOOL_RETURN_IF_ERROR(exec("UPDATE dmltool_schema SET version = " + std::to_string(m.version)));
+        version = m.version;
+    }
+    return Status::ok();
+}
+
 bool is_postgres_url(const std::string& location) {
     return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
 }

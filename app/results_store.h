@@ -5,6 +5,7 @@
 // by an older dmltool is upgraded when opened, never misread, and one written by a newer dmltool is refused.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,11 @@ struct SchemaMigration {
 };
 const std::vector<SchemaMigration>& schema_migrations();
 int latest_schema_version();
+// Brings a store whose schema is at `version` up to the latest: runs each newer migration's statements (`statements`
+// picks the database's dialect) through `exec`, recording each version from 2 on in dmltool_schema. A version newer
+// than this dmltool's is refused, naming `shown` (the store's path or redacted URL).
+Status upgrade_schema(int& version, const std::string& shown, const char* SchemaMigration::*statements,
+                      const std::function<Status(const std::string&)>& exec);
 
 class ResultsStore {
 public:

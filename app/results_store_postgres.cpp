@@ -154,17 +154,8 @@ private:
             run("SELECT pg_advisory_xact_lock(" + std::to_string(kUpgradeLockKey) + ")", {}, PGRES_TUPLES_OK,
                 "cannot lock the schema for its upgrade"));
         DMLTOOL_ASSIGN_OR_RETURN(version_, read_version());
-        if (version_ > latest_schema_version())
-            return invalid_input(shown_ + ": results database schema version " + std::to_string(version_) +
-                                 " is newer than this dmltool's " + std::to_string(latest_schema_version()) +
-                                 " (written by a newer dmltool: use that one)");
-        for (const SchemaMigration& m : schema_migrations()) {
-            if (m.version <= version_) continue;
-            DMLTOOL_RETURN_IF_ERROR(exec(m.postgres));
-            if (m.version >= 2) DMLTOOL_RETURN_IF_ERROR(exec("UPDATE dmltool_schema SET version = " + std::to_string(m.version)));
-            version_ = m.version;
-        }
-        return Status::ok();
+        return upgrade_schema(version_, shown_, &SchemaMigration::postgres,
+                              [this](const std::string& sql) { return exec(sql); });
     }
     Status append_in_transaction(const ResultsRun& r, const std::vector<BenchCase>& cases) {
         DMLTOOL_ASSIGN_OR_RETURN(

@@ -126,18 +126,10 @@ private:
         return exec("COMMIT");
     }
     Status upgrade_locked() {
-        DMLTOOL_ASSIGN_OR_RETURN(version_, read_version());  // again, under the lock: another process may have
-        if (version_ > latest_schema_version())
-            return invalid_input(path_ + ": results database schema version " + std::to_string(version_) +
-                                 " is newer than this dmltool's " + std::to_string(latest_schema_version()) +
-                                 " (written by a newer dmltool: use that one)");
-        for (const SchemaMigration& m : schema_migrations()) {
-            if (m.version <= version_) continue;
-            DMLTOOL_RETURN_IF_ERROR(exec(m.sqlite));
-            if (m.version >= 2) DMLTOOL_RETURN_IF_ERROR(exec("UPDATE dmltool_schema SET version = " + std::to_string(m.version)));
-            version_ = m.version;
-        }
-        return Status::ok();
+        // Read again, under the lock: another process may have upgraded the schema meanwhile.
+        DMLTOOL_ASSIGN_OR_RETURN(version_, read_version());
+        return upgrade_schema(version_, path_, &SchemaMigration::sqlite,
+                              [this](const std::string& sql) { return exec(sql); });
     }
     Status append_locked(const ResultsRun& run, const std::vector<BenchCase>& cases) {
         Statement insert_run(db_, "INSERT INTO runs(date, hostname, cpu_model, adapter, device, dmltool_version, "

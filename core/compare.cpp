@@ -280,7 +280,6 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
             if (is_float(type)) {
                 bound = bound_factor * (computing + half_ulp(type, std::fabs(want) + computing));
                 pass = error <= bound;
-                lowest = std::max(lowest, want - bound), highest = std::min(highest, want + bound);
             } else {
                 // Any conversion of a value v within `computing` of the exact one to an integer (truncation,
                 // floor, ceil, any rounding; the documentation names none): floor(want - computing) <= got <=
@@ -289,8 +288,8 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
                 // of the exact value, hence within twice it of each other.
                 bound = bound_factor * (1.0 + computing);
                 pass = error < bound;
-                lowest = std::max(lowest, want - bound), highest = std::min(highest, want + bound);
             }
+            lowest = std::max(lowest, want - bound), highest = std::min(highest, want + bound);
             if (std::isfinite(error)) {
                 result.max_abs_error = std::max(result.max_abs_error, error);
                 if (bound > 0) result.max_bound_ratio = std::max(result.max_bound_ratio, error / bound);

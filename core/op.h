@@ -119,6 +119,9 @@ struct ReferenceContext {
     // When not null (one entry per output), an operator whose default tolerance is an error bound fills its
     // outputs' exact values and error scales here. Others leave their entries empty.
     std::vector<ExactOutput>* exact_outputs = nullptr;
+    // With exact_outputs: also the data of error-bound deviation models (ExactOutput::arithmetic_scale and
+    // largest_input). Costly (a wider neighbourhood per element), so only a deviation model's check asks for it.
+    bool narrow_arithmetic = false;
 };
 
 class Op {

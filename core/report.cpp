@@ -8,24 +8,6 @@
 namespace dmltool {
 namespace {
 
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default:
-                // XML 1.0 forbids most control characters even when escaped.
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += '?';
-                else out += c;
-        }
-    }
-    return out;
-}
-
 std::string details(const CaseResult& r) {
     std::string out;
     for (const OutputReport& o : r.outputs) {
@@ -37,6 +19,24 @@ std::string details(const CaseResult& r) {
 }
 
 }  // namespace
+
+std::string xml_escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;  // not &apos;, which HTML 4 lacks (dmltool report --html)
+            default:
+                // XML 1.0 forbids most control characters even when escaped.
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += '?';
+                else out += c;
+        }
+    }
+    return out;
+}
 
 RunSummary summarize(const std::vector<CaseResult>& results, double seconds, bool strict) {
     RunSummary s;

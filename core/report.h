@@ -10,6 +10,10 @@
 
 namespace dmltool {
 
+// Text for XML (and HTML) content and attribute values: & < > " ' escaped, control characters that XML 1.0
+// forbids even escaped replaced by '?'.
+std::string xml_escape(const std::string& text);
+
 struct RunSummary {
     size_t total = 0, passed = 0, failed = 0, mistrusted = 0, unsupported = 0, invalid = 0, skipped = 0, deviates = 0;
     bool device_error = false;

@@ -487,13 +487,17 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         bool matched = false;
         for (const ModelEvaluation& e : *evaluated) {
             auto compared = compare_with_model(e, contract, part.outputs, options_.max_reported_mismatches);
-            if (compared && !matches(*compared) && unmatched.empty())
-                for (size_t i = 0; i < compared->size(); ++i)
-                    unmatched.push_back({output_slots[i].name,
-                                         label + " vs deviation model " + e.entry->id + " (not matched)", true,
-                                         tolerances[i], tolerances[i].error_bound && !exact[i].exact.empty(),
-                                         std::move((*compared)[i]), {}, {}});
-            if (!compared || !matches(*compared)) continue;
+            if (!compared) continue;
+            if (!matches(*compared)) {
+                const bool first_unmatched = unmatched.empty();
+                for (size_t i = 0; i < compared->size() && first_unmatched; ++i)
+                    if ((*compared)[i].verdict != Verdict::kPassed)
+                        unmatched.push_back({output_slots[i].name,
+                                             label + " vs deviation model " + e.entry->id + " (not matched)", true,
+                                             tolerances[i], tolerances[i].error_bound && !exact[i].exact.empty(),
+                                             std::move((*compared)[i]), {}, {}});
+                continue;
+            }
             matched = true;
             for (size_t report : failed) r.outputs[report].deviation = e.entry->id;
             for (size_t i = 0; i < compared->size(); ++i) {
@@ -512,8 +516,7 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
             break;
         }
         if (!matched)
-            for (OutputReport& o : unmatched)
-                if (o.result.verdict != Verdict::kPassed) r.outputs.push_back(std::move(o));
+            for (OutputReport& o : unmatched) r.outputs.push_back(std::move(o));
     }
     // Device failures that no registered deviation explains.
     bool device_failed = false;

@@ -216,9 +216,11 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
     if (exact) {
         exact->exact.assign(output.element_count(), 0.0);
         exact->scale.assign(output.element_count(), 0.0);
-        exact->arithmetic_scale.assign(output.element_count(), 0.0);
         exact->nonfinite_allowed.assign(output.element_count(), 0);
-        exact->largest_input.assign(output.element_count(), 0.0);
+        if (context.narrow_arithmetic) {
+            exact->arithmetic_scale.assign(output.element_count(), 0.0);
+            exact->largest_input.assign(output.element_count(), 0.0);
+        }
         exact->absolute_floor = error_scale.absolute_floor();
     }
     context.pool.parallel_for(output.element_count(), [&](uint64_t begin, uint64_t end) {
@@ -261,8 +263,12 @@ Status run_linear_with_error_scale(const ResampleDesc& desc, const HostTensor& i
             if (exact) {
                 exact->exact[i] = weighted;
                 exact->nonfinite_allowed[i] = unbounded;
-                exact->scale[i] = error_scale(coord, taps, magnitude, &exact->arithmetic_scale[i], &largest);
-                exact->largest_input[i] = largest;
+                if (context.narrow_arithmetic) {
+                    exact->scale[i] = error_scale(coord, taps, magnitude, &exact->arithmetic_scale[i], &largest);
+                    exact->largest_input[i] = largest;
+                } else {
+                    exact->scale[i] = error_scale(coord, taps, magnitude);
+                }
             }
         }
     });
