@@ -72,6 +72,7 @@ std::vector<std::pair<std::string, std::string>> describe_options(const BenchCom
             {"max_noise_percent", number_text(100 * o.stop.max_noise)},
             {"min_samples", std::to_string(o.stop.min_samples)},
             {"max_time_seconds", number_text(o.stop.max_seconds)},
+            {"passes", std::to_string(o.passes)},
             {"cache", o.cache_cold ? "cold" : "hot"},
             {"stable_power_state", o.device.stable_power_state ? "on" : "off"},
             {"autotune", std::string(tuning_mode_name(o.device.autotune))},
@@ -386,7 +387,7 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     targets.semantics = &options.run.semantics;
     targets.device = device.get();
     targets.gpu_batch = options.gpu_batch;
-    targets.stop = options.stop;
+    targets.stop = stop_rule_per_pass(options.stop, options.passes);
     auto slowdown = test_slowdown_from_environment();
     if (!slowdown.is_ok()) return report_error(slowdown.status(), 2);
     if (*slowdown) {
@@ -435,6 +436,13 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::map<std::string, BackendRoofline> rooflines = measure_rooflines(options, device.get(), pool, context.machine);
 
     std::vector<std::string> args_storage = {"dmltool bench"};
+    if (options.passes > 1) {
+        // Google Benchmark's repetitions, shuffled among all benchmarks: every case is sampled in each stretch of
+        // the run. Only the aggregates are printed (the report pools the passes' samples).
+        args_storage.push_back("--benchmark_repetitions=" + std::to_string(options.passes));
+        args_storage.push_back("--benchmark_enable_random_interleaving=true");
+        args_storage.push_back("--benchmark_display_aggregates_only=true");
+    }
     args_storage.insert(args_storage.end(), options.benchmark_args.begin(), options.benchmark_args.end());
     std::vector<char*> argv;
     for (std::string& a : args_storage) argv.push_back(a.data());
@@ -453,7 +461,8 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
         cases.push_back({spec.name, spec.file, std::string(spec.op->name()), data_type_of_first_input(spec),
                          r.backend, spec.min_feature_level, is_compute_bound(spec.op->name()), r.timed->work.bytes,
                          r.timed->work.ops, run.ran ? summarize_samples(run.samples).median : 0.0, run.samples,
-                         run.executions_per_sample, run.converged});
+                         run.executions_per_sample,
+                         options.passes > 1 ? pooled_converged(options.stop, run.samples) : run.converged});
         BenchCase& c = cases.back();
         c.probe_before = run.probe_before;
         c.probe_after = run.probe_after;

@@ -14,6 +14,10 @@
 namespace dmltool::app {
 namespace {
 
+// The fast end of a case's samples (see app/bench_compare.h): the 10th percentile, not the minimum, so that one
+// lucky sample does not decide.
+constexpr double kFastEndQuantile = 0.1;
+
 using nlohmann::json;
 
 std::string found_text(const json& value) {
@@ -149,6 +153,9 @@ CaseComparison compare_case(const RunCase& base, const RunCase& next, const Comp
     c.change = c.base.median > 0 ? c.next.median / c.base.median - 1 : 0;
     c.raw_change = c.base.median > 0 ? summarize_samples(next.samples).median / c.base.median - 1 : 0;
     c.p_unadjusted = c.p_value = mann_whitney_p_value(base.samples, next_samples);
+    c.has_fast_end = true;
+    const double base_fast = sample_quantile(base.samples, kFastEndQuantile);
+    c.fast_change = base_fast > 0 ? sample_quantile(next_samples, kFastEndQuantile) / base_fast - 1 : 0;
     // Each median's relative noise is a standard error: combined in quadrature for the change.
     c.change_noise = std::sqrt(c.base.noise * c.base.noise + c.next.noise * c.next.noise);
     const double noise_limit = options.threshold / 2;
@@ -206,11 +213,27 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
     // threshold widened by how unevenly the run's cases moved.
     const double beyond_log = std::log1p(c.change) - std::log1p(c.common_drift);
     const double allowed_log = std::log1p(options.threshold) + 1.96 * c.common_spread;
-    if (judged && c.has_common && std::fabs(beyond_log) <= allowed_log) {
+    // In the verdict's direction: a case that slowed less than the whole run did stood out the other way, not as
+    // SLOWER (a memory-bound case moved +8.7% while the run's compute-bound cases moved +43%, 2026-11-28).
+    const bool stands_out = c.verdict == Verdict::kSlower ? beyond_log > allowed_log : beyond_log < -allowed_log;
+    if (judged && c.has_common && !stands_out) {
         std::snprintf(text, sizeof text, "the run's cases moved %+.1f%% together (median, spread %.1f%%); this one "
                       "%+.1f%%, %+.1f%% beyond them, within %.1f%% (would be %s)", 100 * c.common_drift,
                       100 * c.common_spread, 100 * c.change, 100 * std::expm1(beyond_log), 100 * std::expm1(allowed_log),
                       verdict_name(c.verdict));
+        c.verdict = Verdict::kNoisy;
+        c.reason = text;
+        return;
+    }
+    // Other work on the machine lengthens some samples and shortens none: a change in the code moves the fast end
+    // of a case's samples with the rest, load from elsewhere moves the slow end (and the median when it lasted
+    // long enough). A verdict whose fast end stayed within the threshold is the machine's, not the code's.
+    const bool fast_end_moved = c.verdict == Verdict::kSlower ? c.fast_change > options.threshold
+                                                              : c.fast_change < -options.threshold;
+    if (judged && c.has_fast_end && !fast_end_moved) {
+        std::snprintf(text, sizeof text, "the fastest tenth of the samples moved %+.1f%%, within %.1f%%: load from "
+                      "other work, not a change of every execution (would be %s at %+.1f%%)", 100 * c.fast_change,
+                      100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
         c.verdict = Verdict::kNoisy;
         c.reason = text;
         return;
@@ -459,7 +482,7 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
     for (const CaseComparison& c : comparison.cases)
         cases.push_back({{"name", c.name}, {"backend", c.backend}, {"verdict", verdict_name(c.verdict)},
                          {"change", c.change}, {"p_value", c.p_value}, {"p_unadjusted", c.p_unadjusted},
-                         {"change_noise", c.change_noise}, {"drift", c.drift}, {"common_drift", c.common_drift}, {"common_spread", c.common_spread}, {"rounds", c.rounds}, {"reason", c.reason},
+                         {"change_noise", c.change_noise}, {"drift", c.drift}, {"common_drift", c.common_drift}, {"common_spread", c.common_spread}, {"fast_change", c.has_fast_end ? json(c.fast_change) : json()}, {"rounds", c.rounds}, {"reason", c.reason},
                          {"base", stats_json(c.base, c.base_converged)}, {"new", stats_json(c.next, c.next_converged)}});
     auto counts = tally(comparison);
     json root = {{"base", comparison.base_path},

@@ -24,6 +24,12 @@
 // absolute deviation of their log changes: how unevenly the load hit the cases); otherwise NOISY. A planted slowdown in one case stands
 // out; a whole run slowed by other jobs does not. The price: a regression that slows every case alike is NOISY in
 // separate runs (not in --ab, whose rounds pair the builds).
+// Last, the fast end: other work on a machine lengthens samples and shortens none, so a change in the code moves the
+// fastest tenth of a case's samples (the 10th percentile) with its median, while load from elsewhere moves the slow
+// end (and the median, when it lasted through much of the case). A SLOWER/FASTER case whose 10th percentile moved by
+// less than the threshold is NOISY. It works best with `bench --passes N`, which spreads each case's samples over
+// the whole run so that some of them fall between bursts of load. The price: a regression in only some executions
+// (an occasional slow path) is NOISY in separate runs.
 // `compare --ab` (bench_compare_ab.h) judges interleaved rounds of two builds instead.
 // Exit codes: 1 when any case is SLOWER, 2 on bad input or refused runs, 0 otherwise.
 #pragma once
@@ -82,6 +88,8 @@ struct CaseComparison {
     bool has_common = false;    // separate runs with at least 3 cases on this backend:
     double common_drift = 0;    //   the median change of the backend's cases
     double common_spread = 0;   //   1.4826 x the median absolute deviation of their log(1 + change)
+    bool has_fast_end = false;  // separate runs: the fast end of the samples is checked too (see the top of this file)
+    double fast_change = 0;     //   next / base - 1 of the fastest tenth (the 10th percentile), after drift correction
     std::string noisy_reason;   // why the runs cannot resolve a change of the threshold's size; empty: they can
     size_t rounds = 0;          // --ab: the paired rounds judged; 0 for separate runs
     Verdict verdict = Verdict::kSame;

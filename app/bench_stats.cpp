@@ -43,6 +43,28 @@ StopDecision decide_stop(const StopRule& rule, const std::vector<double>& sample
     return StopDecision::kContinue;
 }
 
+double sample_quantile(const std::vector<double>& samples, double q) {
+    if (samples.empty()) return 0;
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    const double position = std::clamp(q, 0.0, 1.0) * double(sorted.size() - 1);
+    const size_t below = size_t(std::floor(position));
+    const size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (position - double(below)) * (sorted[above] - sorted[below]);
+}
+
+StopRule stop_rule_per_pass(const StopRule& rule, unsigned passes) {
+    if (passes <= 1) return rule;
+    StopRule pass = rule;
+    pass.max_seconds = rule.max_seconds / passes;
+    pass.min_samples = std::max<size_t>((rule.min_samples + passes - 1) / passes, 2);
+    return pass;
+}
+
+bool pooled_converged(const StopRule& rule, const std::vector<double>& samples) {
+    return samples.size() >= std::max<size_t>(rule.min_samples, 2) && summarize_samples(samples).noise < rule.max_noise;
+}
+
 namespace {
 
 // P(U <= u) under the null hypothesis for sample sizes m and n without ties: counts(m, n)[u] is the number of

@@ -32,12 +32,23 @@ struct SampleStats {
 
 SampleStats summarize_samples(const std::vector<double>& samples);
 
+// The q-quantile (0 <= q <= 1) of the samples, linearly interpolated between order statistics; 0 when empty.
+double sample_quantile(const std::vector<double>& samples, double q);
+
 // When to stop sampling one benchmark.
 struct StopRule {
     double max_noise = 0.005;  // --max-noise: stop once noise is below this (0.005 = 0.5%)...
     size_t min_samples = 10;   // --min-samples: ...and at least this many samples were taken,
     double max_seconds = 3;    // --max-time: or once this much wall time was spent sampling (not converged)
 };
+
+// `bench --passes N`: each case is sampled in N interleaved passes, each with its share of the budget (the time
+// and the minimum samples divided by N, at least 2 samples) and the same noise goal.
+StopRule stop_rule_per_pass(const StopRule& rule, unsigned passes);
+
+// Whether the samples pooled from all passes meet `rule` as one run would: at least min_samples and the noise of
+// their median below max_noise.
+bool pooled_converged(const StopRule& rule, const std::vector<double>& samples);
 
 // A rule's decision on the samples so far.
 enum class StopDecision { kContinue, kConverged, kOutOfTime };

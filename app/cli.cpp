@@ -229,6 +229,13 @@ int run_cli(int argc, char** argv) {
                       "Seconds of sampling per case and backend before giving up with a 'not converged' warning "
                       "(default 3)")
         ->check(CLI::Range(0.0, 86400.0));
+    bench->add_option("--passes", bench_options.passes,
+                      "Spread each case's sampling over N passes through the selection, in random order (Google "
+                      "Benchmark's interleaved repetitions), each with --max-time/N and --min-samples/N; the report "
+                      "pools them. A burst of load then hits a share of every case's samples, not all of one case's: "
+                      "use 5 or more for runs that `compare` judges separately on a shared machine "
+                      "(docs/compare-gate.md; default 1)")
+        ->check(CLI::Range(1u, 1000u));
     bench->add_option_function<std::string>(
              "--cache", [&](const std::string& mode) { bench_options.cache_cold = mode == "cold"; },
              "hot (default: back-to-back batches) or cold: flush the caches before every sample (one execution per "
@@ -448,6 +455,10 @@ int run_cli(int argc, char** argv) {
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
     for (const std::string& extra : bench->remaining()) {
         if (extra.rfind("--benchmark_", 0) != 0) return usage_error("bench: unknown option '" + extra + "'");
+        if (bench_options.passes > 1 && (extra.rfind("--benchmark_repetitions", 0) == 0 ||
+                                         extra.rfind("--benchmark_enable_random_interleaving", 0) == 0))
+            return usage_error("bench: --passes sets Google Benchmark's repetitions and interleaving itself; found '" +
+                               extra + "' beside it");
         bench_options.benchmark_args.push_back(extra);
     }
     return bench_command(bench_options, registry);

@@ -107,5 +107,39 @@ TEST(CompareSeparateRuns, LoadThatMovesEveryCaseIsNoisyAndOneSlowCaseIsSlower) {
     EXPECT_EQ(comparison_exit_code(*planted), 1);
 }
 
+TEST(CompareSeparateRuns, ACaseThatMovedLessThanTheRunIsNotSlower) {
+    const CompareOptions options;
+    // The compute-bound cases moved +40-60% with the machine, a memory-bound one only +8.7% (measured 2026-11-28):
+    // relative to the run that case got faster, so it must not be SLOWER.
+    auto loaded = compare_runs(run_of({1, 1, 1, 1}), run_of({1.5, 1.087, 1.58, 1.365}), options);
+    ASSERT_TRUE(loaded.is_ok());
+    for (const CaseComparison& c : loaded->cases) EXPECT_EQ(c.verdict, Verdict::kNoisy) << c.name << ": " << c.reason;
+    EXPECT_EQ(comparison_exit_code(*loaded), 0);
+}
+
+// 30 samples around 10 us (+-0.5%); the last `slowed` of them (load from other work) `load` times longer.
+RunCase loaded_case(double factor, size_t slowed, double load) {
+    RunCase c{"case", "cpu", {}, true};
+    for (size_t s = 0; s < 30; ++s)
+        c.samples.push_back(10e-6 * factor * (s >= 30 - slowed ? load : 1) * (1 + 0.001 * double(int(s * 7 % 11) - 5)));
+    return c;
+}
+
+TEST(CompareSeparateRuns, OnlyTheSlowEndMovingIsLoadNotTheCode) {
+    const CompareOptions options;
+    // Two thirds of the new run's samples 1.5x (a burst of load over most of the case): the median moved, the
+    // fastest tenth did not.
+    const CaseComparison load = compare_case(loaded_case(1, 0, 1), loaded_case(1, 20, 1.5), options);
+    EXPECT_GT(load.change, 0.3);
+    EXPECT_NEAR(load.fast_change, 0, 0.01);
+    EXPECT_EQ(load.verdict, Verdict::kNoisy) << load.reason;
+    // Every execution 1.3x slower (the code): the fast end moved with the median.
+    const CaseComparison code = compare_case(loaded_case(1, 0, 1), loaded_case(1.3, 5, 1.5), options);
+    EXPECT_NEAR(code.fast_change, 0.3, 0.01);
+    EXPECT_EQ(code.verdict, Verdict::kSlower) << code.reason;
+    // And faster: the base run was the loaded one, the code did not change.
+    EXPECT_EQ(compare_case(loaded_case(1, 20, 1.5), loaded_case(1, 0, 1), options).verdict, Verdict::kNoisy);
+}
+
 }  // namespace
 }  // namespace dmltool::app

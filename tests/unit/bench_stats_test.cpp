@@ -172,5 +172,35 @@ TEST(Holm, FortyNullCasesRarelyFlagAny) {
     EXPECT_EQ(adjusted, 0u);
 }
 
+TEST(SampleQuantile, InterpolatesBetweenOrderStatistics) {
+    EXPECT_EQ(sample_quantile({}, 0.1), 0);
+    EXPECT_EQ(sample_quantile({5}, 0.1), 5);
+    // Sorted 1..11: the 10th percentile sits at rank 1 (0-based), the median at rank 5.
+    const std::vector<double> v = {11, 3, 7, 1, 9, 5, 2, 10, 4, 8, 6};
+    EXPECT_DOUBLE_EQ(sample_quantile(v, 0.1), 2);
+    EXPECT_DOUBLE_EQ(sample_quantile(v, 0.5), 6);
+    EXPECT_DOUBLE_EQ(sample_quantile(v, 0.05), 1.5);
+    EXPECT_DOUBLE_EQ(sample_quantile(v, 1), 11);
+}
+
+TEST(StopRule, PassesShareTheBudgetAndThePooledSamplesDecide) {
+    const StopRule rule{0.01, 20, 0.5};
+    const StopRule one = stop_rule_per_pass(rule, 1);
+    EXPECT_EQ(one.min_samples, 20u);
+    EXPECT_DOUBLE_EQ(one.max_seconds, 0.5);
+    const StopRule pass = stop_rule_per_pass(rule, 5);
+    EXPECT_EQ(pass.min_samples, 4u);
+    EXPECT_DOUBLE_EQ(pass.max_seconds, 0.1);
+    EXPECT_DOUBLE_EQ(pass.max_noise, 0.01);
+    EXPECT_EQ(stop_rule_per_pass(rule, 100).min_samples, 2u);  // never fewer than two per pass
+    std::vector<double> quiet(19, 1e-5);
+    EXPECT_FALSE(pooled_converged(rule, quiet));  // below --min-samples
+    quiet.push_back(1e-5);
+    EXPECT_TRUE(pooled_converged(rule, quiet));
+    std::vector<double> spread;
+    for (int i = 0; i < 20; ++i) spread.push_back(1e-5 * (1 + 0.5 * (i % 2)));
+    EXPECT_FALSE(pooled_converged(rule, spread));  // noise of the median above 1%
+}
+
 }  // namespace
 }  // namespace dmltool::app
