@@ -430,7 +430,7 @@ std::string as_markdown(const Comparison& comparison, const CompareOptions& opti
     char line[512];
     std::snprintf(line, sizeof line, "Threshold %.1f%%, %s at alpha %.3g (Holm-adjusted across cases); base `%s`, new `%s`.\n\n",
                   100 * options.threshold,
-                  comparison.mode == "separate runs" ? "Mann-Whitney U" : "Wilcoxon signed-rank on paired A/B rounds",
+                  comparison.mode == "separate runs" ? "Mann-Whitney U" : "the sign test on paired A/B rounds",
                   options.alpha, comparison.base_path.c_str(), comparison.next_path.c_str());
     out += line;
     out += "| verdict | backend | case | base median | new median | change | p | noise base / new | why |\n";
@@ -493,8 +493,8 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
                  {"test", comparison.mode == "separate runs"
                               ? "Mann-Whitney U, two-sided (exact without ties up to 20 x 20 samples, else normal with tie "
                                 "and continuity corrections), new run's times divided by the probe drift"
-                              : "Wilcoxon signed-rank on the per-round log ratios new/base, two-sided (exact without ties "
-                                "up to 30 rounds)"},
+                              : "the sign test on the per-round log ratios new/base, two-sided, exact (rounds with "
+                                "equal medians dropped)"},
                  {"multiple_comparisons", "Holm (family-wise error at alpha across the compared cases)"},
                  {"summary",
                   {{"slower", counts[Verdict::kSlower]}, {"faster", counts[Verdict::kFaster]},

@@ -80,7 +80,7 @@ struct CaseComparison {
     SampleStats base, next;
     bool base_converged = true, next_converged = true;
     double change = 0;          // next median / base median - 1 (positive: slower), after drift correction
-    double p_unadjusted = 1;    // Mann-Whitney U (separate runs) or Wilcoxon signed-rank (--ab), two-sided
+    double p_unadjusted = 1;    // Mann-Whitney U (separate runs) or the sign test (--ab), two-sided
     double p_value = 1;         // p_unadjusted after Holm's adjustment across the comparison's cases
     double change_noise = 0;    // relative standard error of the change (1.96 x it: the change's 95% margin)
     double drift = 0;           // separate runs: the machine's slowdown between them (probes: new/base time - 1)

@@ -4,8 +4,9 @@
 // in rounds: round r runs `BASE bench BENCH_ARGS` and `NEW bench BENCH_ARGS` (each one process over the whole
 // selection), base first in even rounds and new first in odd ones (ABBA order: A B B A A B ..., so a drift that is
 // linear in time hits both builds alike over every two rounds). Each round gives, per case x backend, one median
-// per build and so one paired log ratio log(new/base); the rounds' ratios are judged by the Wilcoxon signed-rank
-// test (distribution-free, paired: the machine's state in a round cancels in its ratio), Holm-adjusted across the
+// per build and so one paired log ratio log(new/base); the rounds' ratios are judged by the sign test (distribution-
+// free, paired: the machine's state in a round cancels in its ratio; one vote per round, so a round spoiled by a
+// burst of load weighs no more than another), Holm-adjusted across the
 // cases, and turned into the usual FASTER/SLOWER/SAME/NOISY verdicts (bench_compare.h) with the median ratio as
 // the change and its order-statistic noise (bench_stats.h) as the change's noise. NOISY: the rounds' ratios are too
 // spread to resolve a change of the threshold's size.
@@ -21,7 +22,7 @@ namespace dmltool::app {
 struct AbOptions {
     std::string base_tool, new_tool;      // the two dmltool executables (or wrapper scripts)
     std::vector<std::string> bench_args;  // what follows `--`: `bench` is put in front of them
-    unsigned rounds = 20;                 // --rounds (20: the rate test's setting, docs/compare-gate.md)
+    unsigned rounds = 30;                 // --rounds (30: the rate test's setting, docs/compare-gate.md)
     std::string work_dir;                 // --ab-dir: where the rounds' reports and logs go; empty: a temporary one
 };
 

@@ -53,6 +53,23 @@ double sample_quantile(const std::vector<double>& samples, double q) {
     return sorted[below] + (position - double(below)) * (sorted[above] - sorted[below]);
 }
 
+double sign_test_p_value(const std::vector<double>& differences) {
+    size_t positive = 0, negative = 0;
+    for (double d : differences) {
+        if (d > 0) ++positive;
+        if (d < 0) ++negative;
+    }
+    const size_t n = positive + negative;
+    if (n == 0) return 1;
+    const size_t fewer = std::min(positive, negative);
+    // P(X <= fewer) = sum over i <= fewer of C(n, i) / 2^n, each term through logarithms (n may be large).
+    double tail = 0;
+    for (size_t i = 0; i <= fewer; ++i)
+        tail += std::exp(std::lgamma(double(n) + 1) - std::lgamma(double(i) + 1) - std::lgamma(double(n - i) + 1) -
+                         double(n) * std::log(2.0));
+    return std::min(1.0, 2 * tail);
+}
+
 StopRule stop_rule_per_pass(const StopRule& rule, unsigned passes) {
     if (passes <= 1) return rule;
     StopRule pass = rule;

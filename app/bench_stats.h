@@ -85,6 +85,12 @@ double mann_whitney_p_value(const std::vector<double>& a, const std::vector<doub
 // continuity corrections. 1 when no difference is non-zero.
 double wilcoxon_signed_rank_p_value(const std::vector<double>& differences);
 
+// Two-sided exact sign test of "positive and negative differences are equally likely" (for the per-round log
+// ratios of `compare --ab`): zero differences are dropped; with k of n positive, p = min(1, 2 P(X <= min(k, n-k)))
+// for X ~ Binomial(n, 1/2). Each difference is one vote whatever its size, so a round spoiled by a burst of load
+// (a ratio far larger than the change) weighs no more than any other. 1 when no difference is non-zero.
+double sign_test_p_value(const std::vector<double>& differences);
+
 // Holm's step-down adjustment of p-values for testing them all at once: the i-th smallest of m becomes
 // max over j <= i of min(1, (m - j + 1) p(j)), in the input's order. Rejecting where the adjusted p < alpha keeps
 // the chance of any false rejection among the m at most alpha, whichever hypotheses are true.

@@ -208,7 +208,7 @@ int run_cli(int argc, char** argv) {
     add_selection(bench, bench_options.selection);
     add_run_flags(bench, bench_flags, bench_options.run, bench_options.device, bench_options.threads, false);
     bench->add_option("--gpu-batch", bench_options.gpu_batch,
-                      "GPU executions per timed submission; the mean is reported (default 20)")
+                      "GPU executions per timed submission; the mean is reported (default 30)")
         ->check(CLI::Range(1u, 10000u));
     bench->add_option("--roofline-mib", bench_options.roofline_mib,
                       "MiB copied by the copy probes whose bandwidth is the data-movement roofline; 0 skips the "
@@ -322,7 +322,7 @@ int run_cli(int argc, char** argv) {
                         "BASE_DMLTOOL NEW_DMLTOOL: run both builds' `bench` alternately in rounds (ABBA) with the "
                         "arguments after `--`, and judge the paired rounds (docs/compare-gate.md)")
         ->expected(2);
-    compare->add_option("--rounds", ab_options.rounds, "--ab: rounds of each build (default 20)")
+    compare->add_option("--rounds", ab_options.rounds, "--ab: rounds of each build (default 30)")
         ->check(CLI::Range(2u, 1000u));
     compare->add_option("--ab-dir", ab_options.work_dir,
                         "--ab: keep each round's report and log in this directory (default: a temporary one, removed)");

@@ -127,6 +127,19 @@ TEST(MannWhitney, LargeShiftedSetsAreSignificantAndEqualOnesAreNot) {
     EXPECT_GT(mann_whitney_p_value(base, same), 0.5);
 }
 
+TEST(SignTest, ExactBinomialTails) {
+    EXPECT_NEAR(sign_test_p_value({1, 2, 3, 4, 5}), 2.0 / 32, 1e-12);
+    EXPECT_NEAR(sign_test_p_value({-1, 2, 3, 4, 5, 6}), 2 * 7.0 / 64, 1e-12);   // 1 of 6 negative: 2 (1 + 6)/64
+    EXPECT_NEAR(sign_test_p_value({0, 1, 2, 0, 3, 4, 5}), 2.0 / 32, 1e-12);     // zeros dropped
+    EXPECT_DOUBLE_EQ(sign_test_p_value({1, -2, -3, 4}), 1.0);
+    EXPECT_DOUBLE_EQ(sign_test_p_value({}), 1.0);
+    EXPECT_DOUBLE_EQ(sign_test_p_value({0, 0}), 1.0);
+    // Magnitudes do not count: one huge negative difference is one vote.
+    EXPECT_NEAR(sign_test_p_value({-1000, 1, 1, 1, 1, 1, 1}), 2 * 8.0 / 128, 1e-12);
+    std::vector<double> thirty(30, 0.3);
+    EXPECT_NEAR(sign_test_p_value(thirty), 2.0 / (1 << 30), 1e-15);
+}
+
 TEST(WilcoxonSignedRank, ExactSmallSamples) {
     // All n differences positive: one of the 2^n sign patterns on each side, two-sided p = 2 / 2^n.
     EXPECT_NEAR(wilcoxon_signed_rank_p_value({1, 2, 3, 4, 5}), 2.0 / 32, 1e-12);
