@@ -87,25 +87,26 @@ Result<std::filesystem::path> resolve_path(const std::string& file, const std::f
     }
     const std::filesystem::path resolved = (base_dir / given).lexically_normal();
     if (options.allow_outside_paths) return resolved;
-    const std::filesystem::path relative = given.lexically_normal();
-    if (!relative.empty() && *relative.begin() == "..")
-        return invalid_input(member + ": expected a path inside the case file's directory, found '" + file +
-                             "', which climbs out of it" + allow);
-    // Symbolic links can leave the tree although the text does not: compare the canonical paths (the part
-    // that does not exist yet is taken as written; it fails later as a missing file).
+    // Decided on where the path leads, not on how it is spelled: "../cases/x.h5" from inside cases/ stays inside,
+    // and a symbolic link can leave the tree although the text does not. Both canonical (the part that does not
+    // exist yet is taken as written; it fails later as a missing file). The target is resolved as the system
+    // would, links first and ".." after them, so it is not normalised lexically beforehand.
     std::error_code ec;
     // Absolute first: weakly_canonical leaves a relative path whose first component does not exist relative,
     // which would then look like it left the tree (a missing bare file name must fail as missing instead).
     const std::filesystem::path root = std::filesystem::weakly_canonical(
         std::filesystem::absolute(base_dir.empty() ? std::filesystem::path(".") : base_dir, ec), ec);
     const std::filesystem::path target =
-        ec ? resolved : std::filesystem::weakly_canonical(std::filesystem::absolute(resolved, ec), ec);
+        ec ? resolved : std::filesystem::weakly_canonical(std::filesystem::absolute(base_dir / given, ec), ec);
     if (ec) return io_error(member + ": cannot resolve '" + file + "' (" + ec.message() + ")");
     const std::filesystem::path inside = target.lexically_relative(root);
-    if (inside.empty() || *inside.begin() == "..")
+    if (!inside.empty() && *inside.begin() != "..") return resolved;
+    const std::filesystem::path spelled = given.lexically_normal();
+    if (!spelled.empty() && *spelled.begin() == "..")
         return invalid_input(member + ": expected a path inside the case file's directory, found '" + file +
-                             "', which resolves to '" + target.generic_string() + "' through a symbolic link" + allow);
-    return resolved;
+                             "', which climbs out of it" + allow);
+    return invalid_input(member + ": expected a path inside the case file's directory, found '" + file +
+                         "', which resolves to '" + target.generic_string() + "' through a symbolic link" + allow);
 }
 
 // The checks of the inline sources need only the data type and the element count, so that case loading

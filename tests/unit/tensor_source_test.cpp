@@ -253,6 +253,24 @@ TEST(Hdf5Source, PathsThatLeaveTheCaseDirectoryAreRefused) {
                         "(pass --allow-outside-paths to permit it)");
 }
 
+TEST(Hdf5Source, PathsAreJudgedWhereTheyLeadNotHowTheyAreSpelled) {
+    TempDir dir;
+    std::filesystem::create_directories(dir.path() / "cases" / "sub");
+    HostTensor data(desc_of(DataType::kUint8, {2}));
+    data.set<uint8_t>(1, 7);
+    ASSERT_TRUE(write_hdf5_tensor(dir.path() / "cases" / "x.h5", "/d", data).is_ok());
+    const TensorDesc desc = desc_of(DataType::kUint8, {2});
+    // Climbs out of cases/ and back in: inside.
+    for (const char* spelling : {"../cases/x.h5", "sub/../../cases/x.h5", "sub/../x.h5"}) {
+        auto t = make(source(Hdf5Source{spelling, "/d"}), desc, dir.path() / "cases");
+        ASSERT_TRUE(t.is_ok()) << spelling << ": " << t.status().message();
+        EXPECT_EQ(t->get<uint8_t>(1), 7) << spelling;
+    }
+    // Out and not back in: refused, whatever the spelling.
+    EXPECT_NE(error_of(make(source(Hdf5Source{"../cases2/x.h5", "/d"}), desc, dir.path() / "cases")).find("climbs out"),
+              std::string::npos);
+}
+
 TEST(Hdf5Source, AllowedPathsReachTheFile) {
     TempDir dir;
     std::filesystem::create_directories(dir.path() / "cases");
