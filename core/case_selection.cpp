@@ -29,11 +29,11 @@ Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry&
     std::map<std::string, const std::string*> first_file;
     for (const CaseFile& file : out.files)
         for (const LoadedCase& c : file.cases) {
-            if (c.spec.name.empty()) continue;
+            if (c.spec.name.empty() || !c.status.is_ok()) continue;  // a name repeated in one file: INVALID at load
             auto [it, inserted] = first_file.emplace(c.spec.name, &file.path);
             if (!inserted)
                 return invalid_input("case '" + c.spec.name + "': expected each case name once in a run, found it in " +
-                                     (*it->second == file.path ? file.path + " twice" : *it->second + " and in " + file.path));
+                                     (*it->second == file.path ? file.path + ", given twice" : *it->second + " and in " + file.path));
         }
     size_t position = 0;
     for (const CaseFile& file : out.files) {
