@@ -368,6 +368,14 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     std::FILE* human = console ? stdout : stderr;
     auto selected = select_cases(options.selection, registry);
     if (!selected.is_ok()) return report_error(selected.status(), 2);
+    if (Status writable = check_output_paths({{"--report-json", options.report_json_path},
+                                              {"--report-csv", options.report_csv_path}});
+        !writable.is_ok())
+        return report_error(writable, 2);
+    if (selected->cases.empty() && selected->broken.empty()) {  // as run: a selection of no case is exit 5
+        std::fprintf(stderr, "%s\n", nothing_tested_line(0, options.selection).c_str());
+        return kExitNothingTested;
+    }
     if (options.device.stable_power_state && options.run.backend == BackendChoice::kCpu)
         return report_error(invalid_input("--stable-power-state sets a GPU's clocks; --backend cpu uses no GPU"), 2);
     auto deviation_registries = load_deviation_registries(options.device.deviations, registry);

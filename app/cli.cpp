@@ -21,7 +21,8 @@ namespace {
 
 const char* kRunFooter = R"(
 Exit codes: 0 all selected cases passed (UNSUPPORTED/SKIPPED do not fail a run), 1 a case FAILED or was
-MISTRUSTED (or DEVIATES with --strict), 2 invalid input or usage (any INVALID case), 3 device or environment error.
+MISTRUSTED (or DEVIATES with --strict), 2 invalid input or usage (any INVALID case), 3 device or environment error,
+5 nothing tested (the selection matched no case, or every case was SKIPPED).
 Statuses: PASSED, FAILED, MISTRUSTED (output or expectation is constant: nothing was proven), DEVIATES (DirectML's
 output breaks the contract as its version's deviation registry says it does: named with the entry's id),
 UNSUPPORTED (above the --feature-level cap, or beyond this machine), INVALID (the case breaks a DirectML rule or

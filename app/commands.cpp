@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "app/bench_machine.h"
 #include "app/deviation_setup.h"
 #include "app/device.h"
 #include "core/platform.h"
@@ -30,12 +31,61 @@ private:
     bool enabled_;
 };
 
+// The options as used, for the JSON report (as bench's report records its own).
+std::vector<std::pair<std::string, std::string>> describe_run_options(const RunCommandOptions& o) {
+    auto join = [](const std::vector<std::string>& items) {
+        std::string out;
+        for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
+        return out;
+    };
+    return {{"backend", backend_choice_name(o.run.backend)},
+            {"feature_level_cap", o.run.feature_level_cap.to_string()},
+            {"filter", o.selection.filter},
+            {"tags", join(o.selection.tags)},
+            {"exclude_tags", join(o.selection.exclude_tags)},
+            {"shard", std::to_string(o.selection.shard_index) + "/" + std::to_string(o.selection.shard_count)},
+            {"nearest_rule", std::string(nearest_rule_name(o.run.semantics.resample_nearest_rule))},
+            {"allow_outside_paths", o.run.sources.allow_outside_paths ? "on" : "off"},
+            {"max_host_mib", std::to_string(o.run.max_host_bytes >> 20)},
+            {"max_device_mib", o.device.max_device_mib ? std::to_string(o.device.max_device_mib) : "adapter"},
+            {"adapter", o.device.adapter},
+            {"deviations", o.device.deviations},
+            {"strict", o.strict ? "on" : "off"},
+            {"autotune", std::string(tuning_mode_name(o.device.autotune))},
+            {"threads", o.threads ? std::to_string(o.threads) : "all"}};
+}
+
 }  // namespace
+
+std::string nothing_tested_line(size_t total, const Selection& selection) {
+    std::string chosen;
+    if (!selection.filter.empty()) chosen += " --filter '" + selection.filter + "'";
+    for (const std::string& tag : selection.tags) chosen += " --tag " + tag;
+    for (const std::string& tag : selection.exclude_tags) chosen += " --exclude-tag " + tag;
+    if (selection.shard_count > 1)
+        chosen += " --shard " + std::to_string(selection.shard_index) + "/" + std::to_string(selection.shard_count);
+    const std::string files = std::to_string(selection.files.size()) + (selection.files.size() == 1 ? " file" : " files");
+    if (total == 0)
+        return "dmltool: error: no case selected: " +
+               (chosen.empty() ? "the " + files + (selection.files.size() == 1 ? " holds" : " hold") + " no case" : chosen.substr(1) + " matches none of the cases in " + files) +
+               " (exit code 5)";
+    return "dmltool: error: nothing was tested: " +
+           (total == 1 ? std::string("the selected case was") : "all " + std::to_string(total) + " selected cases were") +
+           " SKIPPED (the [SKIPPED] lines say why; exit code 5)";
+}
 
 int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     const auto start = std::chrono::steady_clock::now();
     auto selected = select_cases(options.selection, registry);
     if (!selected.is_ok()) return report_error(selected.status(), 2);
+    // Before any case runs: a report that cannot be written would throw the run away at its end.
+    if (Status writable = check_output_paths({{"--json", options.json_path}, {"--junit", options.junit_path}});
+        !writable.is_ok())
+        return report_error(writable, 2);
+    if (selected->cases.empty() && selected->broken.empty()) {  // before a device is opened: nothing would use it
+        std::fprintf(stderr, "%s\n", nothing_tested_line(0, options.selection).c_str());
+        return kExitNothingTested;
+    }
     // The registry file is checked before any device is opened: a broken one is exit 2 with its path.
     auto deviation_registries = load_deviation_registries(options.device.deviations, registry);
     if (!deviation_registries.is_ok())
@@ -49,10 +99,19 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     for (const auto& backend : backends) {
         backend_pointers.push_back(backend.get());
         backend_name += (backend_name.empty() ? "" : " + ") + backend->name();
-        // The run header names the DirectML device, its DLL and its maximum feature level.
-        if (backend->label() != "gpu") std::printf("dmltool: %s\n", backend->name().c_str());
     }
-    if (backend_name.empty()) backend_name = "cpu reference";
+    // One header line naming what judges the cases: "GPU passed" means little when the GPU is lavapipe. A
+    // DirectML backend's name carries its device, DLL and maximum feature level.
+    const size_t files = options.selection.files.size();
+    std::printf("dmltool run: backends cpu (reference)%s%s: %zu cases from %zu file%s\n", backend_name.empty() ? "" : " + ",
+                backend_name.c_str(), selected->cases.size(), files, files == 1 ? "" : "s");
+    RunReportInfo info{backend_name.empty() ? "cpu reference" : backend_name,
+                       backend_name.empty() ? "none" : backend_name,
+                       utc_timestamp(),
+                       build_info().version,
+                       build_info().git_commit,
+                       options.selection.files,
+                       describe_run_options(options)};
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, backend_pointers);
     attach_deviation_registries(runner, backend_pointers, *deviation_registries, options.device.deviations, stdout);
@@ -65,7 +124,9 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     Progress progress(selected->cases.size());
     for (size_t i = 0; i < selected->cases.size(); ++i) {
         progress.update(i + 1, selected->cases[i]->spec.name);
+        const auto case_start = std::chrono::steady_clock::now();
         CaseResult result = runner.run(*selected->cases[i]);
+        result.case_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - case_start).count();
         if (result.status != CaseStatus::kPassed || options.verbose) progress.clear();
         print_case(stdout, result, console);
         std::fflush(stdout);
@@ -78,12 +139,14 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     if (summary.device_error)
         std::printf("dmltool: device error: the cases above name the failing call and its HRESULT (exit code 3)\n");
     int code = exit_code_for(summary);
+    std::fflush(stdout);  // the line follows the summary on a shared terminal or log
+    if (code == kExitNothingTested) std::fprintf(stderr, "%s\n", nothing_tested_line(summary.total, options.selection).c_str());
     for (const auto& [path, write] :
          {std::pair{options.junit_path, 0}, std::pair{options.json_path, 1}}) {
         if (path.empty()) continue;
         Status written = write == 0 ? write_junit(path, results, summary)
-                                    : write_json_report(path, results, summary, backend_name);
-        if (!written.is_ok()) code = std::max(code, report_error(written, 2));
+                                    : write_json_report(path, results, summary, info);
+        if (!written.is_ok()) code = report_error(written, code == kExitNothingTested ? 2 : std::max(code, 2));
     }
     return code;
 }

@@ -63,6 +63,9 @@ struct BenchCommandOptions {
     std::string results_db;                   // --results-db: append every benchmark to this SQLite database
 };
 
+// The one line (exit code 5) that says why a run or bench of `total` cases, all SKIPPED, tested nothing; with
+// total 0, that the selection (--filter, --tag, --shard) chose no case.
+std::string nothing_tested_line(size_t total, const Selection& selection);
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);
 int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry);
 int list_command(const OpRegistry& registry, const DeviceOptions& device);
@@ -90,6 +93,9 @@ Result<std::unique_ptr<Backend>> open_backend(const RunOptions& run, const Devic
 // (directml), or own kernels then DirectML (all).
 Result<std::vector<std::unique_ptr<Backend>>> open_backends(const RunOptions& run, const DeviceOptions& device);
 // Prints "dmltool: error: <message>" on stderr and returns exit_code.
+// Report files (--json, --junit, bench's --report-json/--report-csv: option -> path, empty paths skipped) are
+// checked before a run starts: their directory exists and the file can be written. INVALID with the reason.
+Status check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs);
 int report_error(const Status& status, int exit_code);
 
 }  // namespace dmltool::app

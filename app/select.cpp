@@ -1,4 +1,8 @@
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "app/commands.h"
 #include "app/device.h"
@@ -35,6 +39,34 @@ Result<std::vector<std::unique_ptr<Backend>>> open_backends(const RunOptions& ru
         backends.push_back(std::move(opened).value());
     }
     return backends;
+}
+
+Status check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    namespace fs = std::filesystem;
+    for (const auto& [option, path] : outputs) {
+        if (path.empty()) continue;
+        const std::string what = option + " " + path + ": ";
+        std::error_code ec;
+        // Decided on the resolved path: "out/../r.json" needs out/ to exist, as the write would.
+        const fs::path target = fs::absolute(fs::path(path), ec);
+        const fs::path directory = target.parent_path();
+        if (fs::is_directory(target, ec)) return invalid_input(what + "expected a file name, found a directory");
+        if (!fs::exists(directory, ec))
+            return invalid_input(what + "the directory " + directory.string() + " does not exist");
+        if (!fs::is_directory(directory, ec))
+            return invalid_input(what + directory.string() + " is not a directory");
+        // Writable: opened for appending (nothing of an existing file changes); a file this check created goes.
+        const bool existed = fs::exists(target, ec);
+        errno = 0;
+        std::ofstream probe(path, std::ios::app);  // as the report writers open it
+        if (!probe) {
+            const int error = errno;
+            return invalid_input(what + "cannot be written (" + (error ? std::strerror(error) : "cannot open") + ")");
+        }
+        probe.close();
+        if (!existed) fs::remove(target, ec);
+    }
+    return Status::ok();
 }
 
 int report_error(const Status& status, int exit_code) {

@@ -1,6 +1,7 @@
 #include "core/case_selection.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -23,6 +24,17 @@ Result<SelectedCases> select_cases(const Selection& selection, const OpRegistry&
         return std::any_of(wanted.begin(), wanted.end(),
                            [&](const std::string& t) { return std::find(tags.begin(), tags.end(), t) != tags.end(); });
     };
+    // Reports, `compare` and the results store key cases by name: two cases of one name in a run would be paired
+    // with each other's results (a report compared with itself once paired two different cases).
+    std::map<std::string, const std::string*> first_file;
+    for (const CaseFile& file : out.files)
+        for (const LoadedCase& c : file.cases) {
+            if (c.spec.name.empty() || !c.status.is_ok()) continue;  // a name repeated in one file: INVALID at load
+            auto [it, inserted] = first_file.emplace(c.spec.name, &file.path);
+            if (!inserted)
+                return invalid_input("case '" + c.spec.name + "': expected each case name once in a run, found it in " +
+                                     (*it->second == file.path ? file.path + ", given twice" : *it->second + " and in " + file.path));
+        }
     size_t position = 0;
     for (const CaseFile& file : out.files) {
         if (!file.status.is_ok()) {

@@ -62,6 +62,8 @@ int exit_code_for(const RunSummary& s) {
     if (s.device_error) return 3;
     if (s.invalid) return 2;
     if (s.failed || s.mistrusted || (s.strict && s.deviates)) return 1;
+    // A run that tested nothing must not look like a pass (as pytest's exit 5, "no tests collected").
+    if (s.skipped == s.total) return kExitNothingTested;
     return 0;
 }
 
@@ -195,7 +197,7 @@ Status write_junit(const std::string& path, const std::vector<CaseResult>& resul
             << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\">\n";
         for (const CaseResult* r : cases) {
             out << "    <testcase classname=\"" << xml_escape(r->op) << "\" name=\"" << xml_escape(r->name)
-                << "\" time=\"" << r->reference_ms / 1000.0 << "\">";
+                << "\" time=\"" << r->case_ms / 1000.0 << "\">";
             const std::string message = xml_escape(r->reason);
             switch (r->status) {
                 case CaseStatus::kPassed: break;
@@ -230,10 +232,18 @@ Status write_junit(const std::string& path, const std::vector<CaseResult>& resul
 }
 
 Status write_json_report(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& s,
-                         const std::string& backend_name) {
+                         const RunReportInfo& info) {
     nlohmann::json root;
     root["tool"] = "dmltool";
-    root["backend"] = backend_name;
+    root["version"] = info.version;
+    root["git_commit"] = info.git_commit;
+    root["date"] = info.date;
+    root["backend"] = info.backend;
+    root["adapter"] = info.adapter;
+    root["files"] = info.files;
+    nlohmann::json options = nlohmann::json::object();
+    for (const auto& [name, value] : info.options) options[name] = value;
+    root["options"] = options;
     root["summary"] = {{"total", s.total},           {"passed", s.passed},   {"failed", s.failed},
                        {"mistrusted", s.mistrusted}, {"unsupported", s.unsupported}, {"invalid", s.invalid},
                        {"skipped", s.skipped},       {"deviates", s.deviates},       {"strict", s.strict},
@@ -242,7 +252,7 @@ Status write_json_report(const std::string& path, const std::vector<CaseResult>&
     for (const CaseResult& r : results) {
         nlohmann::json c = {{"file", r.file},     {"name", r.name},         {"operator", r.op},
                             {"status", case_status_name(r.status)}, {"reason", r.reason}, {"tags", r.tags},
-                            {"reference_ms", r.reference_ms},       {"repro", r.repro},
+                            {"reference_ms", r.reference_ms},       {"case_ms", r.case_ms}, {"repro", r.repro},
                             {"work", {{"bytes", r.work.bytes}, {"ops", r.work.ops}}}};
         c["feature_level"] = r.feature_level ? nlohmann::json(r.feature_level->to_string()) : nlohmann::json();
         if (r.backend_ms) c["backend_ms"] = *r.backend_ms;

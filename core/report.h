@@ -22,7 +22,10 @@ struct RunSummary {
 };
 
 RunSummary summarize(const std::vector<CaseResult>& results, double seconds, bool strict = false);
-// 3 device/environment error, 2 any INVALID, 1 any FAILED or MISTRUSTED (or DEVIATES with strict), else 0.
+// No case selected, or every selected case SKIPPED: the run tested nothing (docs/cli.md: Exit codes).
+constexpr int kExitNothingTested = 5;
+// 3 device/environment error, 2 any INVALID, 1 any FAILED or MISTRUSTED (or DEVIATES with strict), 5 nothing
+// tested, else 0.
 int exit_code_for(const RunSummary& summary);
 
 struct ConsoleOptions {
@@ -35,7 +38,17 @@ void print_case(std::FILE* out, const CaseResult& result, const ConsoleOptions& 
 void print_summary(std::FILE* out, const RunSummary& summary, const std::vector<CaseResult>& results);
 
 Status write_junit(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& summary);
+// What a run's JSON report says about the run itself, as bench's report does (app/bench_report_files.h): a result
+// without its date, build, options and adapter cannot be compared with anything.
+struct RunReportInfo {
+    std::string backend;              // "cpu reference", or the device backends' names joined by " + "
+    std::string adapter = "none";     // the device backends' names (adapter and runtime); "none" for --backend cpu
+    std::string date;                 // UTC, "2026-11-20T23:33:25Z"
+    std::string version, git_commit;  // of the dmltool that ran
+    std::vector<std::string> files;   // the case files given
+    std::vector<std::pair<std::string, std::string>> options;  // option name -> value as used
+};
 Status write_json_report(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& summary,
-                         const std::string& backend_name);
+                         const RunReportInfo& info);
 
 }  // namespace dmltool

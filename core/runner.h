@@ -61,6 +61,7 @@ struct CaseResult {
     WorkEstimate work;
     double reference_ms = 0;
     std::optional<double> backend_ms;
+    double case_ms = 0;  // the whole case, inputs to verdict (set by `dmltool run`: JUnit's time)
     std::string repro;
     std::vector<CaseDeviation> deviations;            // status DEVIATES: the entries that explain it
     std::vector<CaseDeviation> predicted_deviations;  // the registry entries whose models depart on this case
@@ -119,6 +120,9 @@ private:
     Result<HostTensor> prepare_input(const CaseSpec& spec, const TensorSlot& slot) const;
     // Why this case's part on backend `index` cannot run (empty: it can), recreating a lost device first.
     std::string device_unavailable(size_t index, CaseResult& result);
+    // The SKIPPED result of a case with nothing to compare, decided before its inputs are built.
+    CaseResult skip_early(const LoadedCase& loaded, const std::string& context, CaseResult& r,
+                          std::vector<HostTensor>* used_inputs, const std::string& device_skipped) const;
 
     const RunOptions& options_;
     ThreadPool& pool_;

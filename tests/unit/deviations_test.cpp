@@ -396,7 +396,9 @@ TEST_F(DeviationsTest, JsonReportNamesDeviations) {
     dml.semantics.resample_nearest_rule = NearestRule::kFloor;
     CaseResult r = run(resample_case("nn/i8", "INT8", "NEAREST_NEIGHBOR", 5, 12, 2.5, kNearestSource), dml, &shipped_);
     const std::string path = (dir_.path() / "report.json").string();
-    ASSERT_TRUE(write_json_report(path, {r}, summarize({r}, 0), "directml").is_ok());
+    RunReportInfo info;
+    info.backend = "directml";
+    ASSERT_TRUE(write_json_report(path, {r}, summarize({r}, 0), info).is_ok());
     const json report = json::parse(read_text(path));
     EXPECT_EQ(report["summary"]["deviates"], 1);
     EXPECT_EQ(report["summary"]["exit_code"], 0);
