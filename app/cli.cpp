@@ -9,6 +9,7 @@
 
 #include "app/bench_compare.h"
 #include "app/bench_compare_ab.h"
+#include "app/cli_errors.h"
 #include "app/commands.h"
 #include "app/results_db.h"
 // After the others: keeps merges with other branches editing the list above clean.
@@ -380,14 +381,16 @@ int run_cli(int argc, char** argv) {
         // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
         const std::string first = argc > 1 ? argv[1] : "";
         const CLI::App* subcommands[] = {run, validate, list, bench, compare, history, generate, report, schema};
-        const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
-                                       [&](const CLI::App* sub) { return sub->check_name(first); });
+        const auto sub = std::find_if(std::begin(subcommands), std::end(subcommands),
+                                      [&](const CLI::App* s) { return s->check_name(first); });
+        const bool known = sub != std::end(subcommands);
         if (!first.empty() && first[0] != '-' && !known) {
             std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate, report or schema; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
-        std::fprintf(stderr, "dmltool: error: %s (see dmltool --help)\n", e.what());
+        const std::string name = known ? (*sub)->get_name() : std::string();
+        std::fprintf(stderr, "dmltool: error: %s%s\n", parse_error_text(app, e, name).c_str(), see_help(name).c_str());
         return 2;
     }
     const auto registry = make_builtin_registry();
@@ -396,8 +399,10 @@ int run_cli(int argc, char** argv) {
         run_options.device.inject_fault = faults;
         bench_options.device.inject_fault = faults;
     }
-    auto usage_error = [](const std::string& message) {
-        std::fprintf(stderr, "dmltool: error: %s\n", message.c_str());
+    auto usage_error = [&app](const std::string& message) {
+        const auto parsed = app.get_subcommands();  // the one subcommand given
+        std::fprintf(stderr, "dmltool: error: %s%s\n", message.c_str(),
+                     see_help(parsed.empty() ? std::string() : parsed[0]->get_name()).c_str());
         return 2;
     };
     if (run->parsed()) {
