@@ -181,6 +181,8 @@ int run_cli(int argc, char** argv) {
                        "Let case files read HDF5 files outside their own directory tree (as run)");
     validate->add_option("--max-host-memory", validate_flags.max_host_mib,
                          "Largest host memory (MiB) one case may use (default 8192, as run)");
+    bool validate_verbose = false;
+    validate->add_flag("-v,--verbose", validate_verbose, "Also list the valid cases");
 
     DeviceOptions list_device;
     ListCasesOptions list_cases;
@@ -413,7 +415,7 @@ int run_cli(int argc, char** argv) {
     }
     if (validate->parsed()) {
         if (auto e = apply_flags(validate_flags, validate_run, &validate_selection); !e.empty()) return usage_error(e);
-        return validate_command(validate_selection, validate_run, registry);
+        return validate_command(validate_selection, validate_run, registry, validate_verbose);
     }
     if (schema->parsed()) {
         std::cout << case_file_schema(registry).dump(2) << "\n";

@@ -64,7 +64,9 @@ struct BenchCommandOptions {
 };
 
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);
-int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry);
+// `verbose` (-v): also list the valid cases.
+int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry,
+                     bool verbose = false);
 int list_command(const OpRegistry& registry, const DeviceOptions& device);
 // `dmltool list FILES... [--json]`: the cases the files hold, sweeps expanded (app/list_cases.cpp).
 struct ListCasesOptions {
