@@ -273,7 +273,11 @@ int run_cli(int argc, char** argv) {
     std::string history_db, history_format = "table";
     CLI::App* history = app.add_subcommand("history", "List benchmarks across the runs of a --results-db: one case's, or "
                                                        "every case the filters select");
-    history->add_option("case", history_filter.case_name, "The case name, as in its case file (default: every case)");
+    history->add_option("case", history_filter.case_name,
+                        "The case name, as in its case file, or a regular expression (ECMAScript, searched) "
+                        "matching names (default: every case)");
+    bool history_list = false;
+    history->add_flag("--list", history_list, "List the distinct case names and adapters in the store (under the filters)");
     history->add_option("--results-db", history_db,
                         "The SQLite file or postgresql:// URL `bench --results-db` appended to")->required();
     history->add_option("--adapter", history_filter.adapter, "Only runs whose adapter contains this text");
@@ -456,7 +460,7 @@ int run_cli(int argc, char** argv) {
                                "REPORT.json, or --ab BASE_DMLTOOL NEW_DMLTOOL -- BENCH_ARGS...");
         return compare_command(compare_base, compare_new, compare_options);
     }
-    if (history->parsed()) return history_command(history_filter, history_db, history_format);
+    if (history->parsed()) return history_command(history_filter, history_db, history_format, history_list);
     if (report->parsed()) return html_report_command(html_options);
     if (generate->parsed()) return generate_command(generate_options, registry);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
