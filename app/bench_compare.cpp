@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -50,6 +51,21 @@ static std::string format_p_for_reason(const CaseComparison& c) {
     else
         std::snprintf(text, sizeof text, "p = %.2g", c.p_value);
     return text;
+}
+
+// The decimals a reason's percentages need to read true: the fewest (from `least` to 6) with which `holds`, the
+// reason's comparison evaluated on the numbers as printed, is true ("+5.0% > 5.0%" for a change of 5.04% reads false).
+template <class Holds>
+static int decimals_to_be_true(Holds holds, int least = 1) {
+    for (int d = least; d < 6; ++d) {
+        auto shown = [d](double percent) {
+            char text[64];
+            std::snprintf(text, sizeof text, "%.*f", d, percent);
+            return std::strtod(text, nullptr);
+        };
+        if (holds(shown)) return d;
+    }
+    return 6;
 }
 
 const char* verdict_name(Verdict v) {
@@ -163,8 +179,9 @@ CaseComparison compare_case(const RunCase& base, const RunCase& next, const Comp
     if (!base.converged || !next.converged) {
         c.noisy_reason = !base.converged ? "base run did not converge" : "new run did not converge";
     } else if (!(c.base.noise <= noise_limit) || !(c.next.noise <= noise_limit)) {
-        std::snprintf(text, sizeof text, "noise %.2f%% / %.2f%% above threshold/2 = %.2f%%", 100 * c.base.noise,
-                      100 * c.next.noise, 100 * noise_limit);
+        const double b = 100 * c.base.noise, n = 100 * c.next.noise, l = 100 * noise_limit;
+        const int d = decimals_to_be_true([&](auto shown) { return shown(b) > shown(l) || shown(n) > shown(l); }, 2);
+        std::snprintf(text, sizeof text, "noise %.*f%% / %.*f%% above threshold/2 = %.*f%%", d, b, d, n, d, l);
         c.noisy_reason = text;
     }
     assign_verdict(c, options);
@@ -179,25 +196,30 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
     const bool significant = c.p_value < options.alpha;
     const std::string p_text = format_p_for_reason(c);
     char text[200];
+    // Percentages of the reasons below, printed with the decimals that keep each stated comparison true.
+    const double pc = 100 * c.change, pm = 100 * margin, pt = 100 * options.threshold;
+    int d = 1;
     if (significant && c.change - margin > options.threshold) {
         c.verdict = Verdict::kSlower;
-        std::snprintf(text, sizeof text, "%s < %.2g and +%.1f%% (+/- %.1f%% noise) > %.1f%%", p_text.c_str(),
-                      options.alpha, 100 * c.change, 100 * margin, 100 * options.threshold);
+        d = decimals_to_be_true([&](auto shown) { return shown(pc) - shown(pm) > shown(pt); });
+        std::snprintf(text, sizeof text, "%s < %.2g and +%.*f%% (+/- %.*f%% noise) > %.*f%%", p_text.c_str(),
+                      options.alpha, d, pc, d, pm, d, pt);
     } else if (significant && c.change + margin < -options.threshold) {
         c.verdict = Verdict::kFaster;
-        std::snprintf(text, sizeof text, "%s < %.2g and %.1f%% (+/- %.1f%% noise) < -%.1f%%", p_text.c_str(),
-                      options.alpha, 100 * c.change, 100 * margin, 100 * options.threshold);
+        d = decimals_to_be_true([&](auto shown) { return shown(pc) + shown(pm) < -shown(pt); });
+        std::snprintf(text, sizeof text, "%s < %.2g and %.*f%% (+/- %.*f%% noise) < -%.*f%%", p_text.c_str(),
+                      options.alpha, d, pc, d, pm, d, pt);
     } else if (!c.noisy_reason.empty()) {
         c.verdict = Verdict::kNoisy;
         std::snprintf(text, sizeof text, "%s", c.noisy_reason.c_str());
     } else if (significant && c.change > options.threshold) {
         c.verdict = Verdict::kSlower;
-        std::snprintf(text, sizeof text, "%s < %.2g and +%.1f%% > %.1f%%", p_text.c_str(), options.alpha,
-                      100 * c.change, 100 * options.threshold);
+        d = decimals_to_be_true([&](auto shown) { return shown(pc) > shown(pt); });
+        std::snprintf(text, sizeof text, "%s < %.2g and +%.*f%% > %.*f%%", p_text.c_str(), options.alpha, d, pc, d, pt);
     } else if (significant && c.change < -options.threshold) {
         c.verdict = Verdict::kFaster;
-        std::snprintf(text, sizeof text, "%s < %.2g and %.1f%% < -%.1f%%", p_text.c_str(), options.alpha,
-                      100 * c.change, 100 * options.threshold);
+        d = decimals_to_be_true([&](auto shown) { return shown(pc) < -shown(pt); });
+        std::snprintf(text, sizeof text, "%s < %.2g and %.*f%% < -%.*f%%", p_text.c_str(), options.alpha, d, pc, d, pt);
     } else {
         c.verdict = Verdict::kSame;
         std::snprintf(text, sizeof text, significant ? "%s but within threshold" : "not significant (%s)", p_text.c_str());
@@ -239,9 +261,11 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
         return;
     }
     if (judged && (std::fabs(c.drift) > std::fabs(c.change) || made_by_correction)) {
+        const int dd =
+            decimals_to_be_true([&](auto shown) { return std::fabs(shown(100 * c.drift)) > std::fabs(shown(pc)); });
         if (c.raw_change == c.change)
-            std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (copy probes), more than the change %+.1f%% "
-                          "(would be %s)", 100 * c.drift, 100 * c.change, verdict_name(c.verdict));
+            std::snprintf(text, sizeof text, "the machine drifted %+.*f%% (copy probes), more than the change %+.*f%% "
+                          "(would be %s)", dd, 100 * c.drift, dd, pc, verdict_name(c.verdict));
         else
             std::snprintf(text, sizeof text, "drift %+.1f%% removed %s: %+.1f%% before, %+.1f%% after (would be %s)",
                           100 * c.drift, std::fabs(c.drift) > std::fabs(c.change) ? "is larger than the change" : "decides",

@@ -9,6 +9,7 @@
 
 #include "app/bench_compare.h"
 #include "app/bench_compare_ab.h"
+#include "app/cli_errors.h"
 #include "app/commands.h"
 #include "app/results_db.h"
 // After the others: keeps merges with other branches editing the list above clean.
@@ -181,6 +182,8 @@ int run_cli(int argc, char** argv) {
                        "Let case files read HDF5 files outside their own directory tree (as run)");
     validate->add_option("--max-host-memory", validate_flags.max_host_mib,
                          "Largest host memory (MiB) one case may use (default 8192, as run)");
+    bool validate_verbose = false;
+    validate->add_flag("-v,--verbose", validate_verbose, "Also list the valid cases");
 
     DeviceOptions list_device;
     ListCasesOptions list_cases;
@@ -271,7 +274,11 @@ int run_cli(int argc, char** argv) {
     std::string history_db, history_format = "table";
     CLI::App* history = app.add_subcommand("history", "List benchmarks across the runs of a --results-db: one case's, or "
                                                        "every case the filters select");
-    history->add_option("case", history_filter.case_name, "The case name, as in its case file (default: every case)");
+    history->add_option("case", history_filter.case_name,
+                        "The case name, as in its case file, or a regular expression (ECMAScript, searched) "
+                        "matching names (default: every case)");
+    bool history_list = false;
+    history->add_flag("--list", history_list, "List the distinct case names and adapters in the store (under the filters)");
     history->add_option("--results-db", history_db,
                         "The SQLite file or postgresql:// URL `bench --results-db` appended to")->required();
     history->add_option("--adapter", history_filter.adapter, "Only runs whose adapter contains this text");
@@ -381,14 +388,16 @@ int run_cli(int argc, char** argv) {
         // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
         const std::string first = argc > 1 ? argv[1] : "";
         const CLI::App* subcommands[] = {run, validate, list, bench, compare, history, generate, report, schema};
-        const bool known = std::any_of(std::begin(subcommands), std::end(subcommands),
-                                       [&](const CLI::App* sub) { return sub->check_name(first); });
+        const auto sub = std::find_if(std::begin(subcommands), std::end(subcommands),
+                                      [&](const CLI::App* s) { return s->check_name(first); });
+        const bool known = sub != std::end(subcommands);
         if (!first.empty() && first[0] != '-' && !known) {
             std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate, report or schema; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
-        std::fprintf(stderr, "dmltool: error: %s (see dmltool --help)\n", e.what());
+        const std::string name = known ? (*sub)->get_name() : std::string();
+        std::fprintf(stderr, "dmltool: error: %s%s\n", parse_error_text(app, e, name).c_str(), see_help(name).c_str());
         return 2;
     }
     const auto registry = make_builtin_registry();
@@ -397,8 +406,10 @@ int run_cli(int argc, char** argv) {
         run_options.device.inject_fault = faults;
         bench_options.device.inject_fault = faults;
     }
-    auto usage_error = [](const std::string& message) {
-        std::fprintf(stderr, "dmltool: error: %s\n", message.c_str());
+    auto usage_error = [&app](const std::string& message) {
+        const auto parsed = app.get_subcommands();  // the one subcommand given
+        std::fprintf(stderr, "dmltool: error: %s%s\n", message.c_str(),
+                     see_help(parsed.empty() ? std::string() : parsed[0]->get_name()).c_str());
         return 2;
     };
     if (run->parsed()) {
@@ -409,7 +420,7 @@ int run_cli(int argc, char** argv) {
     }
     if (validate->parsed()) {
         if (auto e = apply_flags(validate_flags, validate_run, &validate_selection); !e.empty()) return usage_error(e);
-        return validate_command(validate_selection, validate_run, registry);
+        return validate_command(validate_selection, validate_run, registry, validate_verbose);
     }
     if (schema->parsed()) {
         std::cout << case_file_schema(registry).dump(2) << "\n";
@@ -450,7 +461,7 @@ int run_cli(int argc, char** argv) {
                                "REPORT.json, or --ab BASE_DMLTOOL NEW_DMLTOOL -- BENCH_ARGS...");
         return compare_command(compare_base, compare_new, compare_options);
     }
-    if (history->parsed()) return history_command(history_filter, history_db, history_format);
+    if (history->parsed()) return history_command(history_filter, history_db, history_format, history_list);
     if (report->parsed()) return html_report_command(html_options);
     if (generate->parsed()) return generate_command(generate_options, registry);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);

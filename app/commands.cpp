@@ -151,7 +151,7 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     return code;
 }
 
-int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry) {
+int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry, bool verbose) {
     auto selected = select_cases(selection, registry);
     if (!selected.is_ok()) return report_error(selected.status(), 2);
     size_t invalid = selected->broken.size(), unsupported = 0;
@@ -161,6 +161,10 @@ int validate_command(const Selection& selection, const RunOptions& options, cons
     const Runner runner(options, pool, nullptr);
     for (const LoadedCase* c : selected->cases) {
         const Status checked = runner.check_without_executing(*c);
+        // -v: the valid cases too, named as `run -v` names them.
+        if (checked.is_ok() && verbose)
+            std::printf("[VALID] %s :: %s (%s FL %s)\n", c->spec.file.c_str(), c->spec.name.c_str(),
+                        std::string(c->spec.op->name()).c_str(), c->spec.min_feature_level.to_string().c_str());
         if (checked.is_ok()) continue;
         const bool is_unsupported = checked.code() == ErrorCode::kUnsupported;
         (is_unsupported ? unsupported : invalid) += 1;

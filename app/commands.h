@@ -67,7 +67,9 @@ struct BenchCommandOptions {
 // total 0, that the selection (--filter, --tag, --shard) chose no case.
 std::string nothing_tested_line(size_t total, const Selection& selection);
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);
-int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry);
+// `verbose` (-v): also list the valid cases.
+int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry,
+                     bool verbose = false);
 int list_command(const OpRegistry& registry, const DeviceOptions& device);
 // `dmltool list FILES... [--json]`: the cases the files hold, sweeps expanded (app/list_cases.cpp).
 struct ListCasesOptions {

@@ -1,8 +1,11 @@
 // The front end of the benchmark history: bench's append, `dmltool history`, over either store (results_store.h).
 #include "app/results_db.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
+#include <regex>
+#include <tuple>
 
 #include "app/results_store.h"
 
@@ -37,28 +40,87 @@ std::string quoted(const std::string& text) {
 // The CPU reference's rows ran on the CPU, whatever the run's device was.
 const std::string& hardware(const HistoryRow& r) { return r.backend == "cpu" ? r.run.cpu_model : r.run.adapter; }
 
+// `history CASE`: the case of that exact name where the store has one, else every case whose name the regular
+// expression matches (searched, as run --filter). Exact first: a name's "." would otherwise also match other names.
+Status select_cases(std::vector<HistoryRow>& rows, const std::string& pattern) {
+    if (pattern.empty()) return Status::ok();
+    const auto named = [&](const HistoryRow& r) { return r.case_name == pattern; };
+    if (std::any_of(rows.begin(), rows.end(), named)) {
+        rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const HistoryRow& r) { return !named(r); }), rows.end());
+        return Status::ok();
+    }
+    std::regex re;
+    try {
+        re = std::regex(pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error&) {
+        return invalid_input("history: CASE: expected a case name or a regular expression (ECMAScript), found '" +
+                             pattern + "'");
+    }
+    rows.erase(std::remove_if(rows.begin(), rows.end(),
+                              [&](const HistoryRow& r) { return !std::regex_search(r.case_name, re); }),
+               rows.end());
+    return Status::ok();
+}
+
+// `history --list`: what the store holds (under the filters), to find the names CASE and --adapter take.
+void print_list(const std::vector<HistoryRow>& rows) {
+    struct Seen {
+        size_t benchmarks = 0;
+        std::string last;
+    };
+    std::vector<std::string> cases, adapters;
+    std::map<std::string, Seen> by_case, by_adapter;
+    for (const HistoryRow& r : rows)
+        for (auto [names, seen, key] :
+             {std::tuple{&cases, &by_case, r.case_name}, std::tuple{&adapters, &by_adapter, hardware(r)}}) {
+            if (!seen->count(key)) names->push_back(key);
+            Seen& s = (*seen)[key];
+            ++s.benchmarks;
+            s.last = std::max(s.last, r.run.date);
+        }
+    std::printf("cases (%zu):\n", cases.size());
+    for (const std::string& name : cases)
+        std::printf("  %s: %zu benchmarks, last %s\n", name.c_str(), by_case[name].benchmarks, by_case[name].last.c_str());
+    std::printf("adapters (%zu):\n", adapters.size());
+    for (const std::string& name : adapters)
+        std::printf("  %s: %zu benchmarks, last %s\n", name.c_str(), by_adapter[name].benchmarks,
+                    by_adapter[name].last.c_str());
+}
+
 }  // namespace
 
-int history_command(const HistoryFilter& filter, const std::string& db_path, const std::string& format) {
+int history_command(const HistoryFilter& filter, const std::string& db_path, const std::string& format, bool list) {
     for (const auto& [what, date] : {std::pair{"--since", filter.since}, std::pair{"--until", filter.until}})
         if (!date.empty())
             if (std::string e = check_iso_date(std::string("history ") + what, date); !e.empty()) {
                 std::fprintf(stderr, "dmltool: error: %s\n", e.c_str());
                 return 2;
             }
-    auto rows = load_history(db_path, filter);
+    HistoryFilter unnamed = filter;
+    unnamed.case_name.clear();  // a name or a pattern: select_cases decides
+    auto rows = load_history(db_path, unnamed);
     const std::string shown = redact_location(db_path);
     if (!rows.is_ok()) {
         std::fprintf(stderr, "dmltool: error: %s\n", rows.status().message().c_str());
         return results_store_exit_code(rows.status());
     }
+    if (Status selected = select_cases(*rows, filter.case_name); !selected.is_ok()) {
+        std::fprintf(stderr, "dmltool: error: %s\n", selected.message().c_str());
+        return 2;
+    }
     if (rows->empty()) {
         if (!filter.case_name.empty())
-            std::fprintf(stderr, "dmltool: error: %s: no benchmark of case '%s' matches (names are as in the case files)\n",
+            std::fprintf(stderr,
+                         "dmltool: error: %s: no benchmark of a case named or matching '%s' (names are as in the case "
+                         "files; history --list lists them)\n",
                          shown.c_str(), filter.case_name.c_str());
         else
             std::fprintf(stderr, "dmltool: error: %s: no benchmark matches the filters\n", shown.c_str());
         return 2;
+    }
+    if (list) {
+        print_list(*rows);
+        return 0;
     }
     if (format == "csv") {
         std::printf("date,git_commit,backend,adapter,device,cache,median_seconds,noise,converged,samples,case\n");

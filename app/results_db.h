@@ -65,8 +65,10 @@ Result<std::vector<HistoryRow>> load_history(const std::string& db_path, const H
 int results_store_exit_code(const Status& status);
 
 // `dmltool history [CASE] --results-db FILE|URL [--adapter A] [--driver D] [--since DATE] [--until DATE]
-// [--format table|csv]`: the trend of one case, or of every case the filters select; exit 0, 2 on bad input,
-// 3 when the database cannot be reached.
-int history_command(const HistoryFilter& filter, const std::string& db_path, const std::string& format);
+// [--format table|csv] [--list]`: the trend of one case, or of every case the filters select; exit 0, 2 on bad
+// input, 3 when the database cannot be reached. CASE (filter.case_name): a name, else a regular expression
+// searched in the names. `list`: the distinct case names and adapters instead of the benchmarks.
+int history_command(const HistoryFilter& filter, const std::string& db_path, const std::string& format,
+                    bool list = false);
 
 }  // namespace dmltool::app

@@ -7,6 +7,7 @@
 
 #include "core/case_sweep.h"
 #include "core/json_document.h"
+#include "core/suggest.h"
 #include "core/tensor_source.h"
 
 namespace dmltool {
@@ -132,8 +133,15 @@ Result<TensorSource> parse_source(const json& v, const std::string& path, const 
         DMLTOOL_ASSIGN_OR_RETURN(ScalarValue value, parse_scalar(v["constant"], path + "/constant", true));
         source.kind = ConstantSource{value};
     } else {
-        return invalid_input(path + ": expected one of the members hdf5, values, random, sequence, constant, found " +
-                             (v.empty() ? std::string("an empty object") : "member '" + v.begin().key() + "'"));
+        // Name the member that looks like a misspelled kind ({"h5": ..., "dataset": ...} names h5), else the first.
+        const std::vector<std::string> kinds_allowed = {"hdf5", "values", "random", "sequence", "constant"};
+        std::string found = v.empty() ? std::string("an empty object") : "member '" + v.begin().key() + "'";
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (closest_name(it.key(), kinds_allowed)) {
+                found = "member '" + it.key() + "'" + did_you_mean(it.key(), kinds_allowed);
+                break;
+            }
+        return invalid_input(path + ": expected one of the members hdf5, values, random, sequence, constant, found " + found);
     }
     DMLTOOL_RETURN_IF_ERROR(reader.finish());
     return source;
@@ -220,7 +228,7 @@ Status parse_tolerance(const json& v, const std::vector<TensorSlot>& slots, Case
                     return expected_found(member + "/abs", "a finite number >= 0", *m);
                 tol.abs = m->get<double>();
             } else {
-                return invalid_input(member + "/" + m.key() + ": unknown member (expected ulp or abs)");
+                return invalid_input(member + "/" + m.key() + ": " + unknown_member_text(m.key(), {"ulp", "abs"}));
             }
         }
         if (!tol.ulp && !tol.abs) return invalid_input(member + ": expected at least one of ulp, abs, found neither");
@@ -259,11 +267,11 @@ Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec, jso
     if (!v.is_object()) return expected_found("", "a case object", v);
     static const std::set<std::string> kKnown = {"name", "description", "featureLevel", "operator", "inputs",
                                                  "expected", "tolerance", "tags", "$schema", "comment"};
+    // "sweep" never reaches here (a sweep's points are loaded without it), but a written case may have one.
+    static const std::vector<std::string> kListed = {"name",     "description", "featureLevel", "operator", "inputs",
+                                                     "expected", "tolerance",   "tags",         "sweep",    "comment"};
     for (auto it = v.begin(); it != v.end(); ++it)
-        if (!kKnown.count(it.key()))
-            return invalid_input("/" + it.key() +
-                                 ": unknown member (expected name, description, featureLevel, operator, inputs, "
-                                 "expected, tolerance, tags)");
+        if (!kKnown.count(it.key())) return invalid_input("/" + it.key() + ": " + unknown_member_text(it.key(), kListed));
     if (v.contains("description")) {
         if (!v["description"].is_string()) return expected_found("/description", "a string", v["description"]);
         spec.description = v["description"].get<std::string>();
@@ -289,7 +297,7 @@ Status parse_case(const json& v, const OpRegistry& registry, CaseSpec& spec, jso
     if (!op.is_object()) return expected_found("/operator", "an object {\"type\": ..., \"desc\": {...}}", op);
     for (auto it = op.begin(); it != op.end(); ++it)
         if (it.key() != "type" && it.key() != "desc")
-            return invalid_input("/operator/" + it.key() + ": unknown member (expected type, desc)");
+            return invalid_input("/operator/" + it.key() + ": " + unknown_member_text(it.key(), {"type", "desc"}));
     if (!op.contains("type") || !op["type"].is_string())
         return expected_found("/operator/type", "an operator name such as \"DML_OPERATOR_SPLIT\"",
                               op.contains("type") ? op["type"] : json());
@@ -377,7 +385,8 @@ CaseFile load_case_text(const std::string& text, const std::string& path, const 
         }
         for (auto it = root.begin(); it != root.end(); ++it)
             if (it.key() != "cases" && it.key() != "$schema" && it.key() != "comment") {
-                file.status = invalid_input(path + ": /" + it.key() + ": unknown member next to \"cases\"");
+                file.status = invalid_input(path + ": /" + it.key() + ": unknown member next to \"cases\"" +
+                                            did_you_mean(it.key(), {"cases", "comment", "$schema"}));
                 return file;
             }
         for (const json& c : cases) case_values.push_back(&c);

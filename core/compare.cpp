@@ -128,10 +128,18 @@ std::string describe_tolerance(const Tolerance& tolerance) {
     return buffer;
 }
 
-std::string format_mismatch(const Mismatch& m) {
+std::string format_mismatch(const Mismatch& m) { return format_mismatch(m, CompareResult{}); }
+
+std::string format_mismatch(const Mismatch& m, const CompareResult& sides) {
+    // Named sides: "got" alone read as "the reference is wrong" even where the reference was the judge and the
+    // case file's expected values the judged.
+    const std::string expected_side = !sides.expected_side.empty() ? sides.expected_side
+                                       : m.bound >= 0              ? std::string("exact")
+                                                                   : std::string("expected");
+    const std::string got_side = sides.got_side.empty() ? std::string("got") : sides.got_side;
     std::string out = "[";
     for (size_t i = 0; i < m.coordinates.size(); ++i) out += (i ? "," : "") + std::to_string(m.coordinates[i]);
-    out += (m.bound >= 0 ? "] exact " : "] expected ") + m.expected + " got " + m.got;
+    out += "] " + expected_side + " " + m.expected + ", " + got_side + " " + m.got + ":";
     char buffer[128];
     if (m.bound >= 0) {
         std::snprintf(buffer, sizeof buffer, " error %.3g, bound %.3g, ratio %.3g", m.abs_error, m.bound,
@@ -139,7 +147,7 @@ std::string format_mismatch(const Mismatch& m) {
         return out + buffer;
     }
     if (m.ulp_error == std::numeric_limits<uint64_t>::max())
-        std::snprintf(buffer, sizeof buffer, " (NaN mismatch)");
+        std::snprintf(buffer, sizeof buffer, " NaN mismatch");
     else
         std::snprintf(buffer, sizeof buffer, " |diff| %g, %llu ulp", m.abs_error, (unsigned long long)m.ulp_error);
     return out + buffer;

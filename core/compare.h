@@ -34,6 +34,9 @@ struct CompareResult {
     double max_bound_ratio = 0;      // error-bound comparisons: the largest |got - exact| / bound
     bool expected_constant = false;  // every expected element is the same value (zero trust: see apply_zero_trust)
     std::vector<Mismatch> mismatches;  // the first few, in index order
+    // What each side of a mismatch is, for failure lines (set by the runner): "reference", "reference (exact)",
+    // "gpu", "directml", "expected (file)", "deviation model ID". Empty: "expected" (or "exact") and "got".
+    std::string expected_side, got_side;
 };
 
 // ULP distance between two values of a float type given as raw bits (0 for +0 vs -0; UINT64_MAX when
@@ -66,9 +69,11 @@ void apply_zero_trust(CompareResult& result, bool expected_constant, const std::
 bool all_same_bits(const HostTensor& tensor);
 
 std::string describe_tolerance(const Tolerance& tolerance);  // "bit-exact", "ulp <= 4 or |diff| <= 1e-06"
-// One line per mismatch: "[0,1,2,3] expected 1.5 (0x3fc00000) got 1.75 (0x3fe00000) |diff| 0.25, 2097152 ulp";
-// error-bound mismatches: "[0,1] exact 2.67028809e-05 got 2.47955322e-05 (0x37d00000) error 1.91e-06, bound
-// 6.1e-08, ratio 31.3"
+// One line per mismatch, each side named by its source (`sides`: CompareResult::expected_side, got_side):
+// "[0,1,2,3] expected (file) 1.5 (0x3fc00000), reference 1.75 (0x3fe00000): |diff| 0.25, 2097152 ulp"; error-bound
+// mismatches: "[0,1] reference (exact) 2.67028809e-05, gpu 2.47955322e-05 (0x37d00000): error 1.91e-06, bound
+// 6.1e-08, ratio 31.3". Without names: "expected" (or "exact") and "got".
+std::string format_mismatch(const Mismatch& m, const CompareResult& sides);
 std::string format_mismatch(const Mismatch& m);
 
 }  // namespace dmltool

@@ -1,5 +1,7 @@
 #include "core/json_reader.h"
 
+#include "core/suggest.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -60,6 +62,21 @@ Result<Dims> read_uint_array(const nlohmann::json& v, const std::string& path) {
     return out;
 }
 
+// "PATH/KEY: missing required member (WHAT)". A required member is read before the object's other members are
+// known, so a misspelling of it is still unread here: name the unread member that is close to KEY ("BlockSzie").
+Status missing_member(const nlohmann::json& object, const std::vector<std::string>& read_keys, const std::string& path,
+                      std::string_view key, const std::string& what) {
+    const std::string message =
+        path + "/" + std::string(key) + ": missing required member" + (what.empty() ? "" : " (" + what + ")");
+    const std::vector<std::string> wanted{std::string(key)};
+    if (object.is_object())
+        for (auto it = object.begin(); it != object.end(); ++it)
+            if (std::find(read_keys.begin(), read_keys.end(), it.key()) == read_keys.end() && closest_name(it.key(), wanted))
+                return invalid_input(message + "; found unknown member '" + it.key() + "' (did you mean " +
+                                     std::string(key) + "?)");
+    return invalid_input(message);
+}
+
 }  // namespace
 
 Result<TensorDesc> parse_tensor_desc(const nlohmann::json& value, const std::string& path, TensorRole role) {
@@ -72,7 +89,9 @@ Result<TensorDesc> parse_tensor_desc(const nlohmann::json& value, const std::str
         DMLTOOL_RETURN_IF_ERROR(reader.required_enum("Type", "DML_TENSOR_TYPE_", kTypes));
     }
     const nlohmann::json& type = value.contains("DataType") ? value["DataType"] : nlohmann::json();
-    if (!value.contains("DataType")) return invalid_input(path + "/DataType: missing required member");
+    static const std::vector<std::string> kDescMembers = {"Type", "Sizes", "Flags", "DimensionCount", "Strides",
+                                                          "TotalTensorSizeInBytes", "GuaranteedBaseOffsetAlignment"};
+    if (!value.contains("DataType")) return missing_member(value, kDescMembers, path, "DataType", "");
     if (!type.is_string()) return expected(path + "/DataType", "a data type name such as \"FLOAT32\"", type);
     auto parsed = parse_data_type(type.get<std::string>());
     if (!parsed || *parsed == DataType::kUnknown)
@@ -163,7 +182,7 @@ const nlohmann::json* JsonObjectReader::find(std::string_view key) {
 Result<uint32_t> JsonObjectReader::required_uint(std::string_view key) {
     record(key, MemberRead::Kind::kUint, true);
     const nlohmann::json* v = find(key);
-    if (!v) return invalid_input(member_path(key) + ": missing required member (an unsigned integer)");
+    if (!v) return missing_member(object_, known_keys_, path_, key, "an unsigned integer");
     return read_uint(*v, member_path(key));
 }
 
@@ -178,7 +197,7 @@ Result<std::optional<uint32_t>> JsonObjectReader::optional_uint(std::string_view
 Result<Dims> JsonObjectReader::required_uint_array(std::string_view key) {
     record(key, MemberRead::Kind::kUintArray, true);
     const nlohmann::json* v = find(key);
-    if (!v) return invalid_input(member_path(key) + ": missing required member (an array of unsigned integers)");
+    if (!v) return missing_member(object_, known_keys_, path_, key, "an array of unsigned integers");
     return read_uint_array(*v, member_path(key));
 }
 
@@ -186,7 +205,7 @@ Result<std::vector<float>> JsonObjectReader::required_float_array(std::string_vi
     record(key, MemberRead::Kind::kFloatArray, true);
     const nlohmann::json* v = find(key);
     const std::string path = member_path(key);
-    if (!v) return invalid_input(path + ": missing required member (an array of numbers)");
+    if (!v) return missing_member(object_, known_keys_, path_, key, "an array of numbers");
     if (!v->is_array()) return expected(path, "an array of numbers", *v);
     std::vector<float> out;
     for (size_t i = 0; i < v->size(); ++i) {
@@ -208,7 +227,7 @@ Result<uint32_t> JsonObjectReader::required_enum(std::string_view key, std::stri
     const std::string path = member_path(key);
     std::string choices;
     for (const EnumName& n : names) choices += (choices.empty() ? "" : ", ") + std::string(n.name);
-    if (!v) return invalid_input(path + ": missing required member (one of " + choices + ")");
+    if (!v) return missing_member(object_, known_keys_, path_, key, "one of " + choices);
     if (v->is_string()) {
         std::string_view text = v->get_ref<const std::string&>();
         if (text.substr(0, prefix.size()) == prefix) text.remove_prefix(prefix.size());
@@ -221,7 +240,7 @@ Result<uint32_t> JsonObjectReader::required_enum(std::string_view key, std::stri
 Result<TensorDesc> JsonObjectReader::required_tensor(std::string_view key, TensorRole role) {
     record(key, MemberRead::Kind::kTensor, true, role);
     const nlohmann::json* v = find(key);
-    if (!v) return invalid_input(member_path(key) + ": missing required member (a tensor desc)");
+    if (!v) return missing_member(object_, known_keys_, path_, key, "a tensor desc");
     return parse_tensor_desc(*v, member_path(key), role);
 }
 
@@ -237,7 +256,7 @@ Result<std::vector<TensorDesc>> JsonObjectReader::required_tensor_array(std::str
     record(key, MemberRead::Kind::kTensorArray, true, role);
     const nlohmann::json* v = find(key);
     const std::string path = member_path(key);
-    if (!v) return invalid_input(path + ": missing required member (an array of tensor descs)");
+    if (!v) return missing_member(object_, known_keys_, path_, key, "an array of tensor descs");
     if (!v->is_array() || v->empty()) return expected(path, "a non-empty array of tensor descs", *v);
     std::vector<TensorDesc> out;
     for (size_t i = 0; i < v->size(); ++i) {
@@ -259,11 +278,10 @@ Status JsonObjectReader::finish() const {
     if (!object_.is_object()) return expected(path_, "an object", object_);
     for (auto it = object_.begin(); it != object_.end(); ++it) {
         if (std::find(known_keys_.begin(), known_keys_.end(), it.key()) != known_keys_.end()) continue;
-        std::string allowed;
-        for (size_t i = 0; i < known_keys_.size(); ++i)
-            if (std::find(known_keys_.begin(), known_keys_.begin() + i, known_keys_[i]) == known_keys_.begin() + i)
-                allowed += (allowed.empty() ? "" : ", ") + known_keys_[i];  // a key may be both read and accepted
-        return invalid_input(member_path(it.key()) + ": unknown member (expected one of " + allowed + ")");
+        std::vector<std::string> allowed;  // a key may be both read and accepted: list it once
+        for (const std::string& key : known_keys_)
+            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) allowed.push_back(key);
+        return invalid_input(member_path(it.key()) + ": " + unknown_member_text(it.key(), allowed));
     }
     return Status::ok();
 }

@@ -13,7 +13,7 @@ std::string details(const CaseResult& r) {
     for (const OutputReport& o : r.outputs) {
         if (o.result.verdict == Verdict::kPassed) continue;
         out += o.output + " (" + o.comparison + ", " + describe_tolerance(o.tolerance) + "): " + o.result.reason + "\n";
-        for (const Mismatch& m : o.result.mismatches) out += "  " + format_mismatch(m) + "\n";
+        for (const Mismatch& m : o.result.mismatches) out += "  " + format_mismatch(m, o.result) + "\n";
     }
     return out + "repro: " + r.repro + "\n";
 }
@@ -112,7 +112,8 @@ void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& optio
             const std::string verdict = o.deviation.empty() ? "matches" : "outside the contract: " + o.result.reason;
             std::fprintf(out, "  %s (%s): %s\n", o.output.c_str(), o.comparison.c_str(), verdict.c_str());
             if (o.deviation.empty() || !options.verbose) continue;
-            for (const Mismatch& m : o.result.mismatches) std::fprintf(out, "    %s\n", format_mismatch(m).c_str());
+            for (const Mismatch& m : o.result.mismatches)
+                std::fprintf(out, "    %s\n", format_mismatch(m, o.result).c_str());
         }
         std::fprintf(out, "  repro: %s\n", r.repro.c_str());
         return;
@@ -125,7 +126,8 @@ void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& optio
             if (!first)
                 std::fprintf(out, "  %s (%s): %s\n", o.output.c_str(), o.comparison.c_str(), o.result.reason.c_str());
             first = false;
-            for (const Mismatch& m : o.result.mismatches) std::fprintf(out, "    %s\n", format_mismatch(m).c_str());
+            for (const Mismatch& m : o.result.mismatches)
+                std::fprintf(out, "    %s\n", format_mismatch(m, o.result).c_str());
         }
         std::fprintf(out, "  repro: %s\n", r.repro.c_str());
     }

@@ -338,6 +338,13 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
                 : !expected_is_file ? compare_to_exact(exact[i], got, tolerance, shown)
                 : &got == &reference[i] ? compare_to_exact(exact[i], expected, tolerance, shown)
                                         : compare_to_exact(exact_output_from(expected, exact[i]), got, tolerance, shown, 2.0);
+            // Name each side of the failure lines (the reference judges the expected file under the error bound).
+            const std::string got_name = producer >= 0 ? parts[size_t(producer)].backend->label() : "reference";
+            const bool judged_file = use_exact && expected_is_file && producer < 0;
+            compared.expected_side = judged_file || (use_exact && !expected_is_file) ? "reference (exact)"
+                                     : expected_is_file                              ? "expected (file)"
+                                                                                     : "reference";
+            compared.got_side = judged_file ? "expected (file)" : got_name;
             r.outputs.push_back({slot.name, what, informational, tolerance, use_exact, std::move(compared), {}, {}});
             // The same judgement of another output of this producer (the reference's own output is judged
             // against the exact values, like any implementation).
@@ -377,6 +384,8 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
                                                    : compare_tensors(parts[a].outputs[i], parts[b].outputs[i], tolerance,
                                                                      shown, exact[i].also_accepts),
                                          {}, {}});
+                    r.outputs.back().result.expected_side = parts[a].backend->label();
+                    r.outputs.back().result.got_side = parts[b].backend->label();
                 }
         auto source = spec.expected.find(slot.name);
         if (source == spec.expected.end()) continue;
@@ -438,6 +447,10 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         for (const ModelEvaluation& e : *evaluated) {
             auto compared = compare_with_model(e, contract, part.outputs, options_.max_reported_mismatches);
             if (!compared) continue;
+            for (CompareResult& c : *compared) {
+                c.expected_side = "deviation model " + e.entry->id;
+                c.got_side = label;
+            }
             if (!matches(*compared)) {
                 const bool first_unmatched = unmatched.empty();
                 for (size_t i = 0; i < compared->size() && first_unmatched; ++i)

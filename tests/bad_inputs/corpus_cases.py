@@ -357,7 +357,7 @@ def case_level_cases(c):
     c.add("d2s", "operator_not_object", [(("operator",), "DML_OPERATOR_DEPTH_TO_SPACE1")], "/operator: expected an object {\"type\": ..., \"desc\": {...}}, found string")
     c.add("d2s", "operator_type_missing", [(("operator", "type"), DELETE)], "/operator/type: expected an operator name such as \"DML_OPERATOR_SPLIT\", found null")
     c.add("d2s", "operator_type_number", [(("operator", "type"), 1)], "/operator/type: expected an operator name such as \"DML_OPERATOR_SPLIT\", found number 1")
-    c.add("d2s", "operator_unknown_member", [(("operator", "version"), 1)], "/operator/version: unknown member (expected type, desc)")
+    c.add("d2s", "operator_unknown_member", [(("operator", "version"), 1)], "/operator/version: unknown member 'version' (expected one of type, desc)")
     c.add("d2s", "operator_desc_missing", [(("operator", "desc"), DELETE)], "/operator/desc: missing required member")
     c.add("d2s", "operator_type_lowercase", [(("operator", "type"), "dml_operator_depth_to_space1")], "/operator/type: unknown operator 'dml_operator_depth_to_space1'")
     c.add("d2s", "inputs_unknown_tensor", [(("inputs", "Input"), {"constant": 1})], "/inputs/Input: not an input tensor of this operator (expected one of InputTensor)")
@@ -370,7 +370,7 @@ def case_level_cases(c):
     c.add("d2s", "tolerance_abs_negative", [(("tolerance",), {"OutputTensor": {"abs": -1}, "reason": "r"})], "/tolerance/OutputTensor/abs: expected a finite number >= 0, found number -1")
     c.add("d2s", "tolerance_abs_string", [(("tolerance",), {"OutputTensor": {"abs": "1"}, "reason": "r"})], "/tolerance/OutputTensor/abs: expected a finite number >= 0, found string \"1\"")
     c.add("d2s", "tolerance_entry_empty", [(("tolerance",), {"OutputTensor": {}, "reason": "r"})], "/tolerance/OutputTensor: expected at least one of ulp, abs, found neither")
-    c.add("d2s", "tolerance_entry_unknown", [(("tolerance",), {"OutputTensor": {"rel": 0.1}, "reason": "r"})], "/tolerance/OutputTensor/rel: unknown member (expected ulp or abs)")
+    c.add("d2s", "tolerance_entry_unknown", [(("tolerance",), {"OutputTensor": {"rel": 0.1}, "reason": "r"})], "/tolerance/OutputTensor/rel: unknown member 'rel' (expected one of ulp, abs)")
     c.add("d2s", "tolerance_reason_empty", [(("tolerance",), {"OutputTensor": {"abs": 1}, "reason": ""})], "/tolerance/reason: expected a non-empty string explaining the tolerance, found string \"\"")
     c.add("d2s", "tolerance_entry_number", [(("tolerance",), {"OutputTensor": 1, "reason": "r"})], "/tolerance/OutputTensor: expected an object {\"ulp\": N, \"abs\": X}, found number 1")
 

@@ -156,5 +156,32 @@ TEST(CompareSeparateRuns, OnlyTheSlowEndMovingIsLoadNotTheCode) {
     EXPECT_EQ(compare_case(loaded_case(1, 20, 1.5), loaded_case(1, 0, 1), options).verdict, Verdict::kNoisy);
 }
 
+// Issue 30: a reason's numbers carry the decimals its comparison needs to read true: a change of +5.04% against the
+// 5% threshold is "+5.04% > 5.00%", not "+5.0% > 5.0%"; a clear one keeps one decimal.
+TEST(CompareVerdictText, EnoughDigitsToBeTrue) {
+    CompareOptions options;
+    CaseComparison c;
+    c.p_value = c.p_unadjusted = 1e-6;
+    c.change_noise = 0.001;  // a margin of 0.2%: the verdict without it (significant and beyond the threshold)
+    c.change = c.raw_change = 0.0504;
+    assign_verdict(c, options);
+    ASSERT_EQ(c.verdict, Verdict::kSlower) << c.reason;
+    EXPECT_EQ(c.reason, "p = 1e-06 < 0.05 and +5.04% > 5.00%");
+    c.change = c.raw_change = -0.05004;
+    assign_verdict(c, options);
+    ASSERT_EQ(c.verdict, Verdict::kFaster) << c.reason;
+    EXPECT_EQ(c.reason, "p = 1e-06 < 0.05 and -5.004% < -5.000%");
+    // With the noise margin: +7.04% - 2.0% (rounded) would read 5.0 > 5.0.
+    c.change = c.raw_change = 0.0704;
+    c.change_noise = 0.0203 / 1.96;
+    assign_verdict(c, options);
+    ASSERT_EQ(c.verdict, Verdict::kSlower) << c.reason;
+    EXPECT_EQ(c.reason, "p = 1e-06 < 0.05 and +7.04% (+/- 2.03% noise) > 5.00%");
+    c.change = c.raw_change = 0.20;
+    c.change_noise = 0;
+    assign_verdict(c, options);
+    EXPECT_EQ(c.reason, "p = 1e-06 < 0.05 and +20.0% (+/- 0.0% noise) > 5.0%");
+}
+
 }  // namespace
 }  // namespace dmltool::app

@@ -184,10 +184,13 @@ TEST_F(CaseSpecTest, UnknownOperatorSuggestsClosest) {
 TEST_F(CaseSpecTest, UnknownMembersAreRejected) {
     json top = base_case();
     top["inptus"] = json::object();
-    EXPECT_NE(case_error(top).find("/inptus: unknown member (expected name, description"), std::string::npos);
+    EXPECT_NE(case_error(top).find("/inptus: unknown member 'inptus' (did you mean inputs? expected one of name, description"),
+              std::string::npos);
+    EXPECT_NE(case_error(top).find(", sweep, comment)"), std::string::npos);
     json op = base_case();
     op["operator"]["Desc"] = json::object();
-    EXPECT_NE(case_error(op).find("/operator/Desc: unknown member (expected type, desc)"), std::string::npos);
+    EXPECT_NE(case_error(op).find("/operator/Desc: unknown member 'Desc' (did you mean desc? expected one of type, desc)"),
+              std::string::npos);
     json desc = base_case();
     desc["operator"]["desc"]["Blocksize"] = 2;
     EXPECT_NE(case_error(desc).find("/operator/desc/Blocksize: unknown member"), std::string::npos);

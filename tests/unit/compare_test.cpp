@@ -59,9 +59,14 @@ TEST(DescribeTolerance, Formats) {
 
 TEST(FormatMismatch, ShowsCoordinatesValuesAndErrors) {
     Mismatch m{5, {0, 1}, "1.5 (0x3fc00000)", "1.75 (0x3fe00000)", 0.25, 2097152};
-    EXPECT_EQ(format_mismatch(m), "[0,1] expected 1.5 (0x3fc00000) got 1.75 (0x3fe00000) |diff| 0.25, 2097152 ulp");
+    EXPECT_EQ(format_mismatch(m), "[0,1] expected 1.5 (0x3fc00000), got 1.75 (0x3fe00000): |diff| 0.25, 2097152 ulp");
+    CompareResult sides;
+    sides.expected_side = "expected (file)";
+    sides.got_side = "directml";
+    EXPECT_EQ(format_mismatch(m, sides),
+              "[0,1] expected (file) 1.5 (0x3fc00000), directml 1.75 (0x3fe00000): |diff| 0.25, 2097152 ulp");
     m.ulp_error = kNanDistance;
-    EXPECT_EQ(format_mismatch(m), "[0,1] expected 1.5 (0x3fc00000) got 1.75 (0x3fe00000) (NaN mismatch)");
+    EXPECT_EQ(format_mismatch(m), "[0,1] expected 1.5 (0x3fc00000), got 1.75 (0x3fe00000): NaN mismatch");
 }
 
 TEST(CompareTensors, IdenticalPasses) {
@@ -129,7 +134,7 @@ TEST(CompareTensors, NanPolicy) {
     EXPECT_EQ(r.verdict, Verdict::kFailed);
     ASSERT_EQ(r.mismatches.size(), 1u);
     EXPECT_EQ(r.mismatches[0].ulp_error, kNanDistance);
-    EXPECT_NE(format_mismatch(r.mismatches[0]).find("(NaN mismatch)"), std::string::npos);
+    EXPECT_NE(format_mismatch(r.mismatches[0]).find(": NaN mismatch"), std::string::npos);
     EXPECT_EQ(r.max_ulp_error, 0u);  // NaN mismatches do not pollute the error statistics
     CompareResult reverse = compare_tensors(f32({1, 1, 2}), expected, ulp_abs(kNanDistance - 1, 1e300));
     EXPECT_EQ(reverse.verdict, Verdict::kFailed);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_reader.h"
+#include "core/suggest.h"
 
 namespace dmltool {
 namespace {
@@ -134,7 +135,40 @@ TEST(JsonObjectReader, FinishRejectsUnknownMembers) {
     r.accept("Order");
     Status s = r.finish();
     ASSERT_FALSE(s.is_ok());
-    EXPECT_EQ(s.message(), "/operator/desc/Blocksize: unknown member (expected one of BlockSize, Order)");
+    EXPECT_EQ(s.message(),
+              "/operator/desc/Blocksize: unknown member 'Blocksize' (did you mean BlockSize? expected one of BlockSize, Order)");
+}
+
+// Issue 30: a misspelled required member is reported as missing before finish() runs; the message names it.
+TEST(JsonObjectReader, MissingRequiredMemberNamesItsMisspelling) {
+    const json v = json::parse(R"({"BlockSzie": 2, "Order": "DEPTH_COLUMN_ROW"})");
+    JsonObjectReader r(v, "/operator/desc");
+    EXPECT_EQ(r.required_uint("BlockSize").status().message(),
+              "/operator/desc/BlockSize: missing required member (an unsigned integer); found unknown member "
+              "'BlockSzie' (did you mean BlockSize?)");
+    // Nothing close: the plain message.
+    const json far = json::parse(R"({"Axis": 2})");
+    JsonObjectReader r2(far, "/d");
+    EXPECT_EQ(r2.required_uint("BlockSize").status().message(), "/d/BlockSize: missing required member (an unsigned integer)");
+}
+
+TEST(Suggest, DistanceIgnoresCaseAndCountsSwapsOnce) {
+    EXPECT_EQ(name_distance("BlockSzie", "BlockSize"), 1u);
+    EXPECT_EQ(name_distance("blocksize", "BlockSize"), 0u);
+    EXPECT_EQ(name_distance("Stride", "Strides"), 1u);
+    EXPECT_EQ(name_distance("kitten", "sitting"), 3u);
+    EXPECT_EQ(name_distance("", "abc"), 3u);
+}
+
+TEST(Suggest, ClosestNameHasACutoffAndTakesAbbreviations) {
+    const std::vector<std::string> kinds = {"hdf5", "values", "random", "sequence", "constant"};
+    EXPECT_EQ(closest_name("value", kinds), std::optional<std::string>("values"));
+    EXPECT_EQ(closest_name("h5", kinds), std::optional<std::string>("hdf5"));
+    EXPECT_EQ(closest_name("seq", kinds), std::optional<std::string>("sequence"));
+    EXPECT_EQ(closest_name("shape", kinds), std::nullopt);
+    EXPECT_EQ(closest_name("rel", {"ulp", "abs"}), std::nullopt);
+    EXPECT_EQ(did_you_mean("sweeps", {"name", "sweep"}), " (did you mean sweep?)");
+    EXPECT_EQ(did_you_mean("sweep", {"sweep"}), "");
 }
 
 TEST(JsonObjectReader, FinishRejectsNonObject) {
@@ -205,8 +239,10 @@ TEST(ParseTensorDesc, ErrorsNameTheMember) {
               "/t/DataType: expected on");
     EXPECT_EQ(error_of(parse_desc(R"({"DataType": "FLOAT32"})")),
               "/t/Sizes: missing required member (an array of unsigned integers)");
-    EXPECT_EQ(error_of(parse_desc(R"({"DataType": "FLOAT32", "Sizes": [2], "Size": [2]})")).substr(0, 33),
-              "/t/Size: unknown member (expected");
+    EXPECT_EQ(error_of(parse_desc(R"({"DataType": "FLOAT32", "Sizes": [2], "Size": [2]})")).substr(0, 58),
+              "/t/Size: unknown member 'Size' (did you mean Sizes? expect");
+    EXPECT_EQ(error_of(parse_desc(R"({"DataTyp": "FLOAT32", "Sizes": [2]})")),
+              "/t/DataType: missing required member; found unknown member 'DataTyp' (did you mean DataType?)");
     EXPECT_EQ(error_of(parse_desc(R"({"DataType": "FLOAT32", "Sizes": [2, 3], "DimensionCount": 3})")),
               "/t/DimensionCount: expected 2 (the length of Sizes), found 3");
     EXPECT_EQ(error_of(parse_desc(R"({"DataType": "FLOAT32", "Sizes": [2], "TotalTensorSizeInBytes": -4})")),

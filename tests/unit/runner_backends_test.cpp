@@ -102,6 +102,26 @@ TEST_F(RunnerBackendsTest, ThreeWayComparesEachBackendWithTheReferenceAndWithEac
     EXPECT_NE(both.reason.find("[gpu+directml-only failure"), std::string::npos) << both.reason;
 }
 
+// Issue 30: each side of a failure line is named by its source; "got" alone read as "the reference is wrong".
+TEST_F(RunnerBackendsTest, FailureLinesNameBothSides) {
+    const LoadedCase& c = load(d2s_case("d2s/sides"));
+    LabelledBackend gpu("gpu"), directml("directml");
+    gpu.outputs.push_back(d2s_output(c, 98));
+    directml.outputs.push_back(d2s_output(c, 99));
+    options_.backend = BackendChoice::kAll;
+    Runner runner(options_, pool_, std::vector<Backend*>{&gpu, &directml});
+    CaseResult r = runner.run(c);
+    std::vector<std::string> lines;
+    for (const OutputReport& o : r.outputs)
+        if (!o.result.mismatches.empty()) lines.push_back(o.comparison + ": " + format_mismatch(o.result.mismatches[0], o.result));
+    EXPECT_EQ(lines, (std::vector<std::string>{
+                         "gpu vs reference: [0,0,0,0] reference 10, gpu 98: |diff| 88, 88 ulp",
+                         "directml vs reference: [0,0,0,0] reference 10, directml 99: |diff| 89, 89 ulp",
+                         "directml vs gpu: [0,0,0,0] gpu 98, directml 99: |diff| 1, 1 ulp",
+                         "gpu vs expected: [0,0,0,0] expected (file) 10, gpu 98: |diff| 88, 88 ulp",
+                         "directml vs expected: [0,0,0,0] expected (file) 10, directml 99: |diff| 89, 89 ulp"}));
+}
+
 TEST_F(RunnerBackendsTest, BackendThatCannotRunTheCaseMakesItUnsupportedNeverPassed) {
     const LoadedCase& c = load(d2s_case("d2s/rejected"));
     LabelledBackend gpu("gpu"), directml("directml");
