@@ -418,6 +418,7 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     for (const LoadedCase* c : selected->cases) {
         std::vector<HostTensor> checked_inputs;  // what the check ran on: timed as they are, not generated again
         CaseResult check = runner.run(*c, &checked_inputs);
+        if (options.verbose) print_case(human, check, ConsoleOptions{true});
         // With --backend cpu a case without `expected` has nothing to be checked against (the reference is the
         // oracle), and timing the reference is still what was asked for.
         const bool timeable = check.status == CaseStatus::kPassed || check.status == CaseStatus::kDeviates ||

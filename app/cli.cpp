@@ -233,6 +233,9 @@ int run_cli(int argc, char** argv) {
                       "Seconds of sampling per case and backend before giving up with a 'not converged' warning "
                       "(default 3)")
         ->check(CLI::Range(0.0, 86400.0));
+    bench->add_flag("-v,--verbose", bench_options.verbose,
+                    "Also print every case's correctness check before it is timed, with its comparison statistics "
+                    "(as run -v)");
     bench->add_option("--passes", bench_options.passes,
                       "Spread each case's sampling over N passes through the selection, in random order (Google "
                       "Benchmark's interleaved repetitions), each with --max-time/N and --min-samples/N; the report "

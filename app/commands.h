@@ -56,6 +56,7 @@ struct BenchCommandOptions {
     std::string report_csv_path;              // the same as CSV
     StopRule stop;                            // --max-noise, --min-samples, --max-time
     unsigned passes = 1;                      // --passes: each case's sampling spread over this many interleaved passes
+    bool verbose = false;                     // -v: also print every case's correctness check, as `run -v` does
     bool cache_cold = false;                  // --cache cold: flush the caches before every sample
     uint64_t flush_mib = 256;                 // --flush-mib: what a flush writes over (capped on software adapters)
     std::string throttle = "auto";            // --throttle auto|on|off: may a slow clock probe re-measure a case
