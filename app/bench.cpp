@@ -40,12 +40,6 @@ std::string data_type_of_first_input(const CaseSpec& spec) {
     return "none";
 }
 
-std::string join(const std::vector<std::string>& items, const char* separator) {
-    std::string out;
-    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-    return out;
-}
-
 std::string number_text(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", value);
@@ -54,33 +48,26 @@ std::string number_text(double value) {
 
 std::vector<std::pair<std::string, std::string>> describe_options(const BenchCommandOptions& o) {
     const bool directml = o.run.backend == BackendChoice::kDirectml;
-    return {{"backend", backend_choice_name(o.run.backend)},
-            {"dml_metacommands", directml ? (o.device.dml_disable_metacommands ? "off" : "on") : "n/a"},
-            {"dml_half_precision", directml ? (o.device.dml_allow_half_precision ? "allowed" : "off") : "n/a"},
-            {"directml_dll", directml ? o.device.directml_dll : ""},
-            {"feature_level_cap", o.run.feature_level_cap.to_string()},
-            {"filter", o.selection.filter},
-            {"tags", join(o.selection.tags, ",")},
-            {"exclude_tags", join(o.selection.exclude_tags, ",")},
-            {"shard", std::to_string(o.selection.shard_index) + "/" + std::to_string(o.selection.shard_count)},
-            {"nearest_rule", std::string(nearest_rule_name(o.run.semantics.resample_nearest_rule))},
-            {"adapter", o.device.adapter},
-            {"threads", o.threads ? std::to_string(o.threads) : "all"},
-            {"gpu_batch", std::to_string(o.gpu_batch)},
-            {"roofline_mib", std::to_string(o.roofline_mib)},
-            {"benchmark_args", join(o.benchmark_args, " ")},
-            {"max_noise_percent", number_text(100 * o.stop.max_noise)},
-            {"min_samples", std::to_string(o.stop.min_samples)},
-            {"max_time_seconds", number_text(o.stop.max_seconds)},
-            {"passes", std::to_string(o.passes)},
-            {"cache", o.cache_cold ? "cold" : "hot"},
-            {"stable_power_state", o.device.stable_power_state ? "on" : "off"},
-            {"autotune", std::string(tuning_mode_name(o.device.autotune))},
-            {"flush_mib", std::to_string(o.flush_mib)},
-            {"throttle", o.throttle},
-            {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)},
-            // The test hook's value, so that a report measured with a planted slowdown says so.
-            {"test_slowdown", std::getenv("DMLTOOL_TEST_SLOWDOWN") ? std::getenv("DMLTOOL_TEST_SLOWDOWN") : ""}};
+    auto options = describe_shared_options(o.selection, o.run, o.device, o.threads);
+    options.insert(options.end(), {
+        {"dml_metacommands", directml ? (o.device.dml_disable_metacommands ? "off" : "on") : "n/a"},
+        {"dml_half_precision", directml ? (o.device.dml_allow_half_precision ? "allowed" : "off") : "n/a"},
+        {"directml_dll", directml ? o.device.directml_dll : ""},
+        {"gpu_batch", std::to_string(o.gpu_batch)},
+        {"roofline_mib", std::to_string(o.roofline_mib)},
+        {"benchmark_args", join(o.benchmark_args, " ")},
+        {"max_noise_percent", number_text(100 * o.stop.max_noise)},
+        {"min_samples", std::to_string(o.stop.min_samples)},
+        {"max_time_seconds", number_text(o.stop.max_seconds)},
+        {"passes", std::to_string(o.passes)},
+        {"cache", o.cache_cold ? "cold" : "hot"},
+        {"stable_power_state", o.device.stable_power_state ? "on" : "off"},
+        {"flush_mib", std::to_string(o.flush_mib)},
+        {"throttle", o.throttle},
+        {"throttle_threshold_percent", number_text(100 * o.throttle_threshold)},
+        // The test hook's value, so that a report measured with a planted slowdown says so.
+        {"test_slowdown", std::getenv("DMLTOOL_TEST_SLOWDOWN") ? std::getenv("DMLTOOL_TEST_SLOWDOWN") : ""}});
+    return options;
 }
 
 std::map<std::string, BackendRoofline> measure_rooflines(const BenchCommandOptions& options, Backend* device,

@@ -33,26 +33,14 @@ private:
 
 // The options as used, for the JSON report (as bench's report records its own).
 std::vector<std::pair<std::string, std::string>> describe_run_options(const RunCommandOptions& o) {
-    auto join = [](const std::vector<std::string>& items) {
-        std::string out;
-        for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
-        return out;
-    };
-    return {{"backend", backend_choice_name(o.run.backend)},
-            {"feature_level_cap", o.run.feature_level_cap.to_string()},
-            {"filter", o.selection.filter},
-            {"tags", join(o.selection.tags)},
-            {"exclude_tags", join(o.selection.exclude_tags)},
-            {"shard", std::to_string(o.selection.shard_index) + "/" + std::to_string(o.selection.shard_count)},
-            {"nearest_rule", std::string(nearest_rule_name(o.run.semantics.resample_nearest_rule))},
-            {"allow_outside_paths", o.run.sources.allow_outside_paths ? "on" : "off"},
-            {"max_host_mib", std::to_string(o.run.max_host_bytes >> 20)},
-            {"max_device_mib", o.device.max_device_mib ? std::to_string(o.device.max_device_mib) : "adapter"},
-            {"adapter", o.device.adapter},
-            {"deviations", o.device.deviations},
-            {"strict", o.strict ? "on" : "off"},
-            {"autotune", std::string(tuning_mode_name(o.device.autotune))},
-            {"threads", o.threads ? std::to_string(o.threads) : "all"}};
+    auto options = describe_shared_options(o.selection, o.run, o.device, o.threads);
+    options.insert(options.end(),
+                   {{"allow_outside_paths", o.run.sources.allow_outside_paths ? "on" : "off"},
+                    {"max_host_mib", std::to_string(o.run.max_host_bytes >> 20)},
+                    {"max_device_mib", o.device.max_device_mib ? std::to_string(o.device.max_device_mib) : "adapter"},
+                    {"deviations", o.device.deviations},
+                    {"strict", o.strict ? "on" : "off"}});
+    return options;
 }
 
 }  // namespace

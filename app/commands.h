@@ -64,6 +64,12 @@ struct BenchCommandOptions {
     std::string results_db;                   // --results-db: append every benchmark to this SQLite database
 };
 
+// "a,b,c": items joined by `separator`.
+std::string join(const std::vector<std::string>& items, const char* separator);
+// The options `run` and `bench` share (backend, selection, semantics, adapter, threads...), as their reports
+// record them: option name -> value as used.
+std::vector<std::pair<std::string, std::string>> describe_shared_options(const Selection& selection, const RunOptions& run,
+                                                                         const DeviceOptions& device, unsigned threads);
 // The one line (exit code 5) that says why a run or bench of `total` cases, all SKIPPED, tested nothing; with
 // total 0, that the selection (--filter, --tag, --shard) chose no case.
 std::string nothing_tested_line(size_t total, const Selection& selection);

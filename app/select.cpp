@@ -41,6 +41,26 @@ Result<std::vector<std::unique_ptr<Backend>>> open_backends(const RunOptions& ru
     return backends;
 }
 
+std::string join(const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> describe_shared_options(const Selection& selection, const RunOptions& run,
+                                                                         const DeviceOptions& device, unsigned threads) {
+    return {{"backend", backend_choice_name(run.backend)},
+            {"feature_level_cap", run.feature_level_cap.to_string()},
+            {"filter", selection.filter},
+            {"tags", join(selection.tags, ",")},
+            {"exclude_tags", join(selection.exclude_tags, ",")},
+            {"shard", std::to_string(selection.shard_index) + "/" + std::to_string(selection.shard_count)},
+            {"nearest_rule", std::string(nearest_rule_name(run.semantics.resample_nearest_rule))},
+            {"adapter", device.adapter},
+            {"threads", threads ? std::to_string(threads) : "all"},
+            {"autotune", std::string(tuning_mode_name(device.autotune))}};
+}
+
 Status check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs) {
     namespace fs = std::filesystem;
     for (const auto& [option, path] : outputs) {
