@@ -150,58 +150,6 @@ double mann_whitney_p_value(const std::vector<double>& a, const std::vector<doub
     return std::min(1.0, std::erfc(distance / std::sqrt(variance) / std::sqrt(2.0)));
 }
 
-namespace {
-
-// P(W+ <= w) for n non-zero differences without ties under the null hypothesis: each of the 2^n sign patterns of
-// the ranks 1..n is equally likely; counts[w] is the number whose positive ranks sum to w.
-double exact_signed_rank_cdf(size_t n, double w) {
-    const size_t max_sum = n * (n + 1) / 2;
-    std::vector<double> counts(max_sum + 1, 0);
-    counts[0] = 1;
-    for (size_t rank = 1; rank <= n; ++rank)
-        for (size_t sum = max_sum; sum >= rank; --sum) counts[sum] += counts[sum - rank];
-    double below = 0;
-    for (size_t sum = 0; sum <= max_sum && double(sum) <= w + 1e-9; ++sum) below += counts[sum];
-    return below / std::ldexp(1.0, int(n));
-}
-
-constexpr size_t kExactSignedRankLimit = 30;
-
-}  // namespace
-
-double wilcoxon_signed_rank_p_value(const std::vector<double>& differences) {
-    std::vector<double> nonzero;
-    for (double d : differences)
-        if (d != 0 && std::isfinite(d)) nonzero.push_back(d);
-    const size_t n = nonzero.size();
-    if (n == 0) return 1;
-    std::sort(nonzero.begin(), nonzero.end(), [](double x, double y) { return std::fabs(x) < std::fabs(y); });
-    double positive_rank_sum = 0, tie_term = 0;
-    bool ties = false;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && std::fabs(nonzero[j]) == std::fabs(nonzero[i])) ++j;
-        const double average_rank = (double(i + 1) + double(j)) / 2;
-        for (size_t k = i; k < j; ++k)
-            if (nonzero[k] > 0) positive_rank_sum += average_rank;
-        const double t = double(j - i);
-        if (j - i > 1) ties = true;
-        tie_term += t * t * t - t;
-        i = j;
-    }
-    if (!ties && n <= kExactSignedRankLimit) {
-        // Both tails, doubled, capped at 1. Without ties W+ is an integer.
-        const double lower = exact_signed_rank_cdf(n, positive_rank_sum);
-        const double upper = 1 - exact_signed_rank_cdf(n, positive_rank_sum - 1);
-        return std::min(1.0, 2 * std::min(lower, upper));
-    }
-    const double mean = double(n) * double(n + 1) / 4;
-    const double variance = double(n) * double(n + 1) * double(2 * n + 1) / 24 - tie_term / 48;
-    if (!(variance > 0)) return 1;
-    const double distance = std::max(0.0, std::fabs(positive_rank_sum - mean) - 0.5);
-    return std::min(1.0, std::erfc(distance / std::sqrt(variance) / std::sqrt(2.0)));
-}
-
 std::vector<double> holm_adjusted_p_values(const std::vector<double>& p_values) {
     const size_t m = p_values.size();
     std::vector<size_t> order(m);

@@ -78,13 +78,6 @@ StopDecision sample_until_stable(const StopRule& rule, std::vector<double>& samp
 // normal approximation is poor there. 1 when either set is empty or every value is tied.
 double mann_whitney_p_value(const std::vector<double>& a, const std::vector<double>& b);
 
-// Two-sided Wilcoxon signed-rank test of "the differences are symmetric around 0" (for paired samples, e.g. the
-// per-round log ratios of `compare --ab`). Zero differences are dropped (Wilcoxon's rule); tied magnitudes share
-// their mean rank. Without ties and with at most 30 non-zero differences the p-value is exact (the distribution
-// of the positive rank sum counted by dynamic programming), else the normal approximation with the tie and
-// continuity corrections. 1 when no difference is non-zero.
-double wilcoxon_signed_rank_p_value(const std::vector<double>& differences);
-
 // Two-sided exact sign test of "positive and negative differences are equally likely" (for the per-round log
 // ratios of `compare --ab`): zero differences are dropped; with k of n positive, p = min(1, 2 P(X <= min(k, n-k)))
 // for X ~ Binomial(n, 1/2). Each difference is one vote whatever its size, so a round spoiled by a burst of load

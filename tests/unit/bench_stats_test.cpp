@@ -140,26 +140,6 @@ TEST(SignTest, ExactBinomialTails) {
     EXPECT_NEAR(sign_test_p_value(thirty), 2.0 / (1 << 30), 1e-15);
 }
 
-TEST(WilcoxonSignedRank, ExactSmallSamples) {
-    // All n differences positive: one of the 2^n sign patterns on each side, two-sided p = 2 / 2^n.
-    EXPECT_NEAR(wilcoxon_signed_rank_p_value({1, 2, 3, 4, 5}), 2.0 / 32, 1e-12);
-    EXPECT_NEAR(wilcoxon_signed_rank_p_value({-0.1, -0.2, -0.3, -0.4, -0.5, -0.6, -0.7, -0.8, -0.9, -1}), 2.0 / 1024, 1e-12);
-    // Only the smallest of six negative: W- = 1; patterns with W- <= 1 are {} and {1}: 2/64, two-sided 4/64.
-    EXPECT_NEAR(wilcoxon_signed_rank_p_value({-1, 2, 3, 4, 5, 6}), 4.0 / 64, 1e-12);
-    // Zeros are dropped: the same as the five non-zero differences alone.
-    EXPECT_NEAR(wilcoxon_signed_rank_p_value({0, 1, 2, 0, 3, 4, 5}), 2.0 / 32, 1e-12);
-    // Balanced: W+ = W- = 5 of 10 -> p = 1 (capped).
-    EXPECT_DOUBLE_EQ(wilcoxon_signed_rank_p_value({1, -2, -3, 4}), 1.0);
-    EXPECT_DOUBLE_EQ(wilcoxon_signed_rank_p_value({}), 1.0);
-    EXPECT_DOUBLE_EQ(wilcoxon_signed_rank_p_value({0, 0}), 1.0);
-}
-
-TEST(WilcoxonSignedRank, NormalApproximationWithTies) {
-    // |d| ranks: 1,1 -> 1.5; 2,2 -> 3.5; 3,3,3 -> 6; 4 -> 8. W+ = 3 + 3.5 + 18 + 8 = 32.5, mean 18,
-    // variance 8*9*17/24 - (6 + 6 + 24)/48 = 50.25, z = (14.5 - 0.5) / sqrt(50.25) = 1.975, p = 0.0483.
-    EXPECT_NEAR(wilcoxon_signed_rank_p_value({1, 1, 2, -2, 3, 3, 3, 4}), 0.04827, 1e-4);
-}
-
 TEST(Holm, StepDownAdjustmentKeepsInputOrder) {
     // Sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04; running max: 0.02, 0.03, 0.06, 0.06.
     const std::vector<double> adjusted = holm_adjusted_p_values({0.01, 0.04, 0.03, 0.005});
