@@ -247,17 +247,17 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
         }
         parts.push_back(std::move(part));
     }
+    // "NAME not run: WHY; ..." for the device parts that will not run (empty: all run).
+    std::string device_skipped;
+    for (const DevicePart& part : parts)
+        if (!part.skipped.empty())
+            device_skipped += (device_skipped.empty() ? "" : "; ") + part.backend->name() + " not run: " + part.skipped;
     // SKIPPED is decided before any input is built: with no expected outputs and no device part to run there is
     // nothing to compare, and generating inputs and running the reference would only cost time (a perf file on
     // --backend cpu spent 57 s on 38 such cases). The case is still checked as `validate` checks it.
     if (spec.expected.empty() &&
         std::all_of(parts.begin(), parts.end(), [](const DevicePart& p) { return !p.skipped.empty(); }))
-        return skip_early(loaded, context, r, used_inputs, [&] {
-            std::string skipped;
-            for (const DevicePart& part : parts)
-                skipped += (skipped.empty() ? "" : "; ") + part.backend->name() + " not run: " + part.skipped;
-            return skipped;
-        }());
+        return skip_early(loaded, context, r, used_inputs, device_skipped);
 
     auto inputs = prepare_inputs(spec);
     if (!inputs.is_ok()) return fail(inputs.status().with_context(context));
@@ -512,13 +512,10 @@ CaseResult Runner::run(const LoadedCase& loaded, std::vector<HostTensor>* used_i
                     return parts[k].backend->execute(*spec.op, *spec.desc, input_ptrs, nullptr, poison);
                 });
     }
-    std::string device_skipped, device_unsupported;
-    for (const DevicePart& part : parts) {
-        if (!part.skipped.empty())
-            device_skipped += (device_skipped.empty() ? "" : "; ") + part.backend->name() + " not run: " + part.skipped;
+    std::string device_unsupported;
+    for (const DevicePart& part : parts)
         if (!part.unsupported.empty())
             device_unsupported += (device_unsupported.empty() ? "" : "; ") + part.backend->label() + ": " + part.unsupported;
-    }
     if (used_inputs) *used_inputs = std::move(*inputs);  // nothing below reads them
     // (A case with nothing to compare was SKIPPED before its inputs were built: skip_early.)
     r.status = CaseStatus::kPassed;
