@@ -212,7 +212,7 @@ int run_cli(int argc, char** argv) {
     add_selection(bench, bench_options.selection);
     add_run_flags(bench, bench_flags, bench_options.run, bench_options.device, bench_options.threads, false);
     bench->add_option("--gpu-batch", bench_options.gpu_batch,
-                      "GPU executions per timed submission; the mean is reported (default 30)")
+                      "GPU executions per timed submission; the mean is reported (default 20)")
         ->check(CLI::Range(1u, 10000u));
     bench->add_option("--roofline-mib", bench_options.roofline_mib,
                       "MiB copied by the copy probes whose bandwidth is the data-movement roofline; 0 skips the "
