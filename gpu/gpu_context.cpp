@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 
+#include "core/platform.h"
 #include "gpu/gpu_buffer.h"
 #include "gpu/hresult.h"
 #include "gpu/platform.h"
@@ -10,6 +13,18 @@
 namespace dmltool::gpu {
 
 namespace {
+
+// Wine's vkd3d (1.6 in Wine 8.0) puts descriptor tables in push constants; DirectML's QUANTIZED_LINEAR_CONVOLUTION
+// root signature needs 260 bytes of them, NVIDIA allows 256, and its GPU work then never finished on an H200 (vkd3d
+// logged "Push constants size 260 exceeds maximum allowed size 256. Try VKD3D_CONFIG=virtual_heaps"); with
+// VKD3D_CONFIG=virtual_heaps it ran and passed (docs/directml-gpu-machine.md). A timeout under Wine says so.
+std::string wine_timeout_hint() {
+    if (dmltool::platform::describe_host().os.rfind("Wine", 0) != 0) return "";
+    const char* config = std::getenv("VKD3D_CONFIG");
+    if (config != nullptr && std::strstr(config, "virtual_heaps") != nullptr) return "";
+    return "; under Wine, vkd3d's descriptor tables in push constants can exceed the GPU's (NVIDIA: 256 bytes) and "
+           "hang: try VKD3D_CONFIG=virtual_heaps (docs/directml-gpu-machine.md)";
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -133,7 +148,8 @@ Status GpuContext::submit_and_wait() {
         if (FAILED(hr)) return mark_lost(hresult_status(hr, "ID3D12Fence::SetEventOnCompletion", device_.Get()));
         if (!wait_for_fence(fence_value_, submit_timeout_ms_)) {
             return mark_lost(device_error("GPU work did not finish within " + std::to_string(submit_timeout_ms_) +
-                                          " ms (fence value " + std::to_string(fence_value_) + ")"));
+                                          " ms (fence value " + std::to_string(fence_value_) + ")" +
+                                          wine_timeout_hint()));
         }
     }
     if (fence_->GetCompletedValue() == UINT64_MAX || FAILED(device_->GetDeviceRemovedReason())) {

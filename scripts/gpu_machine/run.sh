@@ -13,11 +13,16 @@
 #                                    (e.g. cases/perf/perf.json --filter qlconv --variants --json $OUT/stats.json);
 #                                    console copy in pipeline_stats.txt
 #   bash run.sh directml [ARGS...]   DirectML under Wine (package.sh --with-directml): dmltool.exe list and
-#                                    run --backend all cases/*.json, then (WINE_BENCH=0 skips) dmltool.exe bench of
-#                                    the perf suite with --backend directml and --backend gpu (ARGS go to both)
+#                                    run --backend all cases/*.json (WINE_RUN_FILTER=REGEX selects), then (WINE_BENCH=0
+#                                    skips) dmltool.exe bench of the perf suite, one operator group at a time
+#                                    (WINE_BENCH_GROUPS, default "d2s split resample"), --backend directml then
+#                                    --backend gpu (ARGS go to both), each under timeout WINE_BENCH_TIMEOUT (900 s)
+#                                    or an even share of the time to WINE_DEADLINE (epoch seconds), if sooner;
+#                                    WINE_BENCH_BACKENDS="gpu" (or "directml") times one side only
 #   bash run.sh all [ARGS...]        bench (the Linux build and PyTorch), then directml; ARGS go to every bench
 #   directml and all write more than the device's 8 files: wine_setup.txt xvfb.log wine_list.txt wine_run.txt
-#   wine_run.json wine_junit.xml {directml,wine_gpu}_{bench.json,bench.txt,report.json}: tar $OUT up on the device.
+#   wine_run.json wine_junit.xml {directml,wine_gpu}_GROUP_{bench.json,bench.txt,report.json}: tar $OUT up on the
+#   device; scripts/gpu_machine/directml_table.py makes the table of DirectML vs dmltool's kernels vs PyTorch.
 # Environment: PERF_FILTER=REGEX limits both dmltool and PyTorch to matching perf cases; RUN_SUITE=0 skips the
 # correctness suite; BENCH_BACKEND=both also times the CPU reference (slow on the perf shapes); PERF_CASES picks
 # another case file (default cases/perf/perf.json).
@@ -25,6 +30,8 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$here/out}"
 mkdir -p "$out"
+# bundle.sh packs bin/ and lib/ into linux.tar.xz so that the Linux and the Wine packages travel together.
+[ -x "$here/bin/dmltool" ] || [ ! -f "$here/linux.tar.xz" ] || tar -C "$here" -xJf "$here/linux.tar.xz"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if [ -z "${VK_DRIVER_FILES:-}" ]; then
   for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
@@ -56,18 +63,40 @@ run_directml() {
   # Output goes to files, not pipes: Wine's services can inherit a pipe and hold it open after dmltool.exe exits.
   wine_run list >"$out/wine_list.txt" 2>&1 || status=$?
   cat "$out/wine_list.txt"
-  wine_run run cases/*.json --backend all --junit "$out/wine_junit.xml" --json "$out/wine_run.json" \
+  local run_filter=()
+  [ -n "${WINE_RUN_FILTER:-}" ] && run_filter=(--filter "$WINE_RUN_FILTER")
+  wine_run run cases/*.json --backend all "${run_filter[@]}" --junit "$out/wine_junit.xml" --json "$out/wine_run.json" \
     >"$out/wine_run.txt" 2>&1 || status=$?
   tail -n 5 "$out/wine_run.txt"
   if [ "${WINE_BENCH:-1}" != 0 ]; then
-    local cases="${PERF_CASES:-cases/perf/perf.json}" filter=() backend
-    [ -n "${PERF_FILTER:-}" ] && filter=(--filter "$PERF_FILTER")
-    for backend in directml gpu; do
-      local name="$backend"; [ "$backend" = gpu ] && name=wine_gpu
-      timeout "${WINE_BENCH_TIMEOUT:-900}" "$WINE64" "$DMLTOOL_EXE" bench "$cases" --backend "$backend" "${filter[@]}" --benchmark_min_time=0.05 \
-        --benchmark_out="$out/${name}_bench.json" --benchmark_out_format=json \
-        --report-json "$out/${name}_report.json" "$@" </dev/null >"$out/${name}_bench.txt" 2>&1 || status=$?
-      tail -n 3 "$out/${name}_bench.txt"
+    # One bench per operator group and backend, DirectML then dmltool's kernels for each group, so that the two
+    # sides of a ratio run minutes apart at most and a group that runs out of time loses only itself (Google
+    # Benchmark writes its JSON at the end). -v prints each case's correctness check as it happens: progress
+    # that a killed run still leaves behind. QUANTIZED_LINEAR_CONVOLUTION hung under DirectML on the H200
+    # (docs/directml-gpu-machine.md), so it is not a default group.
+    # WINE_DEADLINE (epoch seconds) shares the time left evenly among the benches still to run, so that a device
+    # call's limit is not spent on the first group.
+    local cases="${PERF_CASES:-cases/perf/perf.json}" group backend name limit
+    local groups=(${WINE_BENCH_GROUPS:-d2s split resample}) backends=(${WINE_BENCH_BACKENDS:-directml gpu}) left
+    left=$(( ${#groups[@]} * ${#backends[@]} ))
+    for group in "${groups[@]}"; do
+      for backend in "${backends[@]}"; do
+        name="${backend/gpu/wine_gpu}_${group//\//_}"
+        limit="${WINE_BENCH_TIMEOUT:-900}"
+        if [ -n "${WINE_DEADLINE:-}" ]; then
+          local share=$(( (WINE_DEADLINE - $(date +%s)) / left ))
+          [ "$share" -lt "$limit" ] && limit=$share
+          [ "$limit" -lt 1 ] && limit=1
+        fi
+        left=$(( left - 1 ))
+        echo "== bench $group --backend $backend ($(date -u +%T), limit ${limit} s)"
+        timeout "$limit" "$WINE64" "$DMLTOOL_EXE" bench "$cases" --backend "$backend" \
+          --filter "^perf/$group/" -v --benchmark_out="$out/${name}_bench.json" \
+          --benchmark_out_format=json --report-json "$out/${name}_report.json" "$@" </dev/null \
+          >"$out/${name}_bench.txt" 2>&1 || { echo "exit $?" >>"$out/${name}_bench.txt"; status=1; }
+        grep -E '^(RESAMPLE|DEPTH|SPLIT|QUANT)' "$out/${name}_bench.txt" | cut -c1-160
+        tail -n 1 "$out/${name}_bench.txt"
+      done
     done
   fi
   "$WINESERVER" -k 2>/dev/null || true

@@ -30,6 +30,12 @@ export WINEDLLOVERRIDES="mscoree,mshtml=;winedbg.exe,winemenubuilder.exe=d"
 # Wine's Unix side (winex11's libX11, winevulkan's libvulkan.so.1) from the package, then the Linux package's
 # lib/ (the GL dispatch libraries NVIDIA's Vulkan ICD needs).
 export LD_LIBRARY_PATH="$wine_env_root/hostlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# vkd3d's virtual heaps (descriptor indexing) instead of descriptor tables in push constants: DirectML's
+# QUANTIZED_LINEAR_CONVOLUTION root signature needs 260 bytes of them, NVIDIA allows 256, and with the default
+# Wine 8.0's vkd3d logs "Push constants size 260 exceeds maximum allowed size 256. Try VKD3D_CONFIG=virtual_heaps"
+# and the GPU work never finishes (the H200, 2026-11-28: results/h200_directml_vs_dmltool_2026-11-28/). With
+# virtual heaps the whole suite passes there. VKD3D_CONFIG set by the caller wins (VKD3D_CONFIG= for the default).
+export VKD3D_CONFIG="${VKD3D_CONFIG-virtual_heaps}"
 # Debian 12's Vulkan loader reads VK_ICD_FILENAMES; newer loaders VK_DRIVER_FILES: give both.
 [ -n "${VK_DRIVER_FILES:-}" ] && export VK_ICD_FILENAMES="$VK_DRIVER_FILES"
 ulimit -n 65536 2>/dev/null || true
@@ -50,7 +56,7 @@ if [ -z "${DISPLAY:-}" ]; then
   export DISPLAY=":$wine_env_display"
 fi
 {
-  echo "DISPLAY=$DISPLAY WINEPREFIX=$WINEPREFIX VK_DRIVER_FILES=${VK_DRIVER_FILES:-<unset>}"
+  echo "DISPLAY=$DISPLAY WINEPREFIX=$WINEPREFIX VK_DRIVER_FILES=${VK_DRIVER_FILES:-<unset>} VKD3D_CONFIG=$VKD3D_CONFIG"
   "$WINESERVER" -p60 && echo "wineserver started"
   # One Wine start alone (it also starts Wine's services and the desktop explorer.exe), timed.
   wine_env_t0=$(date +%s%N)
