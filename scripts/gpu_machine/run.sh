@@ -72,8 +72,8 @@ run_directml() {
     # One bench per operator group and backend, DirectML then dmltool's kernels for each group, so that the two
     # sides of a ratio run minutes apart at most and a group that runs out of time loses only itself (Google
     # Benchmark writes its JSON at the end). -v prints each case's correctness check as it happens: progress
-    # that a killed run still leaves behind. QUANTIZED_LINEAR_CONVOLUTION hung under DirectML on the H200
-    # (docs/directml-gpu-machine.md), so it is not a default group.
+    # that a killed run still leaves behind. qlconv is not a default group: its DirectML executions hung on NVIDIA
+    # until wine_env.sh set VKD3D_CONFIG=virtual_heaps (docs/directml-gpu-machine.md); WINE_BENCH_GROUPS adds it.
     # WINE_DEADLINE (epoch seconds) shares the time left evenly among the benches still to run, so that a device
     # call's limit is not spent on the first group.
     local cases="${PERF_CASES:-cases/perf/perf.json}" group backend name limit
