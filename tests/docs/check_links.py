@@ -33,8 +33,9 @@ LINK = re.compile(r'!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\
 HEADING = re.compile(r'^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$')
 HTML_ANCHOR = re.compile(r'<a\s+[^>]*(?:id|name)="([^"]+)"', re.I)
 # A path: at least two components joined by '/', optionally after a commit ("82c716f:"). Not preceded by what
-# makes it part of a URL, an absolute or home path, a longer word, or an option value glued with '=' is fine.
-PATH = re.compile(r'(?<![\w./~:@$%-])(?:([0-9a-f]{7,40}):)?((?:\.\./)*[\w.*{},<>-]*[\w*}>-]/(?:[\w.*{},<>-]+/?)*)')
+# makes it part of a URL, an absolute or home path or a longer word, nor by a regular expression's '^' (case
+# names look like paths: "^gate/resample/..."); an option value glued with '=' is checked.
+PATH = re.compile(r'(?<![\w./~:@$%^-])(?:([0-9a-f]{7,40}):)?((?:\.\./)*[\w.*{},<>-]*[\w*}>-]/(?:[\w.*{},<>-]+/?)*)')
 FILE_EXTENSION = re.compile(r'\.(md|py|sh|json|h5|txt|png|svg|csv|cpp|h|inc|cmake|sql|html|yaml|yml|toml)$')
 
 
