@@ -9,9 +9,12 @@ inconsistent:
   - operator names and DML_OPERATOR_TYPE values are unique, and the counts are the documented ones;
   - every operator has at least one input and one output tensor, its member rows follow its own row and
     member names are unique within it; an array member follows its count member;
-  - every feature-level support row names an existing operator, one of that operator's tensor members, a
-    feature level DirectML defines and known data types; an operator's first documented level is not before
-    the header block that introduced it;
+  - every row of an operator follows its own DMLTOOL_DML_OP row, and each operator has one formula;
+  - every feature-level support row names one of the operator's tensor members with a kind that matches it
+    (an OPTIONAL_INPUT only where the desc allows null), a feature level DirectML defines, ranks within 1 to 8
+    and known data types; each level's table lists every tensor member exactly once; the lowest documented
+    level is the DirectML.h block that introduced the operator (two independent sources agreeing);
+  - SAME constraints name at least two tensor members; FUSABLE rows are activations;
   - gpu/directml/dml_api.h declares no value of these operators that differs from the table;
   - docs/operators-element-wise.md (when present) states the counts and lists every operator.
 --self-test plants one slip of each kind in a copy of the table and checks that each is reported.
@@ -36,9 +39,11 @@ ARITY = {
     "DMLTOOL_DML_OP": 6,
     "DMLTOOL_DML_MEMBER": 6,
     "DMLTOOL_DML_ENUM_VALUE": 3,
-    "DMLTOOL_DML_SUPPORT": 7,
+    "DMLTOOL_DML_SUPPORT": 8,
+    "DMLTOOL_DML_SAME": 3,
     "DMLTOOL_DML_FORMULA": 2,
     "DMLTOOL_DML_NOTE": 3,
+    "DMLTOOL_DML_FUSABLE": 1,
 }
 ROLES = {"FORWARD", "GRADIENT"}
 IN_PLACE = {"IN_PLACE", "NOT_IN_PLACE", "NOT_LISTED"}
@@ -50,6 +55,8 @@ DATA_TYPES = {"FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16
 FEATURE_LEVELS = {(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1), (5, 0), (5, 1), (5, 2), (6, 0), (6, 1),
                   (6, 2), (6, 3), (6, 4)}
 NOTE_KINDS = {"CONSTRAINT", "SPECIAL_VALUES", "REMARK"}
+SUPPORT_KINDS = {"INPUT", "OPTIONAL_INPUT", "OUTPUT"}
+PROPERTIES = {"DATA_TYPE", "DIMENSION_COUNT", "SIZES"}
 
 
 def split_args(text):
@@ -131,7 +138,7 @@ def check_facts(lines):
                 introduced = (int(major), int(minor))
             current = name
             operators[name] = {"value": int(value), "role": role, "introduced": introduced, "members": [],
-                               "support": [], "line": number, "closed": False}
+                               "support": [], "formulas": 0, "line": number, "closed": False}
         elif macro == "DMLTOOL_DML_MEMBER":
             name, kind, type_, presence, member, c_type = args
             op = operators.get(name)
@@ -156,15 +163,23 @@ def check_facts(lines):
         elif macro == "DMLTOOL_DML_SUPPORT":
             if current:
                 operators[current]["closed"] = True
-            name, major, minor, member, rank_min, rank_max, types = args
+            name, major, minor, member, kind, rank_min, rank_max, types = args
             op = operators.get(name)
             if op is None:
                 problems.append(f"{where}: support row of unknown operator {name}")
                 continue
-            tensors = {m["name"] for m in op["members"] if m["type"] == "TENSOR"}
+            if name != current:
+                problems.append(f"{where}: support row of {name} is not among {name}'s rows")
+            tensors = {m["name"]: m for m in op["members"] if m["type"] == "TENSOR"}
             if member not in tensors:
                 problems.append(f"{where}: {name}: support row names {member}, not a tensor member of {name} "
                                 f"({', '.join(sorted(tensors))})")
+            elif kind not in SUPPORT_KINDS:
+                problems.append(f"{where}: {name}.{member}: kind {kind!r} not in {sorted(SUPPORT_KINDS)}")
+            elif (kind == "OUTPUT") != (tensors[member]["kind"] == "OUTPUT"):
+                problems.append(f"{where}: {name}.{member}: support kind {kind} but the member is an {tensors[member]['kind']}")
+            elif kind == "OPTIONAL_INPUT" and not tensors[member]["optional"]:
+                problems.append(f"{where}: {name}.{member}: optional in the table but required in the desc")
             if not (major.isdigit() and minor.isdigit()) or (int(major), int(minor)) not in FEATURE_LEVELS:
                 problems.append(f"{where}: {name}: feature level {major}.{minor} is not a DirectML feature level")
             elif (int(major), int(minor)) < op["introduced"]:
@@ -178,12 +193,31 @@ def check_facts(lines):
                 problems.append(f"{where}: {name}.{member}: data types {types} must be a string of DirectML data "
                                 f"type names (unknown: {unknown})")
             op["support"].append((int(major) if major.isdigit() else 0, int(minor) if minor.isdigit() else 0, member))
+        elif macro == "DMLTOOL_DML_SAME":
+            name, prop, members = args
+            op = operators.get(name)
+            if op is None or name != current:
+                problems.append(f"{where}: constraint row of {name} is not among {name}'s rows")
+                continue
+            if prop not in PROPERTIES:
+                problems.append(f"{where}: {name}: property {prop!r} not in {sorted(PROPERTIES)}")
+            tensors = {m["name"] for m in op["members"] if m["type"] == "TENSOR"}
+            listed = members.strip('"').split()
+            if len(listed) < 2 or any(m not in tensors for m in listed):
+                problems.append(f"{where}: {name}: SAME {prop} must name at least two tensor members of {name}, "
+                                f"found {members}")
+        elif macro == "DMLTOOL_DML_FUSABLE":
+            name = args[0]
+            if name not in operators or not name.startswith("ACTIVATION_") or name != current:
+                problems.append(f"{where}: FUSABLE row of {name}: not an activation's own row")
         elif macro in ("DMLTOOL_DML_FORMULA", "DMLTOOL_DML_NOTE"):
             if current:
                 operators[current]["closed"] = True
             name = args[0]
-            if name not in operators:
-                problems.append(f"{where}: {macro} row of unknown operator {name}")
+            if name not in operators or name != current:
+                problems.append(f"{where}: {macro} row of {name} is not among {name}'s rows")
+            if macro == "DMLTOOL_DML_FORMULA" and name in operators and name == current:
+                operators[name]["formulas"] += 1
             if macro == "DMLTOOL_DML_NOTE" and args[1] not in NOTE_KINDS:
                 problems.append(f"{where}: {name}: note kind {args[1]!r} not in {sorted(NOTE_KINDS)}")
             if not (args[-1].startswith('"') and args[-1].endswith('"')):
@@ -191,6 +225,7 @@ def check_facts(lines):
         elif macro == "DMLTOOL_DML_ENUM_VALUE":
             if current:
                 operators[current]["closed"] = True
+                current = None
             if not args[2].isdigit():
                 problems.append(f"{where}: {args[0]}::{args[1]}: value {args[2]!r} is not a number")
 
@@ -200,11 +235,20 @@ def check_facts(lines):
             problems.append(f"{name}: no output tensor member")
         if "INPUT" not in kinds:
             problems.append(f"{name}: no input tensor member")
-        documented_members = {member for _, _, member in op["support"]}
-        tensors = [m["name"] for m in op["members"] if m["type"] == "TENSOR"]
-        if op["support"] and set(tensors) - documented_members:
-            missing = sorted(set(tensors) - documented_members)
-            problems.append(f"{name}: support rows never mention {', '.join(missing)}")
+        if op["formulas"] != 1:
+            problems.append(f"{name}: expected one formula row, found {op['formulas']}")
+        tensors = sorted(m["name"] for m in op["members"] if m["type"] == "TENSOR")
+        levels = sorted({(major, minor) for major, minor, _ in op["support"]})
+        for level in levels:
+            listed = sorted(member for major, minor, member in op["support"] if (major, minor) == level)
+            if listed != tensors:
+                problems.append(f"{name}: the table of level {level[0]}.{level[1]} lists {' '.join(listed)}, "
+                                f"expected each tensor member once: {' '.join(tensors)}")
+        if not levels:
+            problems.append(f"{name}: no feature-level support rows")
+        elif levels[0] != op["introduced"]:
+            problems.append(f"{name}: the lowest documented level {levels[0][0]}.{levels[0][1]} is not the header "
+                            f"block that introduced it ({op['introduced'][0]}.{op['introduced'][1]})")
 
     forward = sum(1 for op in operators.values() if op["role"] == "FORWARD")
     gradient = sum(1 for op in operators.values() if op["role"] == "GRADIENT")
@@ -256,10 +300,18 @@ def self_test(facts_lines, api_text, doc_text):
         copy[index] = new_line
         return copy
 
+    def inserted_after(prefix, new_line):
+        index = first(prefix)
+        return facts_lines[:index + 1] + [new_line] + facts_lines[index + 1:]
+
     op_row = first("DMLTOOL_DML_OP(ELEMENT_WISE_ABS,")
     output_row = first("DMLTOOL_DML_MEMBER(ELEMENT_WISE_ABS, OUTPUT")
     input_row = first("DMLTOOL_DML_MEMBER(ELEMENT_WISE_ABS, INPUT")
     axes_count_row = first("DMLTOOL_DML_MEMBER(ACTIVATION_SOFTMAX1, ATTRIBUTE, UINT")
+    gelu_support = first("DMLTOOL_DML_SUPPORT(ACTIVATION_GELU, 5, 1, InputTensor")
+    add_output = first("DMLTOOL_DML_SUPPORT(ELEMENT_WISE_ADD, 1, 0, OutputTensor")
+    add_lowest = [i for i, line in enumerate(facts_lines) if line.startswith("DMLTOOL_DML_SUPPORT(ELEMENT_WISE_ADD, 1, 0,")]
+    abs_formula = "DMLTOOL_DML_FORMULA(ELEMENT_WISE_ABS,"
     plants = {
         "duplicate name": (replaced(op_row, facts_lines[op_row].replace("ELEMENT_WISE_ABS,", "ELEMENT_WISE_IDENTITY,")),
                            "listed twice"),
@@ -269,12 +321,27 @@ def self_test(facts_lines, api_text, doc_text):
         "array before count": (replaced(axes_count_row, ""), "must follow its UINT count"),
         "unknown word": (replaced(op_row, facts_lines[op_row].replace("FORWARD", "FORWARDS")), "role"),
         "bad arity": (replaced(op_row, facts_lines[op_row].replace(", IN_PLACE)", ")")), "takes 6 arguments"),
-        "support names non-member": (facts_lines + ['DMLTOOL_DML_SUPPORT(ELEMENT_WISE_ABS, 1, 0, ATensor, 1, 8, "FLOAT32")'],
-                                     "not a tensor member"),
-        "support before introduced": (facts_lines + ['DMLTOOL_DML_SUPPORT(ACTIVATION_GELU, 5, 0, InputTensor, 1, 8, "FLOAT32")'],
+        "support names non-member": (
+            inserted_after(abs_formula, 'DMLTOOL_DML_SUPPORT(ELEMENT_WISE_ABS, 1, 0, ATensor, INPUT, 1, 8, "FLOAT32")'),
+            "not a tensor member"),
+        "support before introduced": (replaced(gelu_support, facts_lines[gelu_support].replace(", 5, 1,", ", 5, 0,")),
                                       "before the header block"),
-        "unknown data type": (facts_lines + ['DMLTOOL_DML_SUPPORT(ACTIVATION_GELU, 5, 1, InputTensor, 1, 8, "FLOAT8")'],
+        "unknown data type": (replaced(gelu_support, facts_lines[gelu_support].replace("FLOAT16", "FLOAT8")),
                               "data types"),
+        "member missing at a level": (replaced(add_output, ""), "expected each tensor member once"),
+        "support kind against member": (replaced(add_output, facts_lines[add_output].replace("OUTPUT", "INPUT")),
+                                        "support kind"),
+        "optional in table, required in desc": (
+            replaced(add_output - 1, facts_lines[add_output - 1].replace(", INPUT,", ", OPTIONAL_INPUT,")),
+            "optional in the table"),
+        "lowest level after introduced": ([line for i, line in enumerate(facts_lines) if i not in add_lowest],
+                                          "lowest documented level"),
+        "same names non-member": (inserted_after(abs_formula, 'DMLTOOL_DML_SAME(ELEMENT_WISE_ABS, SIZES, "InputTensor ATensor")'),
+                                  "at least two tensor members"),
+        "fusable element-wise": (inserted_after(abs_formula, "DMLTOOL_DML_FUSABLE(ELEMENT_WISE_ABS)"), "FUSABLE row"),
+        "row of another operator": (inserted_after(abs_formula, 'DMLTOOL_DML_FORMULA(ELEMENT_WISE_ACOS, "y = 1")'),
+                                    "not among"),
+        "no formula": (replaced(first(abs_formula), ""), "formula"),
         "wrong count": ([line for line in facts_lines if not line.startswith("DMLTOOL_DML_MEMBER(ACTIVATION_TANH,")
                          and not line.startswith("DMLTOOL_DML_OP(ACTIVATION_TANH,")], "forward and"),
     }

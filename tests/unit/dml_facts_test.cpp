@@ -75,6 +75,73 @@ TEST(DmlFacts, ValuesOfSelectedOperators) {
     EXPECT_EQ(find_operator("ACTIVATION_SWISH")->in_place, InPlace::kNotListed);
 }
 
+TEST(DmlFacts, DataTypeWords) {
+    constexpr DataTypeSet types = detail::data_types_of("FLOAT16 INT8");
+    static_assert(types.contains(DataType::kFloat16) && types.contains(DataType::kInt8));
+    static_assert(!types.contains(DataType::kUint8) && !types.contains(DataType::kFloat32));
+    static_assert(!types.contains(DataType::kUnknown));
+    static_assert(!detail::data_types_of("").contains(DataType::kUnknown));
+    EXPECT_EQ(detail::data_types_of("UINT8 INT64 FLOAT64").to_string(), "UINT8, FLOAT64, INT64");
+}
+
+TEST(DmlFacts, SupportTablesAsFeatureLevelTables) {
+    // ELEMENT_WISE_ADD's page: levels 1.0, 2.1, 3.0, 4.1, 5.1; INT32 from 2.1, 1 to 8 dims from 3.0, INT64 from
+    // 4.1, INT8 from 5.1.
+    const FeatureLevelTable add = feature_level_table("ELEMENT_WISE_ADD");
+    ASSERT_EQ(add.size(), 5u);
+    EXPECT_EQ(add.front().level, fl(1, 0));
+    EXPECT_EQ(add.back().level, fl(5, 1));
+    for (const FeatureLevelRow& row : add) {
+        ASSERT_EQ(row.tensors.size(), 3u);
+        EXPECT_EQ(row.tensors[0].field, "ATensor");
+        EXPECT_EQ(row.tensors[2].field, "OutputTensor");
+    }
+    EXPECT_FALSE(add[0].tensors[0].types.contains(DataType::kInt32));
+    EXPECT_EQ(add[0].tensors[0].ranks.min, 4u);
+    EXPECT_EQ(add[0].tensors[0].ranks.max, 5u);
+    EXPECT_TRUE(add[1].tensors[0].types.contains(DataType::kInt32));
+    EXPECT_EQ(add[2].tensors[0].ranks.min, 1u);
+    EXPECT_FALSE(add[2].tensors[0].types.contains(DataType::kInt64));
+    EXPECT_TRUE(add[3].tensors[0].types.contains(DataType::kInt64));
+    EXPECT_FALSE(add[3].tensors[0].types.contains(DataType::kInt8));
+    EXPECT_TRUE(add[4].tensors[2].types.contains(DataType::kInt8));
+    EXPECT_TRUE(feature_level_table("ELEMENT_WISE_NOT_AN_OPERATOR").empty());
+
+    // ZeroPointTensor turns optional at 6.2.
+    const auto quantize = rows_of(kSupport, "ELEMENT_WISE_QUANTIZE_LINEAR");
+    for (const SupportFacts& row : quantize) {
+        if (row.member == "ZeroPointTensor") {
+            EXPECT_EQ(row.kind, row.level >= fl(6, 2) ? SupportKind::kOptionalInput : SupportKind::kInput);
+        }
+    }
+    for (const SupportFacts& row : kSupport) {
+        EXPECT_NE(row.kind, SupportKind::kUnknown) << row.op;
+        EXPECT_NE(row.types.to_string(), "") << row.op << "." << row.member;
+    }
+}
+
+TEST(DmlFacts, FormulasConstraintsNotesFusable) {
+    for (const OperatorFacts& op : kOperators) EXPECT_FALSE(formula_of(op.name).empty()) << op.name;
+    EXPECT_EQ(formula_of("ELEMENT_WISE_SUBTRACT"), "y = a - b");
+
+    const auto same = rows_of(kSame, "ELEMENT_WISE_ADD1");
+    ASSERT_EQ(same.size(), 3u);
+    EXPECT_EQ(same[0].property, SameProperty::kDataType);
+    EXPECT_EQ(same[0].members, "ATensor BTensor OutputTensor");
+    for (const SameFacts& row : kSame) EXPECT_NE(row.property, SameProperty::kUnknown) << row.op;
+
+    bool log_special = false;
+    for (const NoteFacts& note : rows_of(kNotes, "ELEMENT_WISE_LOG")) log_special |= note.kind == NoteKind::kSpecialValues;
+    EXPECT_TRUE(log_special);
+    for (const NoteFacts& note : kNotes) EXPECT_NE(note.kind, NoteKind::kUnknown) << note.op;
+
+    EXPECT_TRUE(is_fusable("ACTIVATION_GELU"));
+    EXPECT_TRUE(is_fusable("ACTIVATION_RELU"));
+    EXPECT_FALSE(is_fusable("ACTIVATION_SOFTMAX"));
+    EXPECT_FALSE(is_fusable("ELEMENT_WISE_CLIP"));  // Convolution and GEMM only
+    EXPECT_EQ(std::size(kFusable), 17u);
+}
+
 TEST(DmlFacts, EnumValues) {
     std::string rounding;
     for (const EnumValueFacts& value : kEnumValues)
