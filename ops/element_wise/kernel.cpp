@@ -236,6 +236,13 @@ Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
     const std::vector<Operand> coords = shaders::decompose_index(b, first, spec.rank, table(k.sizes()));
     std::vector<Operand> values;
     for (uint32_t i = 0; i < inputs; ++i) {
+        if (spec.input_types[i] == DataType::kUnknown) {  // an absent optional input (a zero point) reads as 0
+            // A register, not an immediate: bodies may negate their operands (isub), which immediates cannot carry.
+            Operand zero = b.temp();
+            b.mov(spec.lanes == 4 ? zero.xyzw() : zero.x(), imm(0));
+            values.push_back(spec.lanes == 4 ? zero.xyzw() : zero.x());
+            continue;
+        }
         const shaders::UintArray strides = table(k.input_strides(i));
         Operand base = shaders::dot_strides(b, coords, strides, imm(0));
         Operand inner_stride = spec.input_modes[i] == kScalarLoads && spec.lanes > 1 ? strides.get(b, spec.rank - 1) : imm(0);
@@ -306,7 +313,8 @@ Status check_problem(const ElementWiseProblem& problem) {
                                " tensors are not implemented by the element-wise kernels (SM 5.0 has 32-bit arithmetic only)");
         return Status::ok();
     };
-    for (DataType type : types) DMLTOOL_RETURN_IF_ERROR(supported_type(type));
+    for (DataType type : types)
+        if (type != DataType::kUnknown) DMLTOOL_RETURN_IF_ERROR(supported_type(type));
     DMLTOOL_RETURN_IF_ERROR(supported_type(problem.output.type));
     DMLTOOL_RETURN_IF_ERROR(body->accepts(types, problem.output.type));
     if (problem.fused_activation) {
@@ -361,9 +369,13 @@ Result<Planned> plan(const ElementWiseProblem& problem, const ElementWiseKernelO
     for (size_t i = 0; i < problem.inputs.size(); ++i) {
         const uint32_t mode = spec.lanes == 4 ? input_mode(m.input_strides[i]) : kScalarLoads;
         spec.input_modes.push_back(mode);
-        DMLTOOL_ASSIGN_OR_RETURN(uint32_t count, views(problem.inputs[i]));
+        const bool present = problem.inputs[i].type != DataType::kUnknown;
+        uint32_t count = 0;
+        if (present) {
+            DMLTOOL_ASSIGN_OR_RETURN(count, views(problem.inputs[i]));
+        }
         spec.input_views.push_back(count);
-        spec.typed_inputs.push_back(mode == kVectorLoad && element_size(problem.inputs[i].type) == 4);
+        spec.typed_inputs.push_back(present && mode == kVectorLoad && element_size(problem.inputs[i].type) == 4);
     }
     DMLTOOL_ASSIGN_OR_RETURN(spec.output_views, views(problem.output));
     spec.typed_output = spec.lanes == 4 && element_size(problem.output.type) == 4;
@@ -379,7 +391,8 @@ std::string label_of(const ElementWiseProblem& problem, const KernelSpec& spec) 
     std::string label = "element_wise/" + problem.function.body;
     if (!spec.activation.empty()) label += "+" + spec.activation;
     label += "/";
-    for (DataType type : spec.input_types) label += std::string(data_type_name(type)) + ",";
+    for (DataType type : spec.input_types)
+        label += (type == DataType::kUnknown ? std::string("-") : std::string(data_type_name(type))) + ",";
     label += "->" + std::string(data_type_name(spec.output_type));
     label += " r" + std::to_string(spec.rank) + " x" + std::to_string(spec.lanes);
     return label;

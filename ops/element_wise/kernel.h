@@ -27,6 +27,7 @@
 
 #include "core/device_plan.h"
 #include "core/dtype.h"
+#include "core/semantics.h"
 #include "core/status.h"
 #include "core/tensor.h"
 #include "shaders/elements.h"
@@ -46,7 +47,7 @@ struct KernelFunction {
 };
 
 struct KernelTensor {
-    DataType type = DataType::kUnknown;
+    DataType type = DataType::kUnknown;  // kUnknown: an absent optional input, read as 0 (nothing is bound)
     Dims strides;                  // elements, one per output dimension; 0 broadcasts
     uint64_t total_bytes = 0;      // TotalTensorSizeInBytes
     uint32_t binding_index = 0;    // the input (or output) slot of the op the backend binds
@@ -76,6 +77,18 @@ Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& plan,
                            const ElementWiseKernelOptions& options = {});
 Result<DevicePlan> plan_element_wise_problem(const ElementWiseProblem& problem,
                                              const ElementWiseKernelOptions& options = {});
+
+struct ElementWiseDesc;  // ops/element_wise/desc.h
+struct FunctionSpec;
+
+// Op::plan_device of every element-wise and activation row: the desc as an ElementWiseProblem (kernel_plan.cpp).
+// Absent optional inputs (zero points) read as 0; attribute values become words in the tensors' domain (float32
+// bits for float tensors, the integer value for integer ones; enums and UINTs as they are). kUnsupported for rows
+// without a kernel body (the reductions over axes: SOFTMAX, HARDMAX, ...) and what the emitter does not implement.
+Result<DevicePlan> plan_element_wise(const ElementWiseDesc& desc, const SemanticsOptions& semantics);
+// The body id of a row: its kernel_body, or its name without the family prefix and version digits, lower-cased
+// ("ELEMENT_WISE_CLIP1" -> "clip", "ACTIVATION_LEAKY_RELU" -> "leaky_relu").
+std::string kernel_body_id(const FunctionSpec& row);
 
 // Which path the planner takes for a problem (tests check the fast path is taken where it should be).
 struct ElementWisePath {

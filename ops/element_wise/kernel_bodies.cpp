@@ -443,7 +443,7 @@ std::map<std::string, Row, std::less<>> make_rows() {
     // ---- quantization. Inputs: Input (float), Scale (float)[, ZeroPoint (the output's integer type)].
     rows["quantize_linear"] = {2, 3, [](Types in, DataType out) {
                                    const bool ok = is_float(in[0]) && is_float(in[1]) && is_integer(out) && element_size(out) <= 2 &&
-                                                   (in.size() < 3 || in[2] == out);
+                                                   (in.size() < 3 || in[2] == out || in[2] == DataType::kUnknown);
                                    return ok ? Status::ok() : refuse(in, out, "float input and scale, 8/16-bit integer output and zero point");
                                },
                                [](BodyContext& c, std::span<const Operand> in, Operand out) {
@@ -453,7 +453,8 @@ std::map<std::string, Row, std::less<>> make_rows() {
                                }};
     // Inputs: Input (integer), Scale (float)[, ZeroPoint (the input's type)]: (Input - ZeroPoint) * Scale.
     rows["dequantize_linear"] = {2, 3, [](Types in, DataType out) {
-                                     const bool ok = is_integer(in[0]) && is_float(in[1]) && is_float(out) && (in.size() < 3 || in[2] == in[0]);
+                                     const bool ok = is_integer(in[0]) && is_float(in[1]) && is_float(out) &&
+                                                     (in.size() < 3 || in[2] == in[0] || in[2] == DataType::kUnknown);
                                      return ok ? Status::ok() : refuse(in, out, "integer input and zero point, float scale and output");
                                  },
                                  [](BodyContext& c, std::span<const Operand> in, Operand out) {
@@ -468,12 +469,14 @@ std::map<std::string, Row, std::less<>> make_rows() {
                                      }
                                      c.b.mul(out, v, in[1]);
                                  }};
-    // Inputs: A, AScale, AZeroPoint, B, BScale, BZeroPoint, OutputScale, OutputZeroPoint (all present; a desc without
-    // zero points binds zero tensors): quantize((A - Az) As + (B - Bz) Bs, OutputScale, OutputZeroPoint).
+    // Inputs: A, AScale, AZeroPoint, B, BScale, BZeroPoint, OutputScale, OutputZeroPoint (absent zero points read
+    // as 0): quantize((A - Az) As + (B - Bz) Bs, OutputScale, OutputZeroPoint).
     rows["quantized_linear_add"] = {8, 8, [](Types in, DataType out) {
-                                        const bool ok = is_integer(in[0]) && element_size(in[0]) <= 2 && in[2] == in[0] &&
-                                                        is_integer(in[3]) && element_size(in[3]) <= 2 && in[5] == in[3] &&
-                                                        is_float(in[1]) && is_float(in[4]) && is_float(in[6]) && in[7] == out &&
+                                        const bool ok = is_integer(in[0]) && element_size(in[0]) <= 2 && (in[2] == in[0] || in[2] == DataType::kUnknown) &&
+                                                        is_integer(in[3]) && element_size(in[3]) <= 2 &&
+                                                        (in[5] == in[3] || in[5] == DataType::kUnknown) &&
+                                                        is_float(in[1]) && is_float(in[4]) && is_float(in[6]) &&
+                                                        (in[7] == out || in[7] == DataType::kUnknown) &&
                                                         is_integer(out) && element_size(out) <= 2;
                                         return ok ? Status::ok() : refuse(in, out, "integer A, B, output with zero points of their types, float scales");
                                     },
