@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "ops/element_wise/kernel_body_rows.h"
 #include "shaders/elements.h"
 
 namespace dmltool::ops::element_wise {
@@ -27,9 +28,7 @@ Operand BodyContext::parameter(uint32_t i) const {
     return parameters_[i];
 }
 
-namespace {
-
-using Types = std::span<const DataType>;
+namespace body_rows {
 
 std::string type_list(Types inputs, DataType output) {
     std::string text;
@@ -43,7 +42,7 @@ Status refuse(Types inputs, DataType output, std::string_view rule) {
 }
 
 // Acceptance rules.
-auto same_type(bool floats, bool integers) {
+std::function<Status(Types, DataType)> same_type(bool floats, bool integers) {
     return [floats, integers](Types inputs, DataType output) -> Status {
         for (DataType type : inputs)
             if (type != output) return refuse(inputs, output, "all tensors of one type");
@@ -52,9 +51,9 @@ auto same_type(bool floats, bool integers) {
         return Status::ok();
     };
 }
-auto float_same_type() { return same_type(true, false); }
-auto any_same_type() { return same_type(true, true); }
-auto integer_same_type() { return same_type(false, true); }
+std::function<Status(Types, DataType)> float_same_type() { return same_type(true, false); }
+std::function<Status(Types, DataType)> any_same_type() { return same_type(true, true); }
+std::function<Status(Types, DataType)> integer_same_type() { return same_type(false, true); }
 // Inputs of one type, any integer output (0 or 1): comparisons and logical functions.
 Status predicate_types(Types inputs, DataType output) {
     for (DataType type : inputs)
@@ -65,19 +64,19 @@ Status predicate_types(Types inputs, DataType output) {
 
 bool signed_integer(DataType type) { return is_signed_integer(type); }
 
+// out = |magnitude| with the sign bit of sign_of.
+void copy_sign_body(BodyContext& c, Operand out, Operand magnitude, Operand sign_of) {
+    Operand s = c.temp(), m = c.temp();
+    c.b.and_(s, sign_of, imm(0x80000000));
+    c.b.and_(m, magnitude, imm(0x7fffffff));
+    c.b.or_(out, m, s);
+}
+
 // 1 where mask is ~0, else 0.
 void mask_to_one(BodyContext& c, Operand out, Operand mask) { c.b.and_(out, mask, imm(1)); }
 
 // x * y rounded on its own (a following add must not fuse with it).
 void product(BodyContext& c, Operand out, Operand x, Operand y) { shaders::unfused_mul(c.b, out, x, y, c.runtime_zero()); }
-
-using Emit = BodyEmitter;
-
-struct Row {
-    uint32_t min_inputs, max_inputs;
-    std::function<Status(Types, DataType)> accepts;
-    Emit emit;
-};
 
 // Binary arithmetic with a float and an integer instruction.
 Row arithmetic(void (shaders::ProgramBuilder::*float_op)(Operand, Operand, Operand),
@@ -143,7 +142,7 @@ Row float_unary(std::function<void(BodyContext&, Operand, Operand)> f) {
 }
 
 // x >= 0 ? x : negative(x) for float activations.
-Row float_piecewise(std::function<void(BodyContext&, Operand, Operand)> negative, bool strict = false) {
+Row float_piecewise(std::function<void(BodyContext&, Operand, Operand)> negative, bool strict) {
     return float_unary([=](BodyContext& c, Operand out, Operand x) {
         Operand n = c.temp(), positive = c.temp();
         negative(c, n, x);
@@ -175,8 +174,15 @@ void to_float(BodyContext& c, Operand out, Operand value, DataType type) {
     signed_integer(type) ? c.b.itof(out, value) : c.b.utof(out, value);
 }
 
-std::map<std::string, Row, std::less<>> make_rows() {
-    std::map<std::string, Row, std::less<>> rows;
+}  // namespace body_rows
+
+namespace {
+
+using namespace body_rows;
+
+RowMap make_rows() {
+    RowMap rows;
+    add_math_rows(rows);
     // ---- unary, any type
     rows["identity"] = {1, 1, any_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.mov(out, in[0]); }};
     rows["abs"] = {1, 1, any_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) {
@@ -255,10 +261,6 @@ std::map<std::string, Row, std::less<>> make_rows() {
                     }};
     rows["recip"] = float_unary([](BodyContext& c, Operand out, Operand x) { c.b.div(out, imm_f(1.0f), x); });
     rows["sqrt"] = float_unary([](BodyContext& c, Operand out, Operand x) { c.b.sqrt(out, x); });
-    rows["exp"] = float_unary(math::exp);
-    rows["log"] = float_unary(math::log);
-    rows["tanh"] = float_unary(math::tanh);
-    rows["sigmoid"] = float_unary(math::sigmoid);
     rows["is_nan"] = {1, 1, [](Types in, DataType out) { return is_float(in[0]) && is_integer(out) ? Status::ok() : refuse(in, out, "float input, integer output"); },
                       [](BodyContext& c, std::span<const Operand> in, Operand out) {
                           Operand mask = c.temp();
@@ -278,99 +280,6 @@ std::map<std::string, Row, std::less<>> make_rows() {
                                c.b.or_(positive, positive, negative);
                                mask_to_one(c, out, positive);
                            }};
-    // ---- activations (float). params as named.
-    rows["leaky_relu"] = float_piecewise([](BodyContext& c, Operand n, Operand x) { c.b.mul(n, x, c.parameter(0)); });  // Alpha
-    rows["linear"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
-        product(c, out, x, c.parameter(0));
-        c.b.add(out, out, c.parameter(1));
-    });
-    rows["elu"] = float_piecewise([](BodyContext& c, Operand n, Operand x) {  // Alpha
-        math::expm1(c, n, x);
-        c.b.mul(n, n, c.parameter(0));
-    });
-    rows["scaled_elu"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Gamma
-        Operand n = c.temp(), positive = c.temp();
-        math::expm1(c, n, x);
-        c.b.mul(n, n, c.parameter(0));
-        c.b.lt(positive, imm_f(0.0f), x);
-        c.b.movc(n, positive, x, n);
-        c.b.mul(out, n, c.parameter(1));
-    });
-    rows["celu"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha: max(0, x) + min(0, a expm1(x / a))
-        Operand n = c.temp(), p = c.temp();
-        c.b.div(n, x, c.parameter(0));
-        math::expm1(c, n, n);
-        c.b.mul(n, n, c.parameter(0));
-        c.b.min(n, n, imm_f(0.0f));
-        c.b.max(p, x, imm_f(0.0f));
-        c.b.add(out, p, n);
-    });
-    rows["thresholded_relu"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha: x > Alpha ? x : 0
-        Operand above = c.temp();
-        c.b.lt(above, c.parameter(0), x);
-        c.b.and_(out, above, x);
-    });
-    rows["hard_sigmoid"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
-        product(c, out, x, c.parameter(0));
-        c.b.add(out, out, c.parameter(1));
-        c.b.max(out, out, imm_f(0.0f));
-        c.b.min(out, out, imm_f(1.0f));
-    });
-    rows["hard_swish"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
-        Operand g = c.temp();
-        product(c, g, x, c.parameter(0));
-        c.b.add(g, g, c.parameter(1));
-        c.b.max(g, g, imm_f(0.0f));
-        c.b.min(g, g, imm_f(1.0f));
-        c.b.mul(out, x, g);
-    });
-    rows["softsign"] = float_unary([](BodyContext& c, Operand out, Operand x) {
-        Operand d = c.temp();
-        c.b.add(d, x.abs(), imm_f(1.0f));
-        c.b.div(out, x, d);
-    });
-    rows["softplus"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Steepness: log(1 + exp(s x)) / s
-        Operand e = c.temp();
-        c.b.mul(e, x, c.parameter(0));
-        math::exp(c, e, e);
-        math::log1p(c, e, e);
-        c.b.div(out, e, c.parameter(0));
-    });
-    rows["parametric_softplus"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
-        Operand e = c.temp();
-        c.b.mul(e, x, c.parameter(1));
-        math::exp(c, e, e);
-        math::log1p(c, e, e);
-        c.b.mul(out, e, c.parameter(0));
-    });
-    rows["scaled_tanh"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta: Alpha tanh(Beta x)
-        Operand t = c.temp();
-        c.b.mul(t, x, c.parameter(1));
-        math::tanh(c, t, t);
-        c.b.mul(out, t, c.parameter(0));
-    });
-    rows["shrink"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Bias, Threshold
-        Operand low = c.temp(), high = c.temp(), v = c.temp();
-        c.b.lt(low, x, -c.parameter(1));
-        c.b.lt(high, c.parameter(1), x);
-        c.b.add(v, x, c.parameter(0));
-        c.b.and_(low, low, v);
-        c.b.sub(v, x, c.parameter(0));
-        c.b.and_(high, high, v);
-        c.b.or_(out, low, high);
-    });
-    rows["swish"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // SigmoidInputScale: x sigmoid(s x)
-        Operand s = c.temp();
-        c.b.mul(s, x, c.parameter(0));
-        math::sigmoid(c, s, s);
-        c.b.mul(out, x, s);
-    });
-    rows["parameterized_relu"] = {2, 2, float_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) {
-                                      Operand n = c.temp(), positive = c.temp();
-                                      c.b.mul(n, in[0], in[1]);
-                                      c.b.ge(positive, in[0], imm_f(0.0f));
-                                      c.b.movc(out, positive, in[0], n);
-                                  }};
     // ---- binary
     rows["add"] = arithmetic(&shaders::ProgramBuilder::add, &shaders::ProgramBuilder::iadd);
     rows["subtract"] = arithmetic(&shaders::ProgramBuilder::sub, &shaders::ProgramBuilder::isub);

@@ -80,6 +80,10 @@ void log(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 2
 void log1p(BodyContext& c, shaders::Operand out, shaders::Operand x);    // <= 3 ulp
 void tanh(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 4 ulp
 void sigmoid(BodyContext& c, shaders::Operand out, shaders::Operand x);  // <= 4 ulp
+void atan(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 4 ulp
+void atan2(BodyContext& c, shaders::Operand out, shaders::Operand y, shaders::Operand x);  // <= 5 ulp
+// Either output may be null_operand(). |x| <= 8192: <= 3 ulp (+ 2^-26 absolute near the zeros).
+void sincos(BodyContext& c, shaders::Operand sin_out, shaders::Operand cos_out, shaders::Operand x);
 // Not-a-number test into a lanes-wide mask (~0 where x is NaN).
 void is_nan(BodyContext& c, shaders::Operand mask, shaders::Operand x);
 }  // namespace math

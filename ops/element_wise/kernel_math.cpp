@@ -178,3 +178,126 @@ void sigmoid(BodyContext& c, Operand out, Operand x) {
 }
 
 }  // namespace dmltool::ops::element_wise::math
+
+namespace dmltool::ops::element_wise::math {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// Sets the sign of `magnitude` (a non-negative float) to the sign bit of `sign_of`.
+void copy_sign(BodyContext& c, Operand out, Operand magnitude, Operand sign_of) {
+    Operand s = c.temp();
+    c.b.and_(s, sign_of, imm(0x80000000));
+    c.b.or_(out, magnitude, s);
+}
+
+// out = atan(a) for 0 <= a <= 1: a > tan(pi/8) is mapped to (a - 1) / (a + 1) plus pi/4; then the odd Taylor
+// series to a^23 (|a| <= 0.4142: truncation 0.4142^25 / 25 <= 1.1e-11 relative to a).
+void atan_unit(BodyContext& c, Operand out, Operand a) {
+    auto& b = c.b;
+    Operand big = c.temp(), t = c.temp(), d = c.temp(), z = c.temp(), p = c.temp();
+    b.lt(big, imm_f(0.414213562f), a);
+    b.add(t, a, imm_f(-1.0f));
+    b.add(d, a, imm_f(1.0f));
+    b.div(t, t, d);
+    b.movc(t, big, t, a);
+    b.mul(z, t, t);
+    horner(c, p, z, {-1.0 / 23, 1.0 / 21, -1.0 / 19, 1.0 / 17, -1.0 / 15, 1.0 / 13, -1.0 / 11, 1.0 / 9, -1.0 / 7,
+                     1.0 / 5, -1.0 / 3, 1.0});
+    b.mul(p, p, t);
+    b.and_(big, big, imm_f(float(kPi / 4)));
+    b.add(out, p, big);
+}
+
+}  // namespace
+
+// atan(x): |x| > 1 uses pi/2 - atan(1/|x|); <= 4 ulp.
+void atan(BodyContext& c, Operand out, Operand x) {
+    auto& b = c.b;
+    Operand a = c.temp(), inverted = c.temp(), r = c.temp(), q = c.temp();
+    b.lt(inverted, imm_f(1.0f), x.abs());
+    b.div(q, imm_f(1.0f), x.abs());
+    b.movc(a, inverted, q, x.abs());
+    atan_unit(c, r, a);
+    b.add(q, imm_f(float(kPi / 2)), -r);
+    b.movc(r, inverted, q, r);
+    copy_sign(c, r, r, x);
+    Operand nan = c.temp();
+    is_nan(c, nan, x);
+    b.movc(out, nan, x, r);
+}
+
+// atan2(y, x) with IEEE's quadrants (the sign of a zero x decides between 0 and pi); <= 5 ulp.
+void atan2(BodyContext& c, Operand out, Operand y, Operand x) {
+    auto& b = c.b;
+    Operand ay = c.temp(), ax = c.temp(), lo = c.temp(), hi = c.temp(), r = c.temp(), t = c.temp(), f = c.temp();
+    b.mov(ay, y.abs());
+    b.mov(ax, x.abs());
+    b.min(lo, ax, ay);
+    b.max(hi, ax, ay);
+    b.div(t, lo, hi);
+    b.eq(f, hi, imm_f(0.0f));  // both zero: angle 0 before the quadrant fixes
+    b.movc(t, f, imm_f(0.0f), t);
+    b.eq(f, lo, imm_f(INFINITY));  // both infinite: pi/4
+    b.movc(t, f, imm_f(1.0f), t);
+    atan_unit(c, r, t);
+    b.lt(f, ax, ay);
+    b.add(t, imm_f(float(kPi / 2)), -r);
+    b.movc(r, f, t, r);
+    b.ilt(f, x, imm(0));  // sign bit of x: pi - r
+    b.add(t, imm_f(float(kPi)), -r);
+    b.movc(r, f, t, r);
+    copy_sign(c, r, r, y);
+    Operand nan = c.temp();
+    is_nan(c, nan, x);
+    b.movc(r, nan, x, r);
+    is_nan(c, nan, y);
+    b.movc(out, nan, y, r);
+}
+
+// sin / cos: k = round(x 2/pi), r = x - k pi/2 in three steps (Cody-Waite; the first two products exact for
+// |k| < 2^13), |r| <= pi/4, Taylor polynomials of sin (to r^13) and cos (to r^14), chosen and signed by k mod 4.
+// |x| <= 8192: <= 3 ulp (+ 2^-26 absolute near zeros of the function); beyond, the reduction's error grows.
+void sincos(BodyContext& c, Operand sin_out, Operand cos_out, Operand x) {
+    auto& b = c.b;
+    Operand k = c.temp(), r = c.temp(), t = c.temp(), z = c.temp(), s = c.temp(), co = c.temp(), q = c.temp(),
+            f = c.temp();
+    b.mul(k, x, imm_f(float(2 / kPi)));
+    b.round_ne(k, k);
+    b.mul(t, k, imm_f(1.5703125f));
+    b.sub(r, x, t);
+    b.mul(t, k, imm_f(4.837512969970703125e-4f));
+    b.sub(r, r, t);
+    b.mul(t, k, imm_f(7.54978995489188216e-8f));
+    b.sub(r, r, t);
+    b.mul(z, r, r);
+    horner(c, s, z, {1.0 / 6227020800, -1.0 / 39916800, 1.0 / 362880, -1.0 / 5040, 1.0 / 120, -1.0 / 6, 1.0});
+    b.mul(s, s, r);
+    horner(c, co, z, {-1.0 / 87178291200, 1.0 / 479001600, -1.0 / 3628800, 1.0 / 40320, -1.0 / 720, 1.0 / 24, -0.5, 1.0});
+    b.ftoi(q, k);
+    // sin x = [s, c, -s, -c][q & 3]; cos x = [c, -s, -c, s][q & 3].
+    Operand swap = c.temp(), negate_sin = c.temp(), negate_cos = c.temp();
+    b.and_(swap, q, imm(1));
+    b.ine(swap, swap, imm(0));
+    b.and_(negate_sin, q, imm(2));
+    b.ishl(negate_sin, negate_sin, imm(30));           // bit 1 of q -> the sign bit
+    b.iadd(negate_cos, q, imm(1));
+    b.and_(negate_cos, negate_cos, imm(2));
+    b.ishl(negate_cos, negate_cos, imm(30));
+    Operand nan = c.temp();
+    is_nan(c, nan, x);
+    b.lt(f, imm_f(1e30f), x.abs());                    // infinities (and huge |x|): NaN, as sin(inf)
+    b.or_(nan, nan, f);
+    if (!sin_out.is_null()) {
+        b.movc(t, swap, co, s);
+        b.xor_(t, t, negate_sin);
+        b.movc(sin_out, nan, imm(0x7fc00000), t);
+    }
+    if (!cos_out.is_null()) {
+        b.movc(t, swap, s, co);
+        b.xor_(t, t, negate_cos);
+        b.movc(cos_out, nan, imm(0x7fc00000), t);
+    }
+}
+
+}  // namespace dmltool::ops::element_wise::math
