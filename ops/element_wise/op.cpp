@@ -8,6 +8,7 @@
 
 #include "core/case_generator.h"
 #include "ops/element_wise/engine.h"
+#include "ops/element_wise/kernel.h"
 
 namespace dmltool::ops::element_wise {
 
@@ -84,6 +85,11 @@ public:
         for (const auto& input : desc.inputs)
             if (input) bytes += n * element_size(input->data_type);
         return {.bytes = bytes, .ops = n};
+    }
+
+    // Our kernels (ew-kernels' one emitter, ops/element_wise/kernel.h); kUnsupported for rows without a body.
+    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions& semantics) const override {
+        return plan_element_wise(static_cast<const ElementWiseDesc&>(desc), semantics);
     }
 
     Status generate_case(CaseRng& rng, GeneratedCase& out) const override {
