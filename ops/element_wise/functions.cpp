@@ -118,7 +118,10 @@ int64_t divide_int(IntArgs x, DataType t, const ElementWiseDesc&) {
 double divide_scale(Args, double y, const ElementWiseDesc&) { return 5 * std::fabs(y); }  // [FS] 2.5 ulp
 double mean(Args x, const ElementWiseDesc&) { return 0.5 * (x[0] + x[1]); }
 // (a + b) rounded in float32 may overflow where the mean does not: the float32 evaluation is right too.
-double mean_float32(Args x, const ElementWiseDesc&) { return double(float(x[0] + x[1])) * 0.5; }
+double mean_float32(Args x, const ElementWiseDesc& d) {
+    if (!is_float(d.output.data_type)) return mean(x, d);  // integers: no float32 sum
+    return double(float(x[0] + x[1])) * 0.5;
+}
 double difference_square(Args x, const ElementWiseDesc&) { return (x[0] - x[1]) * (x[0] - x[1]); }
 int64_t difference_square_int(IntArgs x, DataType t, const ElementWiseDesc&) {
     const uint64_t d = uint64_t(x[0]) - uint64_t(x[1]);
@@ -285,12 +288,11 @@ int64_t select_int(IntArgs x, DataType, const ElementWiseDesc&) { return x[0] !=
 
 // ---- Quantization ---------------------------------------------------------------------------------------------
 
-// The value before rounding, clamped to the output type's range: the engine rounds it to the nearest integer and
-// accepts both neighbours at an exact tie (the docs name no tie rule).
-double quantize_value(double value, DataType out) {
-    if (std::isnan(value)) return 0;
-    return std::clamp(value, double(integer_min(out)), double(integer_max(out)));
-}
+// The value before rounding: the engine rounds it to the nearest integer, accepts both neighbours at an exact tie
+// (the docs name no tie rule) and saturates to the output type's range.
+// (The engine saturates to the output type after rounding, so that the error band of a value beyond the range
+// collapses to the range's end.)
+double quantize_value(double value, DataType) { return value; }
 double quantize(Args x, const ElementWiseDesc& d) {
     const double zero_point = std::isnan(x[2]) ? 0 : x[2];
     return quantize_value(x[0] / x[1] + zero_point, d.output.data_type);

@@ -64,7 +64,8 @@ struct Band {
             (value > 0 ? any_positive_infinity : any_negative_infinity) = true;
         } else {
             any_finite = true;
-            const double e = 1.01 * kUnitRoundoff * scale;
+            // A scale of NaN comes from 0 * inf in a row's formula at an infinite argument: no error there.
+            const double e = std::isnan(scale) ? 0.0 : 1.01 * kUnitRoundoff * scale;
             low = std::min(low, value - e), high = std::max(high, value + e);
         }
     }
@@ -167,12 +168,17 @@ void store(HostTensor& out, uint64_t i, double v) {
 // Fills one element's exact value and scale from its band. Integer outputs: the band's values round to one integer
 // (exact) or straddle a tie (the tie point, so that both neighbours and only they pass).
 void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band, DataType type) {
-    if (!band.any_finite) {
+    double low = band.low, high = band.high;
+    if (is_integer(type)) {
+        // Integer outputs hold no NaN or infinity: the conversion the reference stores (NaN 0, saturation).
+        if (band.any_nan) low = std::min(low, 0.0), high = std::max(high, 0.0);
+        if (band.any_positive_infinity) high = kInfinity, low = std::min(low, double(integer_max(type)));
+        if (band.any_negative_infinity) low = -kInfinity, high = std::max(high, double(integer_min(type)));
+    } else if (!band.any_finite) {
         exact.exact[i] = nominal;
         exact.scale[i] = 0;
         return;
     }
-    double low = band.low, high = band.high;
     const bool nonfinite = band.any_nan || band.any_positive_infinity || band.any_negative_infinity;
     if (is_float(type)) {
         const double threshold = overflow_threshold(type);
@@ -191,14 +197,14 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
     }
     // Integer output: the integers the band's values round to. The docs name no tie rule (QUANTIZE_LINEAR's
     // round()), so a band end exactly halfway between two integers accepts both of them.
-    const auto is_tie = [](double v) { return v - std::floor(v) == 0.5; };
+    const auto is_tie = [](double v) { return std::isfinite(v) && v - std::floor(v) == 0.5; };
     const double lo = std::clamp(is_tie(low) ? std::floor(low) : std::nearbyint(low), double(integer_min(type)),
                                  double(integer_max(type)));
     const double hi = std::clamp(is_tie(high) ? std::ceil(high) : std::nearbyint(high), double(integer_min(type)),
                                  double(integer_max(type)));
-    exact.exact[i] = lo == hi ? lo : 0.5 * (lo + hi);
-    exact.scale[i] = 0;
-    if (nonfinite) exact.nonfinite_allowed[i] = 1;
+    // compare_to_exact accepts integers within 1 + c of the centre: c = (hi - lo) / 2 - 1/2 takes exactly lo..hi.
+    exact.exact[i] = 0.5 * (lo + hi);
+    exact.scale[i] = std::max(0.0, 0.5 * (hi - lo) - 0.5) / (1.01 * kUnitRoundoff);
 }
 
 Status run_lanes(const ElementWiseDesc& desc, std::span<const HostTensor* const> inputs, HostTensor& output,
