@@ -434,6 +434,14 @@ const FunctionMath kQuantizedAdd{.exact = quantized_add, .error_scale = quantize
                                  .validate = validate_quantized_add,
                                  .bound_source = "dequantize, add, divide by the output scale in float32, then round"};
 
+// The facts list no "same Sizes" constraint for QUANTIZED_LINEAR_ADD (its page states only the dimension count);
+// A, B and the output are element-wise operands all the same, and the scales and zero points one element each.
+FunctionSpec quantized_linear_add_spec() {
+    FunctionSpec spec = spec_from_facts("ELEMENT_WISE_QUANTIZED_LINEAR_ADD", "QUANTIZED_LINEAR_ADD", &kQuantizedAdd);
+    spec.same_sizes_groups.push_back({"ATensor", "BTensor", "OutputTensor"});
+    return spec;
+}
+
 }  // namespace
 
 const std::vector<FunctionSpec>& element_wise_functions() {
@@ -498,7 +506,7 @@ const std::vector<FunctionSpec>& element_wise_functions() {
         spec_from_facts("ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL", "LOGICAL_LESS_THAN_OR_EQUAL", &kLessEqual),
         spec_from_facts("ELEMENT_WISE_ATAN_YX", "ATAN_YX", &kAtanYx),
         spec_from_facts("ELEMENT_WISE_DIFFERENCE_SQUARE", "DIFFERENCE_SQUARE", &kDifferenceSquare),
-        spec_from_facts("ELEMENT_WISE_QUANTIZED_LINEAR_ADD", "QUANTIZED_LINEAR_ADD", &kQuantizedAdd),
+        quantized_linear_add_spec(),
         spec_from_facts("ELEMENT_WISE_CLIP1", "CLIP", &kClip1),
         spec_from_facts("ELEMENT_WISE_NEGATE", "NEGATE", &kNegate),
     };

@@ -170,8 +170,9 @@ void store(HostTensor& out, uint64_t i, double v) {
 void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band, DataType type) {
     double low = band.low, high = band.high;
     if (is_integer(type)) {
-        // Integer outputs hold no NaN or infinity: the conversion the reference stores (NaN 0, saturation).
-        if (band.any_nan) low = std::min(low, 0.0), high = std::max(high, 0.0);
+        // Integer outputs hold no NaN or infinity: infinities saturate; a NaN's conversion to an integer is left
+        // open by the docs (and invalid in IEEE 754), so any value of the type is right (the reference stores 0).
+        if (band.any_nan) low = -kInfinity, high = kInfinity;
         if (band.any_positive_infinity) high = kInfinity, low = std::min(low, double(integer_max(type)));
         if (band.any_negative_infinity) low = -kInfinity, high = std::max(high, double(integer_min(type)));
     } else if (!band.any_finite) {
@@ -190,6 +191,9 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
             return;
         }
         if (high >= threshold || low <= -threshold || nonfinite) exact.nonfinite_allowed[i] = 1;
+        // Where the bound exceeds the result's own magnitude (tan of 1e30: the argument's rounding spans periods),
+        // nothing of the value is known: NaN is as right as any number.
+        if (0.5 * (high - low) >= std::max(1.0, std::fabs(0.5 * (low + high)))) exact.nonfinite_allowed[i] = 1;
         low = std::max(low, -threshold), high = std::min(high, threshold);
         exact.exact[i] = 0.5 * (low + high);
         exact.scale[i] = (0.5 * (high - low)) / (1.01 * kUnitRoundoff);
