@@ -1,0 +1,287 @@
+// The family's error bounds judged both ways on the CPU (docs/element-wise.md): correct float32 implementations
+// (libm's float functions, other formulas of the same function, float32 intermediates) PASS against the reference's
+// exact values, and implementations with a planted error FAIL: a 1e-4 relative error in exp, a wrong clamp,
+// ScaleBias applied after the function, swapped A/B operands, an off-by-one quantization rounding, a fused
+// activation applied before the addition, GELU's tanh approximation in place of erf.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "ops/element_wise/engine.h"
+#include "ops/element_wise/family_testing.h"
+
+namespace dmltool::ops::element_wise {
+namespace {
+
+using nlohmann::json;
+
+// One op's desc on inputs of `type` and `sizes`, the inputs uniform in [lo, hi] (integers: rounded), and the
+// reference's judgement of an implementation.
+class Bench {
+public:
+    Bench(std::string_view op_name, json desc, std::vector<HostTensor> inputs)
+        : registry_(make_builtin_registry()), op_(registry_.find(op_name)), inputs_(std::move(inputs)) {
+        EXPECT_NE(op_, nullptr) << op_name;
+        auto parsed = dmltool::testing::parse_desc(*op_, desc.dump());
+        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
+        desc_ = std::move(parsed).value();
+        std::vector<const HostTensor*> pointers;
+        for (const HostTensor& t : inputs_) pointers.push_back(&t);
+        judged_ = testing::reference_of(*op_, *desc_, pointers);
+    }
+
+    const ElementWiseDesc& desc() const { return static_cast<const ElementWiseDesc&>(*desc_); }
+    double in(size_t k, uint64_t i) const { return inputs_[k].get_as_double(i); }
+    float in32(size_t k, uint64_t i) const { return float(in(k, i)); }
+
+    // Whether the implementation `impl` (element i -> its output value) passes.
+    bool passes(const std::function<double(uint64_t)>& impl) const {
+        const HostTensor got = testing::output_of(desc(), impl);
+        const CompareResult r = testing::judge(judged_, got);
+        if (r.verdict == Verdict::kFailed && !r.mismatches.empty()) last_failure_ = format_mismatch(r.mismatches[0]);
+        return r.verdict != Verdict::kFailed;
+    }
+    const std::string& last_failure() const { return last_failure_; }
+
+private:
+    OpRegistry registry_;
+    const Op* op_;
+    std::vector<HostTensor> inputs_;
+    std::unique_ptr<OpDesc> desc_;
+    testing::Judged judged_;
+    mutable std::string last_failure_;
+};
+
+json tensor(DataType type, const Dims& sizes) { return dmltool::testing::tensor_json(type, sizes); }
+
+HostTensor uniform(DataType type, const Dims& sizes, double lo, double hi, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> dist(lo, hi);
+    return dmltool::testing::make_tensor_with(type, sizes, [&](uint64_t) {
+        const double v = dist(rng);
+        return is_integer(type) ? std::nearbyint(v) : type == DataType::kFloat16 ? double(half_to_float(double_to_half(v)))
+                                                                                 : double(float(v));
+    });
+}
+
+json unary_desc(DataType type, const Dims& sizes) {
+    return {{"InputTensor", tensor(type, sizes)}, {"OutputTensor", tensor(type, sizes)}};
+}
+json binary_desc(DataType type, const Dims& sizes) {
+    return {{"ATensor", tensor(type, sizes)}, {"BTensor", tensor(type, sizes)}, {"OutputTensor", tensor(type, sizes)}};
+}
+
+const Dims kSizes = {4, 256};
+
+// ---- Unary transcendental functions: libm float and another formula PASS, 1e-4 relative FAIL -------------------
+
+struct UnaryCase {
+    const char* op;
+    double lo, hi;
+    std::function<float(float)> libm;        // a correct float32 implementation
+    std::function<float(float)> other;       // another correct one (another formula, float32 intermediates)
+};
+
+std::vector<UnaryCase> unary_cases() {
+    return {
+        {"ELEMENT_WISE_EXP", -20, 20, [](float x) { return std::exp(x); },
+         [](float x) { return std::exp2(x * 1.44269504f); }},
+        {"ELEMENT_WISE_LOG", 1e-3, 1e3, [](float x) { return std::log(x); },
+         [](float x) { return std::log2(x) * 0.693147181f; }},
+        {"ELEMENT_WISE_SIN", -10, 10, [](float x) { return std::sin(x); },
+         [](float x) { return std::cos(x - 1.57079637f); }},
+        {"ELEMENT_WISE_COS", -10, 10, [](float x) { return std::cos(x); },
+         [](float x) { return std::sin(x + 1.57079637f); }},
+        {"ELEMENT_WISE_TAN", -1.4, 1.4, [](float x) { return std::tan(x); },
+         [](float x) { return std::sin(x) / std::cos(x); }},
+        {"ELEMENT_WISE_SQRT", 0, 100, [](float x) { return std::sqrt(x); },
+         [](float x) { return x == 0 ? 0.0f : x * (1.0f / std::sqrt(x)); }},
+        {"ELEMENT_WISE_RECIP", 0.01, 100, [](float x) { return 1.0f / x; }, [](float x) { return 1.0f / x; }},
+        {"ELEMENT_WISE_TANH", -5, 5, [](float x) { return std::tanh(x); },
+         [](float x) { const float e = std::exp(-2 * x); return (1 - e) / (1 + e); }},
+        {"ELEMENT_WISE_SINH", -10, 10, [](float x) { return std::sinh(x); },
+         [](float x) { return 0.5f * (std::exp(x) - std::exp(-x)); }},
+        {"ELEMENT_WISE_COSH", -10, 10, [](float x) { return std::cosh(x); },
+         [](float x) { return 0.5f * (std::exp(x) + std::exp(-x)); }},
+        {"ELEMENT_WISE_ERF", -3, 3, [](float x) { return std::erf(x); }, [](float x) { return 1.0f - std::erfc(x); }},
+        {"ELEMENT_WISE_ATAN", -10, 10, [](float x) { return std::atan(x); },
+         [](float x) { return std::atan2(x, 1.0f); }},
+        {"ELEMENT_WISE_ASIN", -0.99, 0.99, [](float x) { return std::asin(x); },
+         [](float x) { return std::atan2(x, std::sqrt((1 - x) * (1 + x))); }},
+        {"ELEMENT_WISE_ACOS", -0.99, 0.99, [](float x) { return std::acos(x); },
+         [](float x) { return std::atan2(std::sqrt((1 - x) * (1 + x)), x); }},
+        {"ELEMENT_WISE_ASINH", -10, 10, [](float x) { return std::asinh(x); },
+         [](float x) { return std::copysign(std::log(std::fabs(x) + std::sqrt(x * x + 1)), x); }},
+        {"ELEMENT_WISE_ACOSH", 1.01, 10, [](float x) { return std::acosh(x); },
+         [](float x) { return std::log(x + std::sqrt(x * x - 1)); }},
+        {"ELEMENT_WISE_ATANH", -0.99, 0.99, [](float x) { return std::atanh(x); },
+         [](float x) { return 0.5f * std::log((1 + x) / (1 - x)); }},
+        {"ACTIVATION_SIGMOID", -20, 20, [](float x) { return 1.0f / (1.0f + std::exp(-x)); },
+         [](float x) { return 0.5f + 0.5f * std::tanh(0.5f * x); }},
+        {"ACTIVATION_TANH", -5, 5, [](float x) { return std::tanh(x); },
+         [](float x) { return 2.0f / (1.0f + std::exp(-2 * x)) - 1.0f; }},
+        {"ACTIVATION_SOFTSIGN", -10, 10, [](float x) { return x / (1 + std::fabs(x)); },
+         [](float x) { return x * (1.0f / (1 + std::fabs(x))); }},
+        {"ACTIVATION_GELU", -5, 5, [](float x) { return 0.5f * x * (1 + std::erf(x * 0.707106781f)); },
+         [](float x) { return x - 0.5f * x * std::erfc(x * 0.707106781f); }},
+    };
+}
+
+TEST(ElementWiseErrorBound, CorrectFloat32ImplementationsPassAndARelativeErrorOf1e4Fails) {
+    uint64_t seed = 1;
+    for (const UnaryCase& c : unary_cases()) {
+        for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+            if (type == DataType::kFloat16 && (c.hi > 60000 || std::string_view(c.op) == "ELEMENT_WISE_SINH" ||
+                                               std::string_view(c.op) == "ELEMENT_WISE_COSH" ||
+                                               std::string_view(c.op) == "ELEMENT_WISE_EXP"))
+                continue;  // outside half's range
+            Bench b(c.op, unary_desc(type, kSizes), {uniform(type, kSizes, c.lo, c.hi, ++seed)});
+            const auto round_to = [&](float v) { return type == DataType::kFloat16 ? double(half_to_float(float_to_half(v))) : double(v); };
+            EXPECT_TRUE(b.passes([&](uint64_t i) { return round_to(c.libm(b.in32(0, i))); }))
+                << c.op << " " << data_type_name(type) << " libm: " << b.last_failure();
+            EXPECT_TRUE(b.passes([&](uint64_t i) { return round_to(c.other(b.in32(0, i))); }))
+                << c.op << " " << data_type_name(type) << " other formula: " << b.last_failure();
+            if (type == DataType::kFloat32) {
+                EXPECT_FALSE(b.passes([&](uint64_t i) { return double(c.libm(b.in32(0, i))) * (1 + 1e-4); }))
+                    << c.op << ": a relative error of 1e-4 passes";
+            }
+        }
+    }
+}
+
+// GELU's tanh approximation is another function: it must not pass for the documented erf formula.
+TEST(ElementWiseErrorBound, GeluTanhApproximationFails) {
+    Bench b("ACTIVATION_GELU", unary_desc(DataType::kFloat32, kSizes),
+            {uniform(DataType::kFloat32, kSizes, -5, 5, 7)});
+    EXPECT_FALSE(b.passes([&](uint64_t i) {
+        const float x = b.in32(0, i);
+        return double(0.5f * x * (1 + std::tanh(0.797884561f * (x + 0.044715f * x * x * x))));
+    }));
+}
+
+// ---- Exactly rounded arithmetic, operand order --------------------------------------------------------------
+
+TEST(ElementWiseErrorBound, ArithmeticPassesRoundedOrTruncatedAndFailsSwappedOperands) {
+    const std::vector<HostTensor> inputs = {uniform(DataType::kFloat32, kSizes, -100, 100, 11),
+                                            uniform(DataType::kFloat32, kSizes, 0.5, 100, 12)};
+    Bench subtract("ELEMENT_WISE_SUBTRACT", binary_desc(DataType::kFloat32, kSizes), inputs);
+    EXPECT_TRUE(subtract.passes([&](uint64_t i) { return double(subtract.in32(0, i) - subtract.in32(1, i)); }));
+    EXPECT_FALSE(subtract.passes([&](uint64_t i) { return double(subtract.in32(1, i) - subtract.in32(0, i)); }));
+    Bench divide("ELEMENT_WISE_DIVIDE", binary_desc(DataType::kFloat32, kSizes), inputs);
+    EXPECT_TRUE(divide.passes([&](uint64_t i) { return double(divide.in32(0, i) / divide.in32(1, i)); }));
+    EXPECT_TRUE(divide.passes([&](uint64_t i) { return double(divide.in32(0, i) * (1.0f / divide.in32(1, i))); }));
+    EXPECT_FALSE(divide.passes([&](uint64_t i) { return double(divide.in32(1, i) / divide.in32(0, i)); }));
+    Bench multiply("ELEMENT_WISE_MULTIPLY", binary_desc(DataType::kFloat32, kSizes), inputs);
+    // Truncation instead of rounding: D3D allows it (within one ulp).
+    EXPECT_TRUE(multiply.passes([&](uint64_t i) {
+        const double exact = multiply.in(0, i) * multiply.in(1, i);
+        const float nearest = float(exact);
+        return double(std::fabs(double(nearest)) > std::fabs(exact) ? std::nextafter(nearest, 0.0f) : nearest);
+    }));
+    EXPECT_FALSE(multiply.passes([&](uint64_t i) { return double(multiply.in32(0, i) * multiply.in32(1, i)) * (1 + 1e-6); }));
+}
+
+TEST(ElementWiseErrorBound, IntegerArithmeticWrapsAndSaturationFails) {
+    const Dims sizes = {64};
+    const std::vector<HostTensor> inputs = {uniform(DataType::kInt8, sizes, -128, 127, 21),
+                                            uniform(DataType::kInt8, sizes, -128, 127, 22)};
+    Bench add("ELEMENT_WISE_ADD", binary_desc(DataType::kInt8, sizes), inputs);
+    EXPECT_TRUE(add.passes([&](uint64_t i) { return double(int8_t(int(add.in(0, i)) + int(add.in(1, i)))); }));
+    EXPECT_FALSE(add.passes([&](uint64_t i) { return std::clamp(add.in(0, i) + add.in(1, i), -128.0, 127.0); }));
+}
+
+// ---- Clamps, ScaleBias -----------------------------------------------------------------------------------------
+
+TEST(ElementWiseErrorBound, ClipPassesAndAWrongClampFails) {
+    json desc = unary_desc(DataType::kFloat32, kSizes);
+    desc["Min"] = -0.5;
+    desc["Max"] = 0.75;
+    Bench b("ELEMENT_WISE_CLIP", desc, {uniform(DataType::kFloat32, kSizes, -2, 2, 31)});
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return double(std::min(std::max(b.in32(0, i), -0.5f), 0.75f)); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return double(std::min(std::max(b.in32(0, i), -0.5f), 0.5f)); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return double(std::max(b.in32(0, i), -0.5f)); }));
+}
+
+TEST(ElementWiseErrorBound, ScaleBiasBeforeTheFunctionPassesAfterFails) {
+    json desc = unary_desc(DataType::kFloat32, kSizes);
+    desc["ScaleBias"] = {{"Scale", 1.5}, {"Bias", -0.25}};
+    Bench b("ELEMENT_WISE_EXP", desc, {uniform(DataType::kFloat32, kSizes, -5, 5, 41)});
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return double(std::exp(b.in32(0, i) * 1.5f - 0.25f)); }));
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return double(std::exp(std::fma(b.in32(0, i), 1.5f, -0.25f))); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return double(std::exp(b.in32(0, i)) * 1.5f - 0.25f); }));
+}
+
+TEST(ElementWiseErrorBound, FusedActivationAfterTheAdditionPassesBeforeFails) {
+    json desc = binary_desc(DataType::kFloat32, kSizes);
+    desc["FusedActivation"] = {{"type", "DML_OPERATOR_ACTIVATION_SIGMOID"}, {"desc", json::object()}};
+    Bench b("ELEMENT_WISE_ADD1", desc,
+            {uniform(DataType::kFloat32, kSizes, -5, 5, 51), uniform(DataType::kFloat32, kSizes, -5, 5, 52)});
+    const auto sigmoid = [](float x) { return 1.0f / (1.0f + std::exp(-x)); };
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return double(sigmoid(b.in32(0, i) + b.in32(1, i))); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return double(sigmoid(b.in32(0, i)) + sigmoid(b.in32(1, i))); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return double(b.in32(0, i) + b.in32(1, i)); }));
+}
+
+// ---- Quantization: ties either way, off by one fails ------------------------------------------------------------
+
+TEST(ElementWiseErrorBound, QuantizeRoundsToNearestAndOffByOneFails) {
+    const Dims sizes = {2, 128};
+    json desc = {{"InputTensor", tensor(DataType::kFloat32, sizes)},
+                 {"ScaleTensor", tensor(DataType::kFloat32, sizes)},
+                 {"ZeroPointTensor", tensor(DataType::kUint8, sizes)},
+                 {"OutputTensor", tensor(DataType::kUint8, sizes)}};
+    // The first row on the half-step grid (many exact ties, where the docs allow either neighbour), the second off it.
+    HostTensor x = dmltool::testing::make_tensor_with(DataType::kFloat32, sizes, [](uint64_t i) {
+        return i < 128 ? 0.25 * double(int(i) - 64) : double(float(0.3 * double(int(i) - 192) + 0.1));
+    });
+    HostTensor scale = dmltool::testing::make_tensor_with(DataType::kFloat32, sizes, [](uint64_t i) { return i % 2 ? 0.5 : 0.25; });
+    HostTensor zero = dmltool::testing::make_tensor_with(DataType::kUint8, sizes, [](uint64_t i) { return double(i % 7 * 10); });
+    Bench b("ELEMENT_WISE_QUANTIZE_LINEAR", desc, {std::move(x), std::move(scale), std::move(zero)});
+    const auto quantize = [&](uint64_t i, double (*round)(double)) {
+        return std::clamp(round(double(b.in32(0, i) / b.in32(1, i))) + b.in(2, i), 0.0, 255.0);
+    };
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return quantize(i, [](double v) { return std::nearbyint(v); }); }));
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return quantize(i, [](double v) { return std::round(v); }); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::min(quantize(i, [](double v) { return std::nearbyint(v); }) + 1, 255.0); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return quantize(i, [](double v) { return std::floor(v); }); }));
+}
+
+// ---- Comparisons: a float32 denormal may be flushed (D3D), both answers pass ------------------------------------
+
+TEST(ElementWiseErrorBound, ComparisonOfADenormalAcceptsTheFlushedAnswer) {
+    const Dims sizes = {4};
+    json desc = {{"ATensor", tensor(DataType::kFloat32, sizes)}, {"BTensor", tensor(DataType::kFloat32, sizes)},
+                 {"OutputTensor", tensor(DataType::kUint8, sizes)}};
+    Bench b("ELEMENT_WISE_LOGICAL_GREATER_THAN", desc,
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {1e-40, 2, -3, 0.5}),
+             dmltool::testing::make_tensor(DataType::kFloat32, sizes, {0, 1, -4, 0.75})});
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{1, 1, 1, 0}[i]; }));
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{0, 1, 1, 0}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{1, 0, 1, 0}[i]; }));
+}
+
+// ---- Softmax over axes -----------------------------------------------------------------------------------------
+
+TEST(ElementWiseErrorBound, SoftmaxFloat32PassesAndAPlantedErrorFails) {
+    const Dims sizes = {8, 64};
+    json desc = unary_desc(DataType::kFloat32, sizes);
+    desc["Axes"] = {1};
+    Bench b("ACTIVATION_SOFTMAX1", desc, {uniform(DataType::kFloat32, sizes, -10, 10, 61)});
+    const auto softmax = [&](uint64_t i, bool subtract_max, double error) {
+        const uint64_t row = i / 64;
+        float largest = -INFINITY, sum = 0;
+        for (uint64_t j = 0; j < 64; ++j) largest = std::max(largest, b.in32(0, row * 64 + j));
+        if (!subtract_max) largest = 0;
+        for (uint64_t j = 0; j < 64; ++j) sum += std::exp(b.in32(0, row * 64 + j) - largest);
+        return double(std::exp(b.in32(0, i) - largest) / sum) * (1 + error);
+    };
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return softmax(i, true, 0); }));
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return softmax(i, false, 0); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return softmax(i, true, 1e-4); }));
+}
+
+}  // namespace
+}  // namespace dmltool::ops::element_wise

@@ -1,0 +1,481 @@
+#include "ops/element_wise/kernel.h"
+
+#include <algorithm>
+#include <bit>
+#include <compare>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "ops/element_wise/kernel_bodies.h"
+
+namespace dmltool::ops::element_wise {
+namespace {
+
+using shaders::imm;
+using shaders::Operand;
+using shaders::ProgramBuilder;
+using shaders::TensorViews;
+
+// How a thread of the vector path reads one input's 4 elements.
+enum InputMode : uint32_t {
+    kScalarLoads = 0,  // one load per lane at base + lane * inner stride
+    kVectorLoad = 1,   // the 4 elements are contiguous and aligned: one 4/8/16-byte load
+    kRowBroadcast = 2, // inner stride 0: one load for all lanes
+};
+
+// Root constants: a fixed header, then the tables (sizes, then each input's strides, then the output's), which
+// move into an auxiliary buffer when they do not fit the 63 root constants.
+struct ConstantLayout {
+    static constexpr uint32_t kThreads = 0;
+    static constexpr uint32_t kThreadsPerRow = 1;
+    static constexpr uint32_t kRuntimeZero = 2;
+    static constexpr uint32_t kScale = 3;
+    static constexpr uint32_t kBias = 4;
+    static constexpr uint32_t kParameters = 5;
+    static constexpr uint32_t kActivationParameters = kParameters + kMaxKernelParameters;
+    static constexpr uint32_t kTables = kActivationParameters + kMaxKernelParameters;
+    static constexpr uint32_t kMaxRootConstants = 63;
+
+    uint32_t rank = 1;
+    uint32_t inputs = 1;
+    uint32_t table_words() const { return rank * (inputs + 2); }
+    bool tables_fit() const { return kTables + table_words() <= kMaxRootConstants; }
+    // Offsets within the tables (root constants from kTables, or the auxiliary buffer from word 0).
+    uint32_t sizes() const { return 0; }
+    uint32_t input_strides(uint32_t k) const { return rank * (1 + k); }
+    uint32_t output_strides() const { return rank * (1 + inputs); }
+};
+
+// Everything a blob is specialised on; sizes, strides and attribute values are root constants.
+struct KernelSpec {
+    std::string body;
+    std::string activation;  // empty: none
+    std::vector<DataType> input_types;
+    DataType output_type = DataType::kUnknown;
+    bool scale_bias = false;
+    uint32_t parameters = 0;
+    uint32_t activation_parameters = 0;
+    uint32_t rank = 1;
+    uint32_t lanes = 1;
+    std::vector<uint32_t> input_modes;
+    std::vector<uint32_t> input_views;
+    std::vector<uint8_t> typed_inputs;
+    uint32_t output_views = 1;
+    bool typed_output = false;
+    uint32_t window_log2 = shaders::kMaxViewBytesLog2;
+    bool tables_in_buffer = false;
+    uint32_t threads_per_group = 256;
+    auto operator<=>(const KernelSpec&) const = default;
+};
+
+// The problem with size-1 dimensions dropped and neighbours merged where every tensor is contiguous across them.
+struct MergedProblem {
+    Dims sizes;
+    std::vector<Dims> input_strides;
+    Dims output_strides;
+};
+
+MergedProblem merge_dimensions(const ElementWiseProblem& problem) {
+    MergedProblem merged;
+    merged.input_strides.resize(problem.inputs.size());
+    const size_t rank = problem.sizes.size();
+    for (size_t d = 0; d < rank; ++d) {
+        const uint32_t size = problem.sizes[d];
+        if (size == 1) continue;
+        auto contiguous = [&](const Dims& outer, uint32_t inner) { return outer.back() == uint64_t{inner} * size; };
+        bool merge = !merged.sizes.empty() && contiguous(merged.output_strides, problem.output.strides[d]);
+        for (size_t k = 0; merge && k < problem.inputs.size(); ++k)
+            merge = contiguous(merged.input_strides[k], problem.inputs[k].strides[d]);
+        if (merge) {
+            merged.sizes.back() *= size;
+            merged.output_strides.back() = problem.output.strides[d];
+            for (size_t k = 0; k < problem.inputs.size(); ++k) merged.input_strides[k].back() = problem.inputs[k].strides[d];
+            continue;
+        }
+        merged.sizes.push_back(size);
+        merged.output_strides.push_back(problem.output.strides[d]);
+        for (size_t k = 0; k < problem.inputs.size(); ++k) merged.input_strides[k].push_back(problem.inputs[k].strides[d]);
+    }
+    if (merged.sizes.empty()) {
+        merged.sizes = {1};
+        merged.output_strides = {1};
+        for (Dims& strides : merged.input_strides) strides = {0};
+    }
+    return merged;
+}
+
+uint64_t padded_bytes(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
+
+// The vector path: the output's rows are packed and hold whole, aligned groups of 4 elements.
+bool vector_path(const MergedProblem& m) {
+    const size_t inner = m.sizes.size() - 1;
+    if (m.output_strides[inner] != 1 || m.sizes[inner] % 4 != 0) return false;
+    for (size_t d = 0; d < inner; ++d)
+        if (m.output_strides[d] % 4 != 0) return false;
+    return true;
+}
+
+uint32_t input_mode(const Dims& strides) {
+    const size_t inner = strides.size() - 1;
+    if (strides[inner] == 0) return kRowBroadcast;
+    if (strides[inner] != 1) return kScalarLoads;
+    for (size_t d = 0; d < inner; ++d)
+        if (strides[d] % 4 != 0) return kScalarLoads;
+    return kVectorLoad;
+}
+
+bool signed_type(DataType type) { return is_signed_integer(type); }
+
+// Reads one input's lanes into `value` in its domain (float32 for float types, 32-bit integers otherwise).
+void load_input(ProgramBuilder& b, const TensorViews& raw, const TensorViews& typed, DataType type, uint32_t mode,
+                uint32_t lanes, Operand base, Operand inner_stride, Operand value) {
+    const uint32_t bytes = uint32_t(element_size(type));
+    const shaders::Extend extend = signed_type(type) ? shaders::Extend::kSign : shaders::Extend::kZero;
+    Operand bits = b.temp();
+    Operand t = b.temp();
+    if (lanes == 1 || mode == kRowBroadcast) {
+        shaders::load_element(b, raw, bytes, base, bits.x(), extend);
+        if (lanes == 4) b.mov(bits.yzw(), bits.x());
+    } else if (mode == kScalarLoads) {
+        for (uint32_t lane = 0; lane < lanes; ++lane) {
+            b.imad(t.x(), imm(lane), inner_stride, base);
+            shaders::load_element(b, raw, bytes, t.x(), bits.component(lane), extend);
+        }
+    } else {
+        b.ishl(t.x(), base, imm(std::countr_zero(bytes)));
+        if (bytes == 4) {
+            shaders::load_words(b, typed.views.empty() ? raw : typed, t.x(), bits.xyzw());
+        } else {
+            Operand words = b.temp();
+            shaders::load_words(b, raw, t.x(), bytes == 2 ? words.xy() : words.x());
+            const uint32_t width = bytes * 8;
+            for (uint32_t lane = 0; lane < 4; ++lane) {
+                Operand word = words.component(lane * bytes / 4);
+                const Operand offset = imm(lane * width % 32);
+                if (extend == shaders::Extend::kSign) b.ibfe(bits.component(lane), imm(width), offset, word);
+                else b.ubfe(bits.component(lane), imm(width), offset, word);
+            }
+        }
+    }
+    const Operand lane_bits = lanes == 4 ? bits.xyzw() : bits.x();
+    const Operand lane_value = lanes == 4 ? value.xyzw() : value.x();
+    if (type == DataType::kFloat16) {
+        for (uint32_t lane = 0; lane < lanes; ++lane) shaders::half_to_float(b, value.component(lane), bits.component(lane));
+    } else {
+        b.mov(lane_value, lane_bits);
+    }
+}
+
+void store_output(ProgramBuilder& b, const TensorViews& raw, const TensorViews& typed, DataType type, uint32_t lanes,
+                  Operand base, Operand value) {
+    const uint32_t bytes = uint32_t(element_size(type));
+    Operand bits = b.temp();
+    if (type == DataType::kFloat16) {
+        for (uint32_t lane = 0; lane < lanes; ++lane) shaders::float_to_half(b, bits.component(lane), value.component(lane));
+    } else {
+        b.mov(lanes == 4 ? bits.xyzw() : bits.x(), lanes == 4 ? value.xyzw() : value.x());
+    }
+    if (lanes == 1) return shaders::store_element_atomic(b, raw, bytes, base, bits.x());
+    Operand t = b.temp();
+    b.ishl(t.x(), base, imm(std::countr_zero(bytes)));
+    if (bytes == 4) return shaders::store_words(b, typed.views.empty() ? raw : typed, t.x(), bits.xyzw());
+    // The thread owns the whole words of its 4 elements: pack them and store plainly.
+    Operand words = b.temp();
+    const uint32_t per_word = 4 / bytes;
+    for (uint32_t lane = 0; lane < 4; ++lane) {
+        Operand word = words.component(lane / per_word);
+        if (lane % per_word == 0) b.mov(word, imm(0));
+        shaders::insert_subword(b, word, bytes, lane % per_word, bits.component(lane));
+    }
+    shaders::store_words(b, raw, t.x(), bytes == 2 ? words.xy() : words.x());
+}
+
+Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
+    const KernelBody* body = find_kernel_body(spec.body);
+    if (!body) return invalid_input("element-wise kernel: no body '" + spec.body + "'");
+    const KernelBody* activation = spec.activation.empty() ? nullptr : find_kernel_body(spec.activation);
+    if (!spec.activation.empty() && !activation)
+        return invalid_input("element-wise kernel: no activation body '" + spec.activation + "'");
+    using K = ConstantLayout;
+    const uint32_t inputs = uint32_t(spec.input_types.size());
+    const K k{spec.rank, inputs};
+    ProgramBuilder b({.thread_group = {spec.threads_per_group, 1, 1}});
+
+    // Slots: each input's raw views then its typed views; the tables' buffer last. u: raw views, typed views.
+    uint32_t slot = 0;
+    std::vector<TensorViews> raw_inputs(inputs), typed_inputs(inputs);
+    for (uint32_t i = 0; i < inputs; ++i) {
+        raw_inputs[i].window_log2 = typed_inputs[i].window_log2 = spec.window_log2;
+        for (uint32_t v = 0; v < spec.input_views[i]; ++v) raw_inputs[i].views.push_back(b.srv_raw(slot++));
+        if (spec.typed_inputs[i])
+            for (uint32_t v = 0; v < spec.input_views[i]; ++v) typed_inputs[i].views.push_back(b.srv_typed_uint4(slot++));
+    }
+    std::optional<shaders::Resource> table_buffer;
+    if (spec.tables_in_buffer) table_buffer = b.srv_raw(slot++);
+    auto table = [&](uint32_t first) {
+        return table_buffer ? shaders::UintArray::in_buffer(*table_buffer, first)
+                            : shaders::UintArray::root_constants(K::kTables + first);
+    };
+    TensorViews raw_output, typed_output;
+    raw_output.window_log2 = typed_output.window_log2 = spec.window_log2;
+    uint32_t uav = 0;
+    for (uint32_t v = 0; v < spec.output_views; ++v) raw_output.views.push_back(b.uav_raw(uav++));
+    if (spec.typed_output)
+        for (uint32_t v = 0; v < spec.output_views; ++v) typed_output.views.push_back(b.uav_typed_uint4(uav++));
+
+    Operand thread = shaders::linear_thread_index(b, b.root_constant(K::kThreadsPerRow));
+    Operand flag = b.temp();
+    b.ult(flag.x(), thread, b.root_constant(K::kThreads));
+    b.if_nz(flag.x());
+    Operand first = thread;
+    if (spec.lanes > 1) {
+        first = b.temp().x();
+        b.ishl(first, thread, imm(std::countr_zero(spec.lanes)));
+    }
+    const std::vector<Operand> coords = shaders::decompose_index(b, first, spec.rank, table(k.sizes()));
+    std::vector<Operand> values;
+    for (uint32_t i = 0; i < inputs; ++i) {
+        if (spec.input_types[i] == DataType::kUnknown) {  // an absent optional input (a zero point) reads as 0
+            // A register, not an immediate: bodies may negate their operands (isub), which immediates cannot carry.
+            Operand zero = b.temp();
+            b.mov(spec.lanes == 4 ? zero.xyzw() : zero.x(), imm(0));
+            values.push_back(spec.lanes == 4 ? zero.xyzw() : zero.x());
+            continue;
+        }
+        const shaders::UintArray strides = table(k.input_strides(i));
+        Operand base = shaders::dot_strides(b, coords, strides, imm(0));
+        Operand inner_stride = spec.input_modes[i] == kScalarLoads && spec.lanes > 1 ? strides.get(b, spec.rank - 1) : imm(0);
+        Operand value = b.temp();
+        load_input(b, raw_inputs[i], typed_inputs[i], spec.input_types[i], spec.input_modes[i], spec.lanes, base,
+                   inner_stride, value);
+        const Operand lanes_value = spec.lanes == 4 ? value.xyzw() : value.x();
+        // ScaleBias applies to the first input (the one the desc names InputTensor) before the function.
+        if (i == 0 && spec.scale_bias && is_float(spec.input_types[i])) {
+            shaders::unfused_mul(b, lanes_value, lanes_value, b.root_constant(K::kScale), b.root_constant(K::kRuntimeZero));
+            b.add(lanes_value, lanes_value, b.root_constant(K::kBias));
+        }
+        values.push_back(lanes_value);
+    }
+    auto parameters = [&](uint32_t first_constant, uint32_t count) {
+        std::vector<Operand> out;
+        for (uint32_t i = 0; i < count; ++i) out.push_back(b.root_constant(first_constant + i));
+        return out;
+    };
+    const Operand runtime_zero = b.root_constant(K::kRuntimeZero);
+    BodyContext context(b, spec.lanes, parameters(K::kParameters, spec.parameters), runtime_zero, spec.input_types,
+                        spec.output_type);
+    Operand result = context.temp();
+    body->emit(context, values, result);
+    if (activation) {
+        BodyContext fused(b, spec.lanes, parameters(K::kActivationParameters, spec.activation_parameters), runtime_zero,
+                          {spec.output_type}, spec.output_type);
+        Operand activated = fused.temp();
+        const Operand operand[] = {result};
+        activation->emit(fused, operand, activated);
+        result = activated;
+    }
+    Operand output_base = shaders::dot_strides(b, coords, table(k.output_strides()), imm(0));
+    store_output(b, raw_output, typed_output, spec.output_type, spec.lanes, output_base, result);
+    b.endif();
+    b.ret();
+    return b.build_dxbc();
+}
+
+Result<std::shared_ptr<const std::vector<uint8_t>>> element_wise_kernel(const KernelSpec& spec) {
+    static std::mutex mutex;
+    static std::map<KernelSpec, std::shared_ptr<const std::vector<uint8_t>>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(spec);
+    if (it != cache.end()) return it->second;
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_element_wise_kernel(spec));
+    auto shared = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
+    cache.emplace(spec, shared);
+    return shared;
+}
+
+Status check_problem(const ElementWiseProblem& problem) {
+    const std::string name = "element-wise kernel '" + problem.function.body + "'";
+    const KernelBody* body = find_kernel_body(problem.function.body);
+    if (!body) return invalid_input(name + ": no such kernel body");
+    const size_t count = problem.inputs.size();
+    if (count < body->min_inputs || count > body->max_inputs || count > kMaxKernelInputs)
+        return invalid_input(name + ": expected " + std::to_string(body->min_inputs) + " to " +
+                             std::to_string(body->max_inputs) + " inputs, found " + std::to_string(count));
+    if (problem.function.parameters.size() > kMaxKernelParameters)
+        return invalid_input(name + ": more than " + std::to_string(kMaxKernelParameters) + " attribute words");
+    std::vector<DataType> types;
+    for (const KernelTensor& input : problem.inputs) types.push_back(input.type);
+    auto supported_type = [&](DataType type) -> Status {
+        const size_t bytes = element_size_in_bits(type) / 8;
+        if (bytes != 1 && bytes != 2 && bytes != 4)
+            return unsupported(name + ": " + std::string(data_type_name(type)) +
+                               " tensors are not implemented by the element-wise kernels (SM 5.0 has 32-bit arithmetic only)");
+        return Status::ok();
+    };
+    for (DataType type : types)
+        if (type != DataType::kUnknown) DMLTOOL_RETURN_IF_ERROR(supported_type(type));
+    DMLTOOL_RETURN_IF_ERROR(supported_type(problem.output.type));
+    DMLTOOL_RETURN_IF_ERROR(body->accepts(types, problem.output.type));
+    if (problem.fused_activation) {
+        const KernelBody* activation = find_kernel_body(problem.fused_activation->body);
+        if (!activation) return invalid_input(name + ": no activation body '" + problem.fused_activation->body + "'");
+        if (!is_float(problem.output.type))
+            return invalid_input(name + ": a fused activation needs a float output");
+        const DataType output[] = {problem.output.type};
+        DMLTOOL_RETURN_IF_ERROR(activation->accepts(output, problem.output.type));
+        if (problem.fused_activation->parameters.size() > kMaxKernelParameters)
+            return invalid_input(name + ": more than " + std::to_string(kMaxKernelParameters) + " activation attribute words");
+    }
+    const size_t rank = problem.sizes.size();
+    if (problem.output.strides.size() != rank) return invalid_input(name + ": output strides do not match the rank");
+    for (const KernelTensor& input : problem.inputs)
+        if (input.strides.size() != rank) return invalid_input(name + ": input strides do not match the rank");
+    return Status::ok();
+}
+
+struct Planned {
+    MergedProblem merged;
+    KernelSpec spec;
+    uint64_t threads = 0;
+};
+
+Result<Planned> plan(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
+    DMLTOOL_RETURN_IF_ERROR(check_problem(problem));
+    Planned p;
+    p.merged = merge_dimensions(problem);
+    const MergedProblem& m = p.merged;
+    KernelSpec& spec = p.spec;
+    spec.body = problem.function.body;
+    spec.activation = problem.fused_activation ? problem.fused_activation->body : "";
+    for (const KernelTensor& input : problem.inputs) spec.input_types.push_back(input.type);
+    spec.output_type = problem.output.type;
+    spec.scale_bias = problem.scale_bias.has_value();
+    spec.parameters = uint32_t(problem.function.parameters.size());
+    spec.activation_parameters = problem.fused_activation ? uint32_t(problem.fused_activation->parameters.size()) : 0;
+    spec.rank = uint32_t(m.sizes.size());
+    spec.lanes = options.vectorize && vector_path(m) ? 4 : 1;
+    spec.window_log2 = options.window_log2;
+    spec.threads_per_group = options.threads_per_group;
+    if (spec.window_log2 < 8 || spec.window_log2 > shaders::kMaxViewBytesLog2)
+        return invalid_input("element-wise kernel: view window must be 2^8 .. 2^29 bytes");
+    auto views = [&](const KernelTensor& tensor) -> Result<uint32_t> {
+        const uint64_t bytes = padded_bytes(tensor.total_bytes);
+        if (bytes > (uint64_t{1} << 32))
+            return unsupported("element-wise kernel: a buffer of " + std::to_string(tensor.total_bytes) +
+                               " bytes exceeds the 4 GiB the kernel addresses (32-bit byte offsets)");
+        return uint32_t((bytes + (uint64_t{1} << spec.window_log2) - 1) >> spec.window_log2);
+    };
+    for (size_t i = 0; i < problem.inputs.size(); ++i) {
+        const uint32_t mode = spec.lanes == 4 ? input_mode(m.input_strides[i]) : kScalarLoads;
+        spec.input_modes.push_back(mode);
+        const bool present = problem.inputs[i].type != DataType::kUnknown;
+        uint32_t count = 0;
+        if (present) {
+            DMLTOOL_ASSIGN_OR_RETURN(count, views(problem.inputs[i]));
+        }
+        spec.input_views.push_back(count);
+        spec.typed_inputs.push_back(present && mode == kVectorLoad && element_size(problem.inputs[i].type) == 4);
+    }
+    DMLTOOL_ASSIGN_OR_RETURN(spec.output_views, views(problem.output));
+    spec.typed_output = spec.lanes == 4 && element_size(problem.output.type) == 4;
+    const ConstantLayout k{spec.rank, uint32_t(problem.inputs.size())};
+    spec.tables_in_buffer = !k.tables_fit();
+    uint64_t count = 1;
+    for (uint32_t size : m.sizes) count *= size;
+    p.threads = count / spec.lanes;
+    return p;
+}
+
+std::string label_of(const ElementWiseProblem& problem, const KernelSpec& spec) {
+    std::string label = "element_wise/" + problem.function.body;
+    if (!spec.activation.empty()) label += "+" + spec.activation;
+    label += "/";
+    for (DataType type : spec.input_types)
+        label += (type == DataType::kUnknown ? std::string("-") : std::string(data_type_name(type))) + ",";
+    label += "->" + std::string(data_type_name(spec.output_type));
+    label += " r" + std::to_string(spec.rank) + " x" + std::to_string(spec.lanes);
+    return label;
+}
+
+}  // namespace
+
+Result<ElementWisePath> element_wise_path(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
+    DMLTOOL_ASSIGN_OR_RETURN(Planned p, plan(problem, options));
+    return ElementWisePath{p.spec.rank, p.spec.lanes, p.spec.input_modes};
+}
+
+Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& device_plan,
+                           const ElementWiseKernelOptions& options) {
+    DMLTOOL_ASSIGN_OR_RETURN(Planned p, plan(problem, options));
+    const KernelSpec& spec = p.spec;
+    const MergedProblem& m = p.merged;
+    const ConstantLayout k{spec.rank, uint32_t(problem.inputs.size())};
+    if (p.threads > 0xffffffffull) return unsupported("element-wise kernel: more than 2^32 - 1 threads");
+    const shaders::DispatchGrid grid = shaders::plan_dispatch(std::max<uint64_t>(p.threads, 1), spec.threads_per_group);
+
+    std::vector<uint64_t> tables(k.table_words(), 0);
+    for (uint32_t d = 0; d < spec.rank; ++d) {
+        tables[k.sizes() + d] = m.sizes[d];
+        for (uint32_t i = 0; i < problem.inputs.size(); ++i) tables[k.input_strides(i) + d] = m.input_strides[i][d];
+        tables[k.output_strides() + d] = m.output_strides[d];
+    }
+    std::vector<uint32_t> table_words;
+    for (uint64_t word : tables) {
+        if (word > 0xffffffffull) return unsupported("element-wise kernel: a size or stride exceeds 32 bits");
+        table_words.push_back(uint32_t(word));
+    }
+    std::vector<uint32_t> constants(ConstantLayout::kTables, 0);
+    constants[ConstantLayout::kThreads] = uint32_t(p.threads);
+    constants[ConstantLayout::kThreadsPerRow] = grid.threads_per_row;
+    constants[ConstantLayout::kRuntimeZero] = 0;
+    if (problem.scale_bias) {
+        constants[ConstantLayout::kScale] = std::bit_cast<uint32_t>(problem.scale_bias->first);
+        constants[ConstantLayout::kBias] = std::bit_cast<uint32_t>(problem.scale_bias->second);
+    }
+    std::copy(problem.function.parameters.begin(), problem.function.parameters.end(),
+              constants.begin() + ConstantLayout::kParameters);
+    if (problem.fused_activation)
+        std::copy(problem.fused_activation->parameters.begin(), problem.fused_activation->parameters.end(),
+                  constants.begin() + ConstantLayout::kActivationParameters);
+
+    KernelDispatch dispatch;
+    DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, element_wise_kernel(spec));
+    dispatch.label = label_of(problem, spec);
+    const uint32_t window = spec.window_log2;
+    auto bind = [&](BufferBinding::Source source, uint32_t index, uint32_t views, bool typed, std::vector<BufferBinding>& out) {
+        for (uint32_t v = 0; v < views; ++v) {
+            // The last (or only) view reaches to the end of the buffer: at most one window by construction.
+            const uint64_t size = v + 1 < views ? uint64_t{1} << window : 0;
+            out.push_back({source, index, uint64_t{v} << window, size, typed});
+        }
+    };
+    for (size_t i = 0; i < problem.inputs.size(); ++i) {
+        const uint32_t index = problem.inputs[i].binding_index;
+        bind(BufferBinding::Source::kInput, index, spec.input_views[i], false, dispatch.srvs);
+        if (spec.typed_inputs[i]) bind(BufferBinding::Source::kInput, index, spec.input_views[i], true, dispatch.srvs);
+    }
+    if (spec.tables_in_buffer) {
+        std::vector<std::byte> bytes(table_words.size() * 4);
+        std::memcpy(bytes.data(), table_words.data(), bytes.size());
+        dispatch.srvs.push_back({BufferBinding::Source::kAuxiliary, uint32_t(device_plan.auxiliary_buffers.size()), 0, 0, false});
+        device_plan.auxiliary_buffers.push_back(std::move(bytes));
+    } else {
+        constants.insert(constants.end(), table_words.begin(), table_words.end());
+    }
+    const uint32_t output_index = problem.output.binding_index;
+    bind(BufferBinding::Source::kOutput, output_index, spec.output_views, false, dispatch.uavs);
+    if (spec.typed_output) bind(BufferBinding::Source::kOutput, output_index, spec.output_views, true, dispatch.uavs);
+    dispatch.root_constants = std::move(constants);
+    dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
+    device_plan.dispatches.push_back(std::move(dispatch));
+    return Status::ok();
+}
+
+Result<DevicePlan> plan_element_wise_problem(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
+    DevicePlan plan;
+    DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, plan, options));
+    return plan;
+}
+
+}  // namespace dmltool::ops::element_wise

@@ -1,0 +1,91 @@
+// The per-function part of the element-wise emitter (kernel.h): a "body" turns the function's input values into
+// its output value. Bodies are found by id (the FunctionSpec row's kernel body id, e.g. "add", "sigmoid").
+//
+// Values live in registers holding `lanes` elements side by side (.x, or .xyzw when a thread computes 4
+// outputs), so one body emission serves both paths and every instruction works on all lanes at once. Domains:
+// a float tensor's values arrive as float32 (FLOAT16 widened exactly, ScaleBias applied), an integer tensor's
+// as 32-bit integers (sign-extended for signed types, zero-extended otherwise). A body must leave its result
+// in the domain of the output type: float32 for FLOAT32/FLOAT16 outputs (the emitter rounds to half), a 32-bit
+// integer for integer outputs (the emitter keeps its low bits).
+//
+// Transcendental functions are range reductions and polynomials built from add/mul/div/round/bit operations
+// only: SM 5.0's exp/log/sincos are approximations whose precision depends on the driver (and the builder does not
+// allow them), so every device computes the same float32 formula, with the error stated at each body.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/status.h"
+#include "shaders/builder.h"
+
+namespace dmltool::ops::element_wise {
+
+// What a body may use while it is emitted.
+class BodyContext {
+public:
+    BodyContext(shaders::ProgramBuilder& builder, uint32_t lanes, std::vector<shaders::Operand> parameters,
+                shaders::Operand runtime_zero, std::vector<DataType> input_types, DataType output_type)
+        : b(builder), lanes_(lanes), parameters_(std::move(parameters)), runtime_zero_(runtime_zero),
+          input_types_(std::move(input_types)), output_type_(output_type) {}
+
+    shaders::ProgramBuilder& b;
+    // A fresh register selected to the lanes (.x or .xyzw).
+    shaders::Operand temp() const;
+    // Attribute word i (a root constant, replicated over the lanes). Out of range: a build error.
+    shaders::Operand parameter(uint32_t i) const;
+    uint32_t parameter_count() const { return uint32_t(parameters_.size()); }
+    // An operand that is 0 at run time, unknown to the compiler (for shaders::unfused_mul).
+    shaders::Operand runtime_zero() const { return runtime_zero_; }
+    uint32_t lanes() const { return lanes_; }
+    DataType input_type(size_t i) const { return input_types_.at(i); }
+    DataType output_type() const { return output_type_; }
+    // Selects `operand`'s lanes: .x or .xyzw.
+    shaders::Operand lanes_of(shaders::Operand operand) const;
+
+private:
+    uint32_t lanes_;
+    std::vector<shaders::Operand> parameters_;
+    shaders::Operand runtime_zero_;
+    std::vector<DataType> input_types_;
+    DataType output_type_;
+};
+
+using BodyEmitter = std::function<void(BodyContext&, std::span<const shaders::Operand> inputs, shaders::Operand out)>;
+
+struct KernelBody {
+    std::string_view id;
+    uint32_t min_inputs = 1;
+    uint32_t max_inputs = 1;
+    // Checks the operand and output types (kInvalidInput naming them when the body cannot compute them).
+    std::function<Status(std::span<const DataType> inputs, DataType output)> accepts;
+    BodyEmitter emit;
+};
+
+// The body of that id; null when there is none.
+const KernelBody* find_kernel_body(std::string_view id);
+// Every body id (tests iterate them).
+std::vector<std::string_view> kernel_body_ids();
+
+// Building blocks shared by bodies (kernel_math.cpp): float32 functions of `x` (a lanes-wide operand) into `out`.
+// Each states its error against the exact function; all handle NaN (propagated) and infinities.
+namespace math {
+void exp(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 2 ulp
+void expm1(BodyContext& c, shaders::Operand out, shaders::Operand x);    // <= 3 ulp (relative to |expm1|)
+void log(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 2 ulp; log(0) = -inf, log(<0) = NaN
+void log1p(BodyContext& c, shaders::Operand out, shaders::Operand x);    // <= 3 ulp
+void tanh(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 4 ulp
+void sigmoid(BodyContext& c, shaders::Operand out, shaders::Operand x);  // <= 4 ulp
+void atan(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 4 ulp
+void atan2(BodyContext& c, shaders::Operand out, shaders::Operand y, shaders::Operand x);  // <= 5 ulp
+// Either output may be null_operand(). |x| <= 8192: <= 3 ulp (+ 2^-26 absolute near the zeros).
+void sincos(BodyContext& c, shaders::Operand sin_out, shaders::Operand cos_out, shaders::Operand x);
+// Not-a-number test into a lanes-wide mask (~0 where x is NaN).
+void is_nan(BodyContext& c, shaders::Operand mask, shaders::Operand x);
+}  // namespace math
+
+}  // namespace dmltool::ops::element_wise

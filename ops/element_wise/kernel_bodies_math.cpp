@@ -1,0 +1,275 @@
+// The element-wise bodies of float functions (kernel_bodies.h): transcendental functions from kernel_math.cpp, the
+// activations and the powers and integer remainders. Attribute words are described at each body.
+#include <cmath>
+
+#include "ops/element_wise/kernel_body_rows.h"
+#include "shaders/elements.h"
+
+namespace dmltool::ops::element_wise::body_rows {
+
+using shaders::imm;
+using shaders::imm_f;
+using shaders::Operand;
+
+void add_math_rows(RowMap& rows) {
+    rows["exp"] = float_unary(math::exp);
+    rows["log"] = float_unary(math::log);
+    rows["tanh"] = float_unary(math::tanh);
+    rows["sigmoid"] = float_unary(math::sigmoid);
+    rows["sin"] = float_unary([](BodyContext& c, Operand out, Operand x) { math::sincos(c, out, shaders::null_operand(), x); });
+    rows["cos"] = float_unary([](BodyContext& c, Operand out, Operand x) { math::sincos(c, shaders::null_operand(), out, x); });
+    rows["tan"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // sin / cos: <= 7 ulp
+        Operand s = c.temp(), co = c.temp();
+        math::sincos(c, s, co, x);
+        c.b.div(out, s, co);
+    });
+    rows["atan"] = float_unary(math::atan);
+    // asin x = atan2(x, sqrt((1 - x)(1 + x))), acos x = atan2(sqrt((1 - x)(1 + x)), x): the product keeps 1 - x^2
+    // accurate near |x| = 1; |x| > 1 gives NaN (sqrt of a negative).
+    auto cosine_of = [](BodyContext& c, Operand out, Operand x) {
+        Operand t = c.temp();
+        c.b.add(out, imm_f(1.0f), -x);
+        c.b.add(t, x, imm_f(1.0f));
+        c.b.mul(out, out, t);
+        c.b.sqrt(out, out);
+    };
+    rows["asin"] = float_unary([cosine_of](BodyContext& c, Operand out, Operand x) {
+        Operand t = c.temp();
+        cosine_of(c, t, x);
+        math::atan2(c, out, x, t);
+    });
+    rows["acos"] = float_unary([cosine_of](BodyContext& c, Operand out, Operand x) {
+        Operand t = c.temp();
+        cosine_of(c, t, x);
+        math::atan2(c, out, t, x);
+    });
+    rows["atan_yx"] = {2, 2, float_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { math::atan2(c, out, in[0], in[1]); }};
+    // sinh x = sign(x) (t + t / (t + 1)) / 2, t = expm1(|x|); cosh x = (e + 1 / e) / 2, e = exp(|x|). Beyond |x| = 88
+    // (where e^|x| overflows float32 but the result may not): h (h / 2), h = exp(|x| / 2), the halving exact
+    // (exp(|x| - ln 2) would add the rounding of |x| - ln 2: 64 ulp near 88).
+    auto large_half_exp = [](BodyContext& c, Operand out, Operand a, Operand value) {
+        Operand big = c.temp(), e = c.temp(), h = c.temp();
+        c.b.mul(h, a, imm_f(0.5f));
+        math::exp(c, h, h);
+        c.b.mul(e, h, imm_f(0.5f));
+        c.b.mul(e, e, h);
+        c.b.lt(big, imm_f(88.0f), a);
+        c.b.movc(out, big, e, value);
+    };
+    rows["sinh"] = float_unary([large_half_exp](BodyContext& c, Operand out, Operand x) {  // <= 5 ulp
+        Operand a = c.temp(), t = c.temp(), d = c.temp();
+        c.b.mov(a, x.abs());
+        math::expm1(c, t, a);
+        c.b.add(d, t, imm_f(1.0f));
+        c.b.div(d, t, d);
+        c.b.add(t, t, d);
+        c.b.mul(t, t, imm_f(0.5f));
+        large_half_exp(c, t, a, t);
+        copy_sign_body(c, out, t, x);
+    });
+    rows["cosh"] = float_unary([large_half_exp](BodyContext& c, Operand out, Operand x) {  // <= 4 ulp
+        Operand a = c.temp(), e = c.temp(), r = c.temp();
+        c.b.mov(a, x.abs());
+        math::exp(c, e, a);
+        c.b.div(r, imm_f(1.0f), e);
+        c.b.add(e, e, r);
+        c.b.mul(e, e, imm_f(0.5f));
+        large_half_exp(c, out, a, e);
+    });
+    // asinh x = sign(x) log1p(a + a^2 / (1 + sqrt(1 + a^2))), a = |x| (a > 2^12: log(a) + ln 2); <= 6 ulp.
+    rows["asinh"] = float_unary([](BodyContext& c, Operand out, Operand x) {
+        Operand a = c.temp(), t = c.temp(), d = c.temp(), big = c.temp();
+        c.b.mov(a, x.abs());
+        c.b.mul(t, a, a);
+        c.b.add(d, t, imm_f(1.0f));
+        c.b.sqrt(d, d);
+        c.b.add(d, d, imm_f(1.0f));
+        c.b.div(t, t, d);
+        c.b.add(t, t, a);
+        math::log1p(c, t, t);
+        math::log(c, d, a);
+        c.b.add(d, d, imm_f(0.693147181f));
+        c.b.lt(big, imm_f(4096.0f), a);
+        c.b.movc(t, big, d, t);
+        copy_sign_body(c, out, t, x);
+    });
+    // acosh x = log1p(t + sqrt(2 t + t^2)), t = x - 1 (exact near 1); x > 2^12: log(x) + ln 2; x < 1: NaN. <= 6 ulp.
+    rows["acosh"] = float_unary([](BodyContext& c, Operand out, Operand x) {
+        Operand t = c.temp(), u = c.temp(), big = c.temp();
+        c.b.add(t, x, imm_f(-1.0f));
+        c.b.add(u, t, imm_f(2.0f));
+        c.b.mul(u, u, t);
+        c.b.sqrt(u, u);
+        c.b.add(u, u, t);
+        math::log1p(c, u, u);
+        math::log(c, t, x);
+        c.b.add(t, t, imm_f(0.693147181f));
+        c.b.lt(big, imm_f(4096.0f), x);
+        c.b.movc(out, big, t, u);
+    });
+    // atanh x = sign(x) log1p(2a / (1 - a)) / 2, a = |x|: 1 -> inf, beyond -> NaN. <= 6 ulp.
+    rows["atanh"] = float_unary([](BodyContext& c, Operand out, Operand x) {
+        Operand a = c.temp(), d = c.temp(), t = c.temp();
+        c.b.mov(a, x.abs());
+        c.b.add(d, imm_f(1.0f), -a);
+        c.b.add(t, a, a);
+        c.b.div(t, t, d);
+        c.b.lt(d, d, imm_f(0.0f));  // |x| > 1
+        math::log1p(c, t, t);
+        c.b.movc(t, d, imm(0x7fc00000), t);
+        c.b.mul(t, t, imm_f(0.5f));
+        copy_sign_body(c, out, t, x);
+    });
+    // pow(x, y) = exp(y log|x|), negative x only with an integral y (odd: negative result), else NaN; y = 0: 1.
+    // The error grows with |y ln x| (the rounding of y log|x| becomes a relative error of the result): <= 3 +
+    // 2 |y ln x| ulp.
+    auto power = [](BodyContext& c, Operand out, Operand x, Operand y) {
+        Operand l = c.temp(), r = c.temp(), integral = c.temp(), odd = c.temp(), t = c.temp();
+        math::log(c, l, x.abs());
+        c.b.mul(l, l, y);
+        math::exp(c, r, l);
+        c.b.round_z(t, y);
+        c.b.eq(integral, t, y);
+        c.b.mul(t, y, imm_f(0.5f));
+        c.b.round_z(t, t);
+        c.b.mul(t, t, imm_f(2.0f));
+        c.b.ne(odd, t, y);
+        c.b.and_(odd, odd, integral);
+        c.b.lt(t, x, imm_f(0.0f));
+        c.b.and_(odd, odd, t);
+        c.b.and_(odd, odd, imm(0x80000000));
+        c.b.or_(r, r, odd);
+        c.b.not_(integral, integral);
+        c.b.and_(t, t, integral);  // negative x, fractional y
+        c.b.movc(r, t, imm(0x7fc00000), r);
+        c.b.eq(t, y, imm_f(0.0f));
+        c.b.movc(out, t, imm_f(1.0f), r);
+    };
+    rows["pow"] = {2, 2, float_same_type(), [power](BodyContext& c, std::span<const Operand> in, Operand out) { power(c, out, in[0], in[1]); }};
+    rows["constant_pow"] = float_unary([power](BodyContext& c, Operand out, Operand x) {  // Exponent
+        Operand y = c.temp();
+        c.b.mov(y, c.parameter(0));
+        power(c, out, x, y);
+    });
+    // Integer remainders (float modulus is not implemented: an exact float fmod needs more than one division).
+    // truncate: the sign of A; floor: the sign of B. B = 0 gives an unspecified value.
+    auto modulus = [](bool floor) {
+        return Row{2, 2, [](Types in, DataType out) { return is_integer(out) && in[0] == out && in[1] == out ? Status::ok() : unsupported("implemented for integer types only"); },
+                   [floor](BodyContext& c, std::span<const Operand> in, Operand out) {
+                       Operand a = c.temp(), b = c.temp(), q = c.temp(), r = c.temp(), t = c.temp();
+                       if (!signed_integer(c.output_type())) return c.b.udiv(q, out, in[0], in[1]);
+                       c.b.imax(a, in[0], -in[0]);
+                       c.b.imax(b, in[1], -in[1]);
+                       c.b.udiv(q, r, a, b);
+                       c.b.ilt(t, in[0], imm(0));
+                       c.b.ineg(a, r);
+                       c.b.movc(r, t, a, r);  // the sign of A
+                       if (floor) {
+                           c.b.xor_(t, in[0], in[1]);
+                           c.b.ilt(t, t, imm(0));        // signs differ
+                           c.b.ine(a, r, imm(0));
+                           c.b.and_(t, t, a);
+                           c.b.iadd(a, r, in[1]);
+                           c.b.movc(r, t, a, r);
+                       }
+                       c.b.mov(out, r);
+                   }};
+    };
+    rows["modulus_truncate"] = modulus(false);
+    rows["modulus_floor"] = modulus(true);
+    // ---- activations (float). params as named.
+    rows["leaky_relu"] = float_piecewise([](BodyContext& c, Operand n, Operand x) { c.b.mul(n, x, c.parameter(0)); });  // Alpha
+    rows["linear"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
+        product(c, out, x, c.parameter(0));
+        c.b.add(out, out, c.parameter(1));
+    });
+    rows["elu"] = float_piecewise([](BodyContext& c, Operand n, Operand x) {  // Alpha
+        math::expm1(c, n, x);
+        c.b.mul(n, n, c.parameter(0));
+    });
+    rows["scaled_elu"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Gamma
+        Operand n = c.temp(), positive = c.temp();
+        math::expm1(c, n, x);
+        c.b.mul(n, n, c.parameter(0));
+        c.b.lt(positive, imm_f(0.0f), x);
+        c.b.movc(n, positive, x, n);
+        c.b.mul(out, n, c.parameter(1));
+    });
+    rows["celu"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha: max(0, x) + min(0, a expm1(x / a))
+        Operand n = c.temp(), p = c.temp();
+        c.b.div(n, x, c.parameter(0));
+        math::expm1(c, n, n);
+        c.b.mul(n, n, c.parameter(0));
+        c.b.min(n, n, imm_f(0.0f));
+        c.b.max(p, x, imm_f(0.0f));
+        c.b.add(out, p, n);
+    });
+    rows["thresholded_relu"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha: x > Alpha ? x : 0
+        Operand above = c.temp();
+        c.b.lt(above, c.parameter(0), x);
+        c.b.and_(out, above, x);
+    });
+    rows["hard_sigmoid"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
+        product(c, out, x, c.parameter(0));
+        c.b.add(out, out, c.parameter(1));
+        c.b.max(out, out, imm_f(0.0f));
+        c.b.min(out, out, imm_f(1.0f));
+    });
+    rows["hard_swish"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
+        Operand g = c.temp();
+        product(c, g, x, c.parameter(0));
+        c.b.add(g, g, c.parameter(1));
+        c.b.max(g, g, imm_f(0.0f));
+        c.b.min(g, g, imm_f(1.0f));
+        c.b.mul(out, x, g);
+    });
+    rows["softsign"] = float_unary([](BodyContext& c, Operand out, Operand x) {
+        Operand d = c.temp();
+        c.b.add(d, x.abs(), imm_f(1.0f));
+        c.b.div(out, x, d);
+    });
+    rows["softplus"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Steepness: log(1 + exp(s x)) / s
+        Operand e = c.temp();
+        c.b.mul(e, x, c.parameter(0));
+        math::exp(c, e, e);
+        math::log1p(c, e, e);
+        c.b.div(out, e, c.parameter(0));
+    });
+    rows["parametric_softplus"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
+        Operand e = c.temp();
+        c.b.mul(e, x, c.parameter(1));
+        math::exp(c, e, e);
+        math::log1p(c, e, e);
+        c.b.mul(out, e, c.parameter(0));
+    });
+    rows["scaled_tanh"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta: Alpha tanh(Beta x)
+        Operand t = c.temp();
+        c.b.mul(t, x, c.parameter(1));
+        math::tanh(c, t, t);
+        c.b.mul(out, t, c.parameter(0));
+    });
+    rows["shrink"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Bias, Threshold
+        Operand low = c.temp(), high = c.temp(), v = c.temp();
+        c.b.lt(low, x, -c.parameter(1));
+        c.b.lt(high, c.parameter(1), x);
+        c.b.add(v, x, c.parameter(0));
+        c.b.and_(low, low, v);
+        c.b.sub(v, x, c.parameter(0));
+        c.b.and_(high, high, v);
+        c.b.or_(out, low, high);
+    });
+    rows["swish"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // SigmoidInputScale: x sigmoid(s x)
+        Operand s = c.temp();
+        c.b.mul(s, x, c.parameter(0));
+        math::sigmoid(c, s, s);
+        c.b.mul(out, x, s);
+    });
+    rows["parameterized_relu"] = {2, 2, float_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) {
+                                      Operand n = c.temp(), positive = c.temp();
+                                      c.b.mul(n, in[0], in[1]);
+                                      c.b.ge(positive, in[0], imm_f(0.0f));
+                                      c.b.movc(out, positive, in[0], n);
+                                  }};
+}
+
+}  // namespace dmltool::ops::element_wise::body_rows

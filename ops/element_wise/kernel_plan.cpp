@@ -1,0 +1,117 @@
+// plan_element_wise: an ElementWiseDesc (desc.h) as the emitter's ElementWiseProblem (kernel.h). Only fields of the
+// desc model are read here, so the emitter and this adapter build without the engine's sources.
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include "ops/element_wise/desc.h"
+#include "ops/element_wise/function_math.h"
+#include "ops/element_wise/kernel.h"
+#include "ops/element_wise/kernel_bodies.h"
+
+namespace dmltool::ops::element_wise {
+namespace {
+
+// A value in an integer tensor's domain: clamped to the type's range (NaN: 0) and truncated.
+uint32_t integer_word(double value, DataType type) {
+    if (std::isnan(value)) return 0;
+    value = std::clamp(value, double(integer_min(type)), double(integer_max(type)));
+    return uint32_t(int64_t(value));
+}
+
+Result<std::vector<uint32_t>> attribute_words(const FunctionSpec& row, const std::vector<AttributeValue>& attributes,
+                                              DataType domain) {
+    std::vector<uint32_t> words;
+    for (const AttributeValue& attribute : attributes) {
+        if (!attribute.member) return internal_error(std::string(row.name) + ": an attribute without its member");
+        switch (attribute.member->kind) {
+            case MemberKind::kFloat:
+                words.push_back(is_float(domain) ? std::bit_cast<uint32_t>(attribute.float_value)
+                                                 : integer_word(attribute.float_value, domain));
+                break;
+            case MemberKind::kUint:
+            case MemberKind::kEnum:
+            case MemberKind::kBool:
+                words.push_back(attribute.uint_value);
+                break;
+            case MemberKind::kInt:
+                words.push_back(uint32_t(attribute.int_value));
+                break;
+            case MemberKind::kDataType:
+                break;  // the type of the scalar unions that follow: they are converted to the tensors' domain
+            case MemberKind::kScalarUnion: {
+                const double value = attribute.scalar.as_double();
+                words.push_back(is_float(domain) ? std::bit_cast<uint32_t>(float(value)) : integer_word(value, domain));
+                break;
+            }
+            default:
+                return unsupported(std::string(row.name) + ": attribute '" + std::string(attribute.member->name) +
+                                   "' has no element-wise kernel form");
+        }
+    }
+    return words;
+}
+
+}  // namespace
+
+std::string kernel_body_id(const FunctionSpec& row) {
+    std::string id(row.kernel_body);
+    if (id.empty()) {
+        std::string_view name = row.name;
+        for (std::string_view prefix : {"ELEMENT_WISE_", "ACTIVATION_"})
+            if (name.substr(0, prefix.size()) == prefix) name.remove_prefix(prefix.size());
+        while (!name.empty() && std::isdigit(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
+        id = name;
+    }
+    for (char& ch : id) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    return id;
+}
+
+Result<DevicePlan> plan_element_wise(const ElementWiseDesc& desc, const SemanticsOptions& semantics) {
+    (void)semantics;  // no choice of these functions depends on the semantics options
+    if (!desc.function) return internal_error("element-wise desc without its table row");
+    const FunctionSpec& row = *desc.function;
+    const std::string name(row.name);
+    if (row.math && row.math->lane) return unsupported(name + ": no GPU kernel for reductions over axes yet");
+    ElementWiseProblem problem;
+    problem.function.body = kernel_body_id(row);
+    if (!find_kernel_body(problem.function.body))
+        return unsupported(name + ": no GPU kernel body '" + problem.function.body + "' yet");
+    problem.sizes = desc.output.sizes;
+    DataType domain = DataType::kUnknown;
+    for (size_t i = 0; i < desc.inputs.size(); ++i) {
+        KernelTensor tensor;
+        tensor.binding_index = uint32_t(i);
+        if (desc.inputs[i]) {
+            tensor.type = desc.inputs[i]->data_type;
+            tensor.strides = desc.inputs[i]->effective_strides();
+            tensor.total_bytes = desc.inputs[i]->total_size_in_bytes;
+            if (domain == DataType::kUnknown) domain = tensor.type;
+        } else {
+            tensor.strides.assign(problem.sizes.size(), 0);  // absent: reads as 0, binds nothing
+        }
+        problem.inputs.push_back(std::move(tensor));
+    }
+    if (domain == DataType::kUnknown) domain = desc.output.data_type;
+    problem.output = {desc.output.data_type, desc.output.effective_strides(), desc.output.total_size_in_bytes, 0};
+    if (desc.scale_bias) problem.scale_bias = std::pair{desc.scale_bias->scale, desc.scale_bias->bias};
+    DMLTOOL_ASSIGN_OR_RETURN(problem.function.parameters, attribute_words(row, desc.attributes, domain));
+    if (desc.fused_activation) {
+        if (!desc.fused_activation->function) return internal_error(name + ": fused activation without its row");
+        const FunctionSpec& activation = *desc.fused_activation->function;
+        KernelFunction fused;
+        fused.body = kernel_body_id(activation);
+        if (!find_kernel_body(fused.body))
+            return unsupported(name + ": no GPU kernel body for the fused " + std::string(activation.name) + " yet");
+        DMLTOOL_ASSIGN_OR_RETURN(fused.parameters,
+                                 attribute_words(activation, desc.fused_activation->attributes, desc.output.data_type));
+        problem.fused_activation = std::move(fused);
+    }
+    Result<DevicePlan> plan = plan_element_wise_problem(problem);
+    if (!plan.is_ok()) return plan.status().with_context(name);
+    return plan;
+}
+
+}  // namespace dmltool::ops::element_wise
