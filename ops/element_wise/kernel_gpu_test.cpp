@@ -390,28 +390,36 @@ std::vector<BodyTest> body_tests() {
     return t;
 }
 
+// Bodies run in chunks: one ctest process per chunk rather than per body (each process opens the device once; per
+// body, ctest spent 91 s of process time on what takes 16 s in one process).
+constexpr size_t kBodiesPerChunk = 12;
+
 class ElementWiseKernelGpu : public ::testing::TestWithParam<size_t> {};
 
-TEST_P(ElementWiseKernelGpu, BodyMatchesOracleOnEveryPath) {
+TEST_P(ElementWiseKernelGpu, BodiesMatchOracleOnEveryPath) {
     SKIP_WITHOUT_GPU();
     static const std::vector<BodyTest> tests = body_tests();
-    const BodyTest& test = tests[GetParam()];
     const std::vector<Layout> all_layouts = layouts();
-    uint64_t seed = 100 * GetParam();
-    // Each type on one layout (rotating), so every (type, path) pair is met across the bodies at CI cost.
-    for (size_t i = 0; i < test.types.size(); ++i) {
-        const DataType type = test.types[i];
-        const Layout& layout = all_layouts[(i + GetParam()) % all_layouts.size()];
-        // Quantization's per-tensor scales keep their full shapes here (the broadcast layouts cover scalars).
-        run_case(test, type, layout, ++seed);
-        if (i == 0) run_case(test, type, all_layouts[(i + GetParam() + 2) % all_layouts.size()], ++seed);
+    const size_t first = GetParam() * kBodiesPerChunk;
+    for (size_t index = first; index < std::min(tests.size(), first + kBodiesPerChunk); ++index) {
+        const BodyTest& test = tests[index];
+        uint64_t seed = 100 * index;
+        // Each type on one layout (rotating), so every (type, path) pair is met across the bodies at CI cost.
+        for (size_t i = 0; i < test.types.size(); ++i) {
+            const DataType type = test.types[i];
+            run_case(test, type, all_layouts[(i + index) % all_layouts.size()], ++seed);
+            if (i == 0) run_case(test, type, all_layouts[(i + index + 2) % all_layouts.size()], ++seed);
+        }
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Bodies, ElementWiseKernelGpu, ::testing::Range<size_t>(0, body_tests().size()),
+INSTANTIATE_TEST_SUITE_P(Bodies, ElementWiseKernelGpu,
+                         ::testing::Range<size_t>(0, (body_tests().size() + kBodiesPerChunk - 1) / kBodiesPerChunk),
                          [](const ::testing::TestParamInfo<size_t>& info) {
-                             const BodyTest test = body_tests()[info.param];
-                             return test.body + "_" + std::to_string(info.param);
+                             const std::vector<BodyTest> tests = body_tests();
+                             const size_t first = info.param * kBodiesPerChunk;
+                             const size_t last = std::min(tests.size(), first + kBodiesPerChunk) - 1;
+                             return tests[first].body + "_to_" + tests[last].body + "_" + std::to_string(info.param);
                          });
 
 TEST(ElementWiseKernelGpuFeatures, ScaleBiasAndFusedActivation) {
@@ -472,7 +480,7 @@ TEST(ElementWiseKernelPlanner, RefusesWhatItCannotCompute) {
     p = binary_problem(DataType::kFloat32, {4}, {1}, {1});
     p.inputs[1].type = DataType::kFloat16;  // add needs one type throughout
     auto result = plan_element_wise_problem(p);
-    EXPECT_EQ(result.status().code(), ErrorCode::kInvalidInput);
+    EXPECT_EQ(result.status().code(), ErrorCode::kUnsupported);
     EXPECT_NE(result.status().message().find("'add'"), std::string::npos) << result.status().message();
     p = binary_problem(DataType::kFloat32, {4}, {1}, {1});
     p.inputs.pop_back();  // add is binary

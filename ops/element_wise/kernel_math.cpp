@@ -284,18 +284,24 @@ void sincos(BodyContext& c, Operand sin_out, Operand cos_out, Operand x) {
     b.iadd(negate_cos, q, imm(1));
     b.and_(negate_cos, negate_cos, imm(2));
     b.ishl(negate_cos, negate_cos, imm(30));
+    // Beyond |x| = 8192 the reduction loses accuracy and beyond ~2^24 r is meaningless: the result is kept in
+    // [-1, 1] there (the polynomial of a huge r would overflow). sin/cos of an infinity or NaN: NaN.
     Operand nan = c.temp();
     is_nan(c, nan, x);
-    b.lt(f, imm_f(1e30f), x.abs());                    // infinities (and huge |x|): NaN, as sin(inf)
+    b.eq(f, x.abs(), imm_f(INFINITY));
     b.or_(nan, nan, f);
     if (!sin_out.is_null()) {
         b.movc(t, swap, co, s);
         b.xor_(t, t, negate_sin);
+        b.max(t, t, imm_f(-1.0f));
+        b.min(t, t, imm_f(1.0f));
         b.movc(sin_out, nan, imm(0x7fc00000), t);
     }
     if (!cos_out.is_null()) {
         b.movc(t, swap, s, co);
         b.xor_(t, t, negate_cos);
+        b.max(t, t, imm_f(-1.0f));
+        b.min(t, t, imm_f(1.0f));
         b.movc(cos_out, nan, imm(0x7fc00000), t);
     }
 }

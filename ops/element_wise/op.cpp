@@ -8,6 +8,7 @@
 
 #include "core/case_generator.h"
 #include "ops/element_wise/engine.h"
+#include "ops/element_wise/kernel.h"
 
 namespace dmltool::ops::element_wise {
 
@@ -86,6 +87,10 @@ public:
         return {.bytes = bytes, .ops = n};
     }
 
+    // Our D3D12 kernels: the family's one emitter (kernel.h), given the row's kernel body and the desc's values.
+    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions& semantics) const override {
+        return plan_element_wise(static_cast<const ElementWiseDesc&>(desc), semantics);
+    }
     Status generate_case(CaseRng& rng, GeneratedCase& out) const override {
         return element_wise::generate_case(*this, function_, rng, out);
     }
