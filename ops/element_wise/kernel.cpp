@@ -316,7 +316,9 @@ Status check_problem(const ElementWiseProblem& problem) {
     for (DataType type : types)
         if (type != DataType::kUnknown) DMLTOOL_RETURN_IF_ERROR(supported_type(type));
     DMLTOOL_RETURN_IF_ERROR(supported_type(problem.output.type));
-    DMLTOOL_RETURN_IF_ERROR(body->accepts(types, problem.output.type));
+    // A valid desc whose types a body does not compute is a missing kernel, not a bad desc: kUnsupported.
+    if (Status accepted = body->accepts(types, problem.output.type); !accepted.is_ok())
+        return unsupported(accepted.message());
     if (problem.fused_activation) {
         const KernelBody* activation = find_kernel_body(problem.fused_activation->body);
         if (!activation) return invalid_input(name + ": no activation body '" + problem.fused_activation->body + "'");

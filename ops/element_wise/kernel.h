@@ -71,8 +71,8 @@ struct ElementWiseKernelOptions {
     bool vectorize = true;
 };
 
-// Appends the dispatch computing `problem`. kInvalidInput for a body id it does not know or operand types the body
-// refuses; kUnsupported for what the emitter does not implement (64-bit types, tensors over 4 GiB).
+// Appends the dispatch computing `problem`. kInvalidInput for a body id it does not know or a wrong input count;
+// kUnsupported for what is not implemented (types a body does not compute, 64-bit types, tensors over 4 GiB).
 Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& plan,
                            const ElementWiseKernelOptions& options = {});
 Result<DevicePlan> plan_element_wise_problem(const ElementWiseProblem& problem,

@@ -81,6 +81,7 @@ void log1p(BodyContext& c, shaders::Operand out, shaders::Operand x);    // <= 3
 void tanh(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 4 ulp
 void sigmoid(BodyContext& c, shaders::Operand out, shaders::Operand x);  // <= 4 ulp
 void atan(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 4 ulp
+void erf(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 8 ulp
 void atan2(BodyContext& c, shaders::Operand out, shaders::Operand y, shaders::Operand x);  // <= 5 ulp
 // Either output may be null_operand(). |x| <= 8192: <= 3 ulp (+ 2^-26 absolute near the zeros).
 void sincos(BodyContext& c, shaders::Operand sin_out, shaders::Operand cos_out, shaders::Operand x);

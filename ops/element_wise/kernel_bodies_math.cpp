@@ -12,6 +12,17 @@ using shaders::imm_f;
 using shaders::Operand;
 
 void add_math_rows(RowMap& rows) {
+    rows["erf"] = float_unary(math::erf);
+    // GELU as DirectML writes it, 0.5 x (1 + erf(x / sqrt(2))): where 1 + erf cancels (x < -2) the error is absolute,
+    // <= 2^-22 |x|, not relative.
+    rows["gelu"] = float_unary([](BodyContext& c, Operand out, Operand x) {
+        Operand t = c.temp();
+        c.b.mul(t, x, imm_f(0.707106781186547524f));
+        math::erf(c, t, t);
+        c.b.add(t, t, imm_f(1.0f));
+        c.b.mul(t, t, x);
+        c.b.mul(out, t, imm_f(0.5f));
+    });
     rows["exp"] = float_unary(math::exp);
     rows["log"] = float_unary(math::log);
     rows["tanh"] = float_unary(math::tanh);
@@ -105,7 +116,9 @@ void add_math_rows(RowMap& rows) {
         math::log(c, t, x);
         c.b.add(t, t, imm_f(0.693147181f));
         c.b.lt(big, imm_f(4096.0f), x);
-        c.b.movc(out, big, t, u);
+        c.b.movc(u, big, t, u);
+        c.b.lt(big, x, imm_f(1.0f));  // (t + 2) t overflows for very negative x instead of going negative
+        c.b.movc(out, big, imm(0x7fc00000), u);
     });
     // atanh x = sign(x) log1p(2a / (1 - a)) / 2, a = |x|: 1 -> inf, beyond -> NaN. <= 6 ulp.
     rows["atanh"] = float_unary([](BodyContext& c, Operand out, Operand x) {
@@ -125,7 +138,8 @@ void add_math_rows(RowMap& rows) {
     // 2 |y ln x| ulp.
     auto power = [](BodyContext& c, Operand out, Operand x, Operand y) {
         Operand l = c.temp(), r = c.temp(), integral = c.temp(), odd = c.temp(), t = c.temp();
-        math::log(c, l, x.abs());
+        c.b.and_(t, x, imm(0x7fffffff));  // |x| as a value: log's integer instructions must not see an abs modifier
+        math::log(c, l, t);
         c.b.mul(l, l, y);
         math::exp(c, r, l);
         c.b.round_z(t, y);

@@ -214,9 +214,11 @@ void run_case(const BodyTest& test, DataType type, const Layout& layout, uint64_
                 ok = std::isnan(want) == std::isnan(g);
             } else if (output_type == DataType::kFloat16) {
                 const uint16_t want_half = float_to_half(want), got_half = got.get<uint16_t>(e);
-                const int32_t distance = std::abs(int32_t(ordered(half_to_float(want_half)) - ordered(half_to_float(got_half))));
-                // One half ulp apart: neighbouring halves are 2^13 float32 ulps apart (normal range).
-                ok = test.check == Check::kExact ? want_half == got_half : distance <= (1 << 13);
+                auto ordered_half = [](uint16_t h) { return h & 0x8000 ? -int32_t(h & 0x7fff) : int32_t(h); };
+                const int32_t distance = std::abs(ordered_half(want_half) - ordered_half(got_half));
+                // Within one half ulp (the float32 result may round to either neighbour), or the absolute allowance.
+                ok = test.check == Check::kExact ? want_half == got_half : distance <= 1;
+                if (!ok && test.absolute > 0) ok = std::abs(double(g) - r) <= test.absolute + std::ldexp(1.0, -25);
             } else {
                 const int64_t distance = std::llabs(ordered(want) - ordered(g));
                 ok = test.check == Check::kExact ? distance == 0 : distance <= int64_t(test.ulps);
@@ -363,6 +365,10 @@ std::vector<BodyTest> body_tests() {
     t.push_back(make("atanh", 1, floats, {}, {}, -0.99, 0.99, f1(std::atanh), U, 6));
     t.push_back(make("pow", 2, floats, {}, {}, 0.25, 3, [](const V& x, const V&) { return std::pow(x[0], x[1]); }, U, 10));
     t.push_back(make("constant_pow", 1, floats, {}, {2.5}, 0.1, 10, [](const V& x, const V& p) { return std::pow(x[0], p[0]); }, U, 15));
+    t.push_back(make("erf", 1, floats, {}, {}, -4.5, 4.5, f1(std::erf), U, 8));
+    t.push_back(make("erf", 1, float32_only, {}, {}, -1.2, 1.2, f1(std::erf), U, 8));
+    t.push_back(make("gelu", 1, floats, {}, {}, -6, 6, [](const V& x, const V&) { return 0.5 * x[0] * std::erfc(-x[0] / std::sqrt(2.0)); },
+                     U, 8, {}, 6 * std::ldexp(1.0, -22)));
     const std::vector<DataType> modulus_types = {DataType::kInt32, DataType::kInt8, DataType::kUint16};
     t.push_back(make("modulus_truncate", 2, modulus_types, {}, {}, -100, 100,
                      [](const V& x, const V&) { return x[1] == 0 ? NAN : std::fmod(x[0], x[1]); }));
@@ -384,28 +390,36 @@ std::vector<BodyTest> body_tests() {
     return t;
 }
 
+// Bodies run in chunks: one ctest process per chunk rather than per body (each process opens the device once; per
+// body, ctest spent 91 s of process time on what takes 16 s in one process).
+constexpr size_t kBodiesPerChunk = 12;
+
 class ElementWiseKernelGpu : public ::testing::TestWithParam<size_t> {};
 
-TEST_P(ElementWiseKernelGpu, BodyMatchesOracleOnEveryPath) {
+TEST_P(ElementWiseKernelGpu, BodiesMatchOracleOnEveryPath) {
     SKIP_WITHOUT_GPU();
     static const std::vector<BodyTest> tests = body_tests();
-    const BodyTest& test = tests[GetParam()];
     const std::vector<Layout> all_layouts = layouts();
-    uint64_t seed = 100 * GetParam();
-    // Each type on one layout (rotating), so every (type, path) pair is met across the bodies at CI cost.
-    for (size_t i = 0; i < test.types.size(); ++i) {
-        const DataType type = test.types[i];
-        const Layout& layout = all_layouts[(i + GetParam()) % all_layouts.size()];
-        // Quantization's per-tensor scales keep their full shapes here (the broadcast layouts cover scalars).
-        run_case(test, type, layout, ++seed);
-        if (i == 0) run_case(test, type, all_layouts[(i + GetParam() + 2) % all_layouts.size()], ++seed);
+    const size_t first = GetParam() * kBodiesPerChunk;
+    for (size_t index = first; index < std::min(tests.size(), first + kBodiesPerChunk); ++index) {
+        const BodyTest& test = tests[index];
+        uint64_t seed = 100 * index;
+        // Each type on one layout (rotating), so every (type, path) pair is met across the bodies at CI cost.
+        for (size_t i = 0; i < test.types.size(); ++i) {
+            const DataType type = test.types[i];
+            run_case(test, type, all_layouts[(i + index) % all_layouts.size()], ++seed);
+            if (i == 0) run_case(test, type, all_layouts[(i + index + 2) % all_layouts.size()], ++seed);
+        }
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Bodies, ElementWiseKernelGpu, ::testing::Range<size_t>(0, body_tests().size()),
+INSTANTIATE_TEST_SUITE_P(Bodies, ElementWiseKernelGpu,
+                         ::testing::Range<size_t>(0, (body_tests().size() + kBodiesPerChunk - 1) / kBodiesPerChunk),
                          [](const ::testing::TestParamInfo<size_t>& info) {
-                             const BodyTest test = body_tests()[info.param];
-                             return test.body + "_" + std::to_string(info.param);
+                             const std::vector<BodyTest> tests = body_tests();
+                             const size_t first = info.param * kBodiesPerChunk;
+                             const size_t last = std::min(tests.size(), first + kBodiesPerChunk) - 1;
+                             return tests[first].body + "_to_" + tests[last].body + "_" + std::to_string(info.param);
                          });
 
 TEST(ElementWiseKernelGpuFeatures, ScaleBiasAndFusedActivation) {
@@ -466,7 +480,7 @@ TEST(ElementWiseKernelPlanner, RefusesWhatItCannotCompute) {
     p = binary_problem(DataType::kFloat32, {4}, {1}, {1});
     p.inputs[1].type = DataType::kFloat16;  // add needs one type throughout
     auto result = plan_element_wise_problem(p);
-    EXPECT_EQ(result.status().code(), ErrorCode::kInvalidInput);
+    EXPECT_EQ(result.status().code(), ErrorCode::kUnsupported);
     EXPECT_NE(result.status().message().find("'add'"), std::string::npos) << result.status().message();
     p = binary_problem(DataType::kFloat32, {4}, {1}, {1});
     p.inputs.pop_back();  // add is binary

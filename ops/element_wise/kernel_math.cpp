@@ -284,20 +284,99 @@ void sincos(BodyContext& c, Operand sin_out, Operand cos_out, Operand x) {
     b.iadd(negate_cos, q, imm(1));
     b.and_(negate_cos, negate_cos, imm(2));
     b.ishl(negate_cos, negate_cos, imm(30));
+    // Beyond |x| = 8192 the reduction loses accuracy and beyond ~2^24 r is meaningless: the result is kept in
+    // [-1, 1] there (the polynomial of a huge r would overflow). sin/cos of an infinity or NaN: NaN.
     Operand nan = c.temp();
     is_nan(c, nan, x);
-    b.lt(f, imm_f(1e30f), x.abs());                    // infinities (and huge |x|): NaN, as sin(inf)
+    b.eq(f, x.abs(), imm_f(INFINITY));
     b.or_(nan, nan, f);
     if (!sin_out.is_null()) {
         b.movc(t, swap, co, s);
         b.xor_(t, t, negate_sin);
+        b.max(t, t, imm_f(-1.0f));
+        b.min(t, t, imm_f(1.0f));
         b.movc(sin_out, nan, imm(0x7fc00000), t);
     }
     if (!cos_out.is_null()) {
         b.movc(t, swap, s, co);
         b.xor_(t, t, negate_cos);
+        b.max(t, t, imm_f(-1.0f));
+        b.min(t, t, imm_f(1.0f));
         b.movc(cos_out, nan, imm(0x7fc00000), t);
     }
+}
+
+}  // namespace dmltool::ops::element_wise::math
+
+namespace dmltool::ops::element_wise::math {
+
+// erf(x), a = |x| (odd): a < 1: Taylor series x P(x^2) to x^23 (truncation <= 1.1e-10 relative); 1 <= a < 2.5: the
+// series of positive terms (2/sqrt(pi)) e^(-a^2) a sum (2a^2)^n / (2n+1)!! to n = 27 (truncation <= 1e-11; exp and
+// the rounding of a^2 dominate: <= 8 ulp); 2.5 <= a < 3.92: 1 - erfc(a), erfc by its continued fraction
+// e^(-a^2) / sqrt(pi) / (a + (1/2) / (a + (2/2) / (a + ...))) with 8 levels (absolute error <= 2.2e-10);
+// beyond: 1 (1 - erf(3.92) < 2^-25).
+void erf(BodyContext& c, Operand out, Operand x) {
+    auto& b = c.b;
+    const double two_over_sqrt_pi = 1.12837916709551257390;
+    Operand a = c.temp(), z = c.temp(), taylor = c.temp(), series = c.temp(), fraction = c.temp(), e = c.temp(),
+            t = c.temp(), r = c.temp();
+    b.min(a, x.abs(), imm_f(3.92f));
+    b.mul(z, a, a);
+    {
+        std::vector<double> k;
+        for (int n = 11; n >= 0; --n) {
+            double factorial = 1;
+            for (int i = 2; i <= n; ++i) factorial *= i;
+            k.push_back((n % 2 ? -1.0 : 1.0) * two_over_sqrt_pi / (factorial * (2 * n + 1)));
+        }
+        Operand acc = c.temp();
+        b.mov(acc, imm_f(float(k[0])));
+        for (size_t i = 1; i < k.size(); ++i) {
+            b.mul(acc, acc, z);
+            b.add(acc, acc, imm_f(float(k[i])));
+        }
+        b.mul(taylor, acc, a);
+    }
+    b.mul(e, z, imm_f(-1.0f));
+    exp(c, e, e);  // e^(-a^2)
+    {
+        std::vector<double> k(28);
+        double double_factorial = 1;
+        for (int n = 0; n < 28; ++n) {
+            double_factorial *= 2 * n + 1;
+            k[27 - n] = 1 / double_factorial;
+        }
+        Operand acc = c.temp(), w = c.temp();
+        b.add(w, z, z);
+        b.mov(acc, imm_f(float(k[0])));
+        for (size_t i = 1; i < k.size(); ++i) {
+            b.mul(acc, acc, w);
+            b.add(acc, acc, imm_f(float(k[i])));
+        }
+        b.mul(acc, acc, a);
+        b.mul(acc, acc, e);
+        b.mul(series, acc, imm_f(float(two_over_sqrt_pi)));
+    }
+    {
+        b.mov(t, a);
+        for (int k = 8; k >= 1; --k) {
+            b.div(r, imm_f(float(k / 2.0)), t);
+            b.add(t, a, r);
+        }
+        b.mul(r, e, imm_f(float(two_over_sqrt_pi / 2)));  // 1 / sqrt(pi)
+        b.div(r, r, t);
+        b.add(fraction, imm_f(1.0f), -r);
+    }
+    b.lt(t, a, imm_f(2.5f));
+    b.movc(r, t, series, fraction);
+    b.lt(t, a, imm_f(1.0f));
+    b.movc(r, t, taylor, r);
+    b.ge(t, a, imm_f(3.92f));
+    b.movc(r, t, imm_f(1.0f), r);
+    copy_sign(c, r, r, x);
+    Operand nan = c.temp();
+    is_nan(c, nan, x);
+    b.movc(out, nan, x, r);
 }
 
 }  // namespace dmltool::ops::element_wise::math

@@ -54,6 +54,18 @@ Result<std::vector<uint32_t>> attribute_words(const FunctionSpec& row, const std
     return words;
 }
 
+// An input's element strides over the output's logical shape: a dimension the input has with size 1 repeats (stride
+// 0), as do leading dimensions it lacks (descs whose inputs broadcast by their Sizes, e.g. QUANTIZED_LINEAR_ADD's
+// scales); otherwise its own strides.
+Dims strides_over_output(const TensorDesc& input, const Dims& output_sizes) {
+    const Dims own = input.effective_strides();
+    Dims strides(output_sizes.size(), 0);
+    const size_t offset = output_sizes.size() >= input.sizes.size() ? output_sizes.size() - input.sizes.size() : 0;
+    for (size_t d = 0; d < input.sizes.size() && offset + d < strides.size(); ++d)
+        strides[offset + d] = input.sizes[d] == 1 ? 0 : own[d];
+    return strides;
+}
+
 }  // namespace
 
 std::string kernel_body_id(const FunctionSpec& row) {
@@ -86,7 +98,7 @@ Result<DevicePlan> plan_element_wise(const ElementWiseDesc& desc, const Semantic
         tensor.binding_index = uint32_t(i);
         if (desc.inputs[i]) {
             tensor.type = desc.inputs[i]->data_type;
-            tensor.strides = desc.inputs[i]->effective_strides();
+            tensor.strides = strides_over_output(*desc.inputs[i], desc.output.sizes);
             tensor.total_bytes = desc.inputs[i]->total_size_in_bytes;
             if (domain == DataType::kUnknown) domain = tensor.type;
         } else {
