@@ -380,7 +380,7 @@ def gen_compare_logic(fam):
         name = f"{short}/float32/special_values"
         # No subnormals: a GPU may flush them to 0 before comparing (D3D allows it for float32).
         a = np.array([np.nan, 1, np.inf, -np.inf, -0.0, 2, np.nan, -1], dtype=F32).reshape(1, 1, 2, 4)
-        b = np.array([np.nan, np.nan, np.inf, 0, 0.0, 3, 1, -1], dtype=F32).reshape(1, 1, 2, 4)
+        b = np.array([np.nan, np.nan, np.inf, 0, 0.0, 3, 1, -2], dtype=F32).reshape(1, 1, 2, 4)
         y = ew.to_output(ew.compare(op, a, b), np.uint8)
         if len(set(y.ravel().tolist())) > 1:
             fam.add(name, f"{op}: NaN compares false, -0 == +0, infinities", op, {"ATensor": a, "BTensor": b},
@@ -559,6 +559,23 @@ def gen_quantize(fam):
         fam.add(name, f"ELEMENT_WISE_DEQUANTIZE_LINEAR {in_dt} -> FLOAT32, per-column scale and zero point",
                 "ELEMENT_WISE_DEQUANTIZE_LINEAR", {"InputTensor": x, "ScaleTensor": scale, "ZeroPointTensor": zp},
                 "FLOAT32", y, layouts=lay, tags=["quantization", "broadcast"])
+    # ZeroPointTensor is optional in DirectML 1.15 (_Maybenull_): absent means 0, and OutputTensor names the type.
+    name = "quantize_linear/float32_to_int8/no_zero_point"
+    rng = gc.case_rng(name)
+    scale = uniform(rng, "FLOAT32", SHAPE, 0.05, 0.1, bcast=(0, 1, 2, 3))
+    x = off_ties(uniform(rng, "FLOAT32", SHAPE, -15, 15), scale)
+    y = ew.to_output(ew.quantize_linear(x, scale, 0, "INT8"), np.int8)
+    fam.add(name, "ELEMENT_WISE_QUANTIZE_LINEAR FLOAT32 -> INT8 without ZeroPointTensor (0), per-tensor scale",
+            "ELEMENT_WISE_QUANTIZE_LINEAR", {"InputTensor": x, "ScaleTensor": scale}, "INT8", y,
+            layouts={"ScaleTensor": gc.Layout(bcast=[0, 1, 2, 3])}, tags=["quantization", "optional-absent"])
+    name = "dequantize_linear/uint8_to_float32/no_zero_point"
+    rng = gc.case_rng(name)
+    x = uniform(rng, "UINT8", SHAPE, 0, 255)
+    scale = uniform(rng, "FLOAT32", SHAPE, 0.01, 0.5, bcast=(0, 2, 3))
+    y = ew.to_output(ew.dequantize_linear(x, scale, 0), F32)
+    fam.add(name, "ELEMENT_WISE_DEQUANTIZE_LINEAR UINT8 -> FLOAT32 without ZeroPointTensor (0)",
+            "ELEMENT_WISE_DEQUANTIZE_LINEAR", {"InputTensor": x, "ScaleTensor": scale}, "FLOAT32", y,
+            layouts={"ScaleTensor": gc.Layout(bcast=[0, 2, 3])}, tags=["quantization", "optional-absent"])
     # QUANTIZED_LINEAR_ADD: 1-element scale/zero-point tensors of the same rank; optional zero points absent once.
     for a_dt, b_dt, o_dt, with_zp in (("UINT8", "UINT8", "UINT8", True), ("INT8", "INT8", "INT8", True),
                                       ("INT8", "UINT8", "UINT8", True), ("UINT8", "INT8", "INT8", False)):
