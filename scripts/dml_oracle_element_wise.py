@@ -241,6 +241,22 @@ def _bits(dtype):
     return np.dtype(dtype).itemsize * 8
 
 
+_UINT_OF_WIDTH = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _raw(x):
+    """The elements' bit patterns as unsigned Python integers (floats: their IEEE encoding)."""
+    x = np.asarray(x)
+    return [int(v) for v in x.view(_UINT_OF_WIDTH[x.dtype.itemsize]).ravel()]
+
+
+def _from_raw(values, like):
+    """Unsigned bit patterns back to `like`'s type and shape (signed: two's complement; floats: the encoding)."""
+    like = np.asarray(like)
+    raw = np.array(values, dtype=_UINT_OF_WIDTH[like.dtype.itemsize]).reshape(like.shape)
+    return raw.view(like.dtype)
+
+
 def _wrap(v, dtype):
     """Python integer -> value of the two's-complement or unsigned type of that width."""
     bits = _bits(dtype)
@@ -251,25 +267,30 @@ def _wrap(v, dtype):
 
 
 def bitwise(op, a, b, **_):
-    dtype = np.asarray(a).dtype
+    """Bit operations on the elements' bit patterns (DirectML: the shifts are logical, also for signed types;
+    float types are operated on as their encodings). Returns an array of a's type."""
+    a = np.asarray(a)
+    mask = (1 << _bits(a.dtype)) - 1
+    if op in ("ELEMENT_WISE_BIT_SHIFT_LEFT", "ELEMENT_WISE_BIT_SHIFT_RIGHT"):
+        counts = [int(v) for v in np.asarray(b).ravel()]
+    else:
+        counts = _raw(np.asarray(b).astype(a.dtype))
     fn = {"ELEMENT_WISE_BIT_AND": lambda p, q: p & q, "ELEMENT_WISE_BIT_OR": lambda p, q: p | q,
           "ELEMENT_WISE_BIT_XOR": lambda p, q: p ^ q,
-          "ELEMENT_WISE_BIT_SHIFT_LEFT": lambda p, q: p << q,
+          "ELEMENT_WISE_BIT_SHIFT_LEFT": lambda p, q: (p << q) & mask,
           "ELEMENT_WISE_BIT_SHIFT_RIGHT": lambda p, q: p >> q}[op]
-    out = [_wrap(fn(int(p), int(q)), dtype) for p, q in zip(np.asarray(a).ravel(), np.asarray(b).ravel())]
-    return np.array(out, dtype=np.int64).reshape(np.shape(a))
+    return _from_raw([fn(p, q) & mask for p, q in zip(_raw(a), counts)], a)
 
 
 def bit_not(x, **_):
-    dtype = np.asarray(x).dtype
-    return np.array([_wrap(~int(v), dtype) for v in np.asarray(x).ravel()], dtype=np.int64).reshape(np.shape(x))
+    x = np.asarray(x)
+    mask = (1 << _bits(x.dtype)) - 1
+    return _from_raw([~p & mask for p in _raw(x)], x)
 
 
 def bit_count(x, **_):
-    """Number of set bits of the value's two's-complement representation of its own width."""
-    bits = _bits(np.asarray(x).dtype)
-    return np.array([bin(int(v) & ((1 << bits) - 1)).count("1") for v in np.asarray(x).ravel()],
-                    dtype=np.int64).reshape(np.shape(x))
+    """Number of set bits of each element's bit pattern (two's complement; floats: their encoding)."""
+    return np.array([bin(p).count("1") for p in _raw(x)], dtype=np.int64).reshape(np.shape(x))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -432,6 +453,8 @@ def to_output(v, dtype):
     """Round float64 results once to the output type (integers must already be exact and in range)."""
     dtype = np.dtype(dtype)
     v = np.asarray(v)
+    if v.dtype == dtype:  # already exact in the output type (bit operations, selections)
+        return v.copy()
     if dtype.kind == "f":
         with np.errstate(over="ignore"):  # a finite float64 beyond the type's range rounds to ±inf
             return v.astype(F64).astype(dtype)

@@ -138,16 +138,18 @@ def gen_softmax_family(fam):
         fam.add(name, f"{op} 5-D, Axes [1, 4]", op, {"InputTensor": x}, "FLOAT32",
                 ew.to_output(fn(x, [1, 4]), F32), attrs={"AxisCount": 2, "Axes": [1, 4]},
                 tags=["reduction", "rank-coverage"])
-    # HARDMAX ties: the first maximum wins (ONNX's rule; DirectML's docs name none, so the case is tagged).
+    # HARDMAX ties: the docs' "first largest element" (in increasing index order) is 1, the others 0.
     name = "hardmax1/float32/ties_first_wins"
     x = np.array([3, 1, 3, 2, 0, 0, 0, 0, -1, 5, 5, 5], dtype=F32).reshape(1, 1, 3, 4)
     fam.add(name, "ACTIVATION_HARDMAX1: ties pick the first maximum along the axis", "ACTIVATION_HARDMAX1",
             {"InputTensor": x}, "FLOAT32", ew.to_output(ew.hardmax(x, [3]), F32),
-            attrs={"AxisCount": 1, "Axes": [3]}, tags=["special-values", "reduction", "tie-rule"])
+            attrs={"AxisCount": 1, "Axes": [3]}, tags=["special-values", "reduction"])
 
 
 def gen_activation():
     fam = Family("activation", "act")
     gen_pointwise(fam)
     gen_softmax_family(fam)
+    import gen_cases_dtype_coverage
+    gen_cases_dtype_coverage.gen_coverage(fam, [fam.cf], "ACTIVATION_")
     return fam.cf
