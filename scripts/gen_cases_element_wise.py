@@ -329,6 +329,24 @@ def gen_binary(fam):
         y = binary_expected(op, a, b, dt)
         fam.add(name, f"{op}: BTensor broadcast along N, H, W (strides 0)", op, {"ATensor": a, "BTensor": b}, dt,
                 y, layouts={"BTensor": gc.Layout(bcast=[0, 2, 3])}, tags=["broadcast"])
+    # ADD1's FusedActivation: an activation desc without tensors, applied to A + B (each fusable activation of the
+    # facts table that has attributes gets its own values).
+    fused = [("ACTIVATION_RELU", {}), ("ACTIVATION_LEAKY_RELU", {"Alpha": 0.1}), ("ACTIVATION_SIGMOID", {}),
+             ("ACTIVATION_ELU", {"Alpha": 0.5}), ("ACTIVATION_LINEAR", {"Alpha": 2.0, "Beta": -1.0}),
+             ("ACTIVATION_HARD_SIGMOID", {"Alpha": 0.2, "Beta": 0.5}), ("ACTIVATION_GELU", {}),
+             ("ACTIVATION_SHRINK", {"Bias": 0.5, "Threshold": 1.0}), ("ACTIVATION_SCALED_TANH",
+                                                                       {"Alpha": 1.5, "Beta": 0.5})]
+    for act, attrs in fused:
+        for dt in FLOATS if act == "ACTIVATION_RELU" else ("FLOAT32",):
+            name = f"add1/{dt.lower()}/fused_{act.replace('ACTIVATION_', '').lower()}"
+            rng = gc.case_rng(name)
+            a, b = uniform(rng, dt, SHAPE, -4, 4), uniform(rng, dt, SHAPE, -4, 4)
+            y = ew.to_output(ew.evaluate(act, {"InputTensor": ew.binary("ELEMENT_WISE_ADD", a, b)}, attrs, F32),
+                             dtype_of(dt))
+            fam.add(name, f"ELEMENT_WISE_ADD1 {dt} with FusedActivation {act}: f(A + B)", "ELEMENT_WISE_ADD1",
+                    {"ATensor": a, "BTensor": b}, dt, y,
+                    attrs={"FusedActivation": {"type": f"DML_OPERATOR_{act}", "desc": dict(attrs)}},
+                    tags=["fused-activation"])
     # Both operands broadcast differently (an outer product), and a strided, padded output.
     name = "multiply/float32/outer_product"
     rng = gc.case_rng(name)
