@@ -64,7 +64,9 @@ struct Band {
             (value > 0 ? any_positive_infinity : any_negative_infinity) = true;
         } else {
             any_finite = true;
-            const double e = 1.01 * kUnitRoundoff * scale;
+            // A scale of 0 * inf (an error-scale formula at an infinite argument whose result is exact, e.g.
+            // exp(-inf) = 0) is NaN: no rounding error, not an empty band.
+            const double e = std::isnan(scale) ? 0.0 : 1.01 * kUnitRoundoff * scale;
             low = std::min(low, value - e), high = std::max(high, value + e);
         }
     }
