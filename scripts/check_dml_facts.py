@@ -138,7 +138,9 @@ def check_facts(lines):
                 introduced = (int(major), int(minor))
             current = name
             operators[name] = {"value": int(value), "role": role, "introduced": introduced, "members": [],
-                               "support": [], "formulas": 0, "line": number, "closed": False}
+                               "support": [], "formulas": 0, "formula": "",
+                               "same": [], "notes": [], "fusable": False, "in_place": in_place,
+                               "line": number, "closed": False}
         elif macro == "DMLTOOL_DML_MEMBER":
             name, kind, type_, presence, member, c_type = args
             op = operators.get(name)
@@ -159,7 +161,8 @@ def check_facts(lines):
                 problems.append(f"{where}: {name}: member {member} listed twice")
             if type_ == "UINT_ARRAY" and not (op["members"] and op["members"][-1]["type"] == "UINT"):
                 problems.append(f"{where}: {name}.{member}: an array member must follow its UINT count member")
-            op["members"].append({"name": member, "kind": kind, "type": type_, "optional": presence == "OPTIONAL"})
+            op["members"].append({"name": member, "kind": kind, "type": type_, "optional": presence == "OPTIONAL",
+                                  "c_type": c_type.strip('"')})
         elif macro == "DMLTOOL_DML_SUPPORT":
             if current:
                 operators[current]["closed"] = True
@@ -193,6 +196,9 @@ def check_facts(lines):
                 problems.append(f"{where}: {name}.{member}: data types {types} must be a string of DirectML data "
                                 f"type names (unknown: {unknown})")
             op["support"].append((int(major) if major.isdigit() else 0, int(minor) if minor.isdigit() else 0, member))
+            op.setdefault("support_rows", []).append(
+                {"level": op["support"][-1][:2], "member": member, "kind": kind, "ranks": (rank_min, rank_max),
+                 "types": words})
         elif macro == "DMLTOOL_DML_SAME":
             name, prop, members = args
             op = operators.get(name)
@@ -203,6 +209,7 @@ def check_facts(lines):
                 problems.append(f"{where}: {name}: property {prop!r} not in {sorted(PROPERTIES)}")
             tensors = {m["name"] for m in op["members"] if m["type"] == "TENSOR"}
             listed = members.strip('"').split()
+            op["same"].append((prop, listed))
             if len(listed) < 2 or any(m not in tensors for m in listed):
                 problems.append(f"{where}: {name}: SAME {prop} must name at least two tensor members of {name}, "
                                 f"found {members}")
@@ -210,6 +217,8 @@ def check_facts(lines):
             name = args[0]
             if name not in operators or not name.startswith("ACTIVATION_") or name != current:
                 problems.append(f"{where}: FUSABLE row of {name}: not an activation's own row")
+            else:
+                operators[name]["fusable"] = True
         elif macro in ("DMLTOOL_DML_FORMULA", "DMLTOOL_DML_NOTE"):
             if current:
                 operators[current]["closed"] = True
@@ -218,6 +227,9 @@ def check_facts(lines):
                 problems.append(f"{where}: {macro} row of {name} is not among {name}'s rows")
             if macro == "DMLTOOL_DML_FORMULA" and name in operators and name == current:
                 operators[name]["formulas"] += 1
+                operators[name]["formula"] = args[1].strip('"')
+            if macro == "DMLTOOL_DML_NOTE" and name in operators and name == current:
+                operators[name]["notes"].append((args[1], args[2].strip('"')))
             if macro == "DMLTOOL_DML_NOTE" and args[1] not in NOTE_KINDS:
                 problems.append(f"{where}: {name}: note kind {args[1]!r} not in {sorted(NOTE_KINDS)}")
             if not (args[-1].startswith('"') and args[-1].endswith('"')):

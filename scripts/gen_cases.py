@@ -1047,8 +1047,15 @@ def gen_doc_examples():
 GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_resample, gen_qlconv]
 
 
+def family_generators():
+    """The element-wise and activation families live in their own modules (they import this one's helpers)."""
+    import gen_cases_activation
+    import gen_cases_element_wise
+    return [gen_cases_element_wise.gen_element_wise, gen_cases_activation.gen_activation]
+
+
 def generate(out_dir):
-    files = [gen() for gen in GENERATORS]
+    files = [gen() for gen in GENERATORS + family_generators()]
     for cf in files:
         cf.write(out_dir)
     return files

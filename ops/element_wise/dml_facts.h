@@ -250,6 +250,15 @@ constexpr bool is_fusable(std::string_view name) {
     return false;
 }
 
+// The lowest feature level whose table calls tensor `member` of `op` an optional input, i.e. from which a desc may
+// leave it null; nullopt when no table does. A FeatureLevelTable only constrains the tensors a desc has, so an
+// absent optional tensor needs this on top: QUANTIZE_LINEAR without ZeroPointTensor needs 6.2.
+constexpr std::optional<FeatureLevel> lowest_level_allowing_absent(std::string_view op, std::string_view member) {
+    for (const SupportFacts& row : rows_of(kSupport, op))
+        if (row.member == member && row.kind == SupportKind::kOptionalInput) return row.level;
+    return std::nullopt;
+}
+
 // The operator's documented tensor-support tables as the FeatureLevelTable that Op::feature_levels() returns
 // (one row per documented level, ascending; fields are the desc member names).
 inline FeatureLevelTable feature_level_table(std::string_view name) {

@@ -114,6 +114,10 @@ TEST(DmlFacts, SupportTablesAsFeatureLevelTables) {
             EXPECT_EQ(row.kind, row.level >= fl(6, 2) ? SupportKind::kOptionalInput : SupportKind::kInput);
         }
     }
+    static_assert(lowest_level_allowing_absent("ELEMENT_WISE_QUANTIZE_LINEAR", "ZeroPointTensor") == fl(6, 2));
+    static_assert(lowest_level_allowing_absent("ELEMENT_WISE_DEQUANTIZE_LINEAR", "ZeroPointTensor") == fl(6, 2));
+    static_assert(lowest_level_allowing_absent("ELEMENT_WISE_QUANTIZED_LINEAR_ADD", "BZeroPointTensor") == fl(4, 0));
+    static_assert(!lowest_level_allowing_absent("ELEMENT_WISE_ADD", "BTensor").has_value());
     for (const SupportFacts& row : kSupport) {
         EXPECT_NE(row.kind, SupportKind::kUnknown) << row.op;
         EXPECT_NE(row.types.to_string(), "") << row.op << "." << row.member;
