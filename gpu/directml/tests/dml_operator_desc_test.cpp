@@ -2,6 +2,8 @@
 // Needs no device and no DLL, so it runs in every build.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "core/json_reader.h"
@@ -12,6 +14,14 @@ namespace dmltool::gpu::dml {
 namespace {
 
 using nlohmann::json;
+
+// A desc's bytes as the C struct (copied: DmlOperatorDesc stores them as raw bytes).
+template <typename Struct>
+Struct read_as(const void* desc) {
+    Struct value;
+    std::memcpy(&value, desc, sizeof value);
+    return value;
+}
 
 class DmlOperatorDescTest : public ::testing::Test {
 protected:
@@ -47,7 +57,7 @@ TEST_F(DmlOperatorDescTest, DepthToSpaceKeepsStridesAndTotalSize) {
                     {"BlockSize", 2},
                     {"Order", "COLUMN_ROW_DEPTH"}});
     ASSERT_EQ(d->desc().Type, DML_OPERATOR_DEPTH_TO_SPACE1);
-    const auto& s = *static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(d->desc().Desc);
+    const auto s = read_as<DML_DEPTH_TO_SPACE1_OPERATOR_DESC>(d->desc().Desc);
     EXPECT_EQ(s.BlockSize, 2u);
     EXPECT_EQ(s.Order, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH);
     const auto& in = buffer(s.InputTensor);
@@ -70,11 +80,12 @@ TEST_F(DmlOperatorDescTest, ResampleScalesAndMode) {
                                              {"InterpolationMode", "LINEAR"},
                                              {"Scales", {1.0, 1.0, 2.0, 3.0}}});
     ASSERT_EQ(d->desc().Type, DML_OPERATOR_RESAMPLE);
-    const auto& s = *static_cast<const DML_RESAMPLE_OPERATOR_DESC*>(d->desc().Desc);
+    const auto s = read_as<DML_RESAMPLE_OPERATOR_DESC>(d->desc().Desc);
     EXPECT_EQ(s.InterpolationMode, DML_INTERPOLATION_MODE_LINEAR);
     ASSERT_EQ(s.ScaleCount, 4u);
     EXPECT_EQ((std::vector<FLOAT>(s.Scales, s.Scales + 4)), (std::vector<FLOAT>{1, 1, 2, 3}));
     EXPECT_EQ(buffer(s.OutputTensor).Sizes[3], 6u);
+    EXPECT_EQ(d->summary(), "DML_OPERATOR_RESAMPLE (InterpolationMode 1, ScaleCount 4, Scales [1, 1, 2, 3])");
 }
 
 TEST_F(DmlOperatorDescTest, SplitOutputsAreOneArray) {
@@ -84,7 +95,7 @@ TEST_F(DmlOperatorDescTest, SplitOutputsAreOneArray) {
                                             {{"DataType", "INT8"}, {"Sizes", {1, 3, 2}}}}},
                                           {"Axis", 1}});
     ASSERT_EQ(d->desc().Type, DML_OPERATOR_SPLIT);
-    const auto& s = *static_cast<const DML_SPLIT_OPERATOR_DESC*>(d->desc().Desc);
+    const auto s = read_as<DML_SPLIT_OPERATOR_DESC>(d->desc().Desc);
     EXPECT_EQ(s.Axis, 1u);
     ASSERT_EQ(s.OutputCount, 2u);
     EXPECT_EQ(buffer(&s.OutputTensors[0]).Sizes[1], 2u);
@@ -109,7 +120,7 @@ TEST_F(DmlOperatorDescTest, QuantizedConvolutionOptionalTensorsAreNull) {
                     {"EndPadding", {0, 0}},
                     {"GroupCount", 2}});
     ASSERT_EQ(d->desc().Type, DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION);
-    const auto& c = *static_cast<const DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC*>(d->desc().Desc);
+    const auto c = read_as<DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC>(d->desc().Desc);
     EXPECT_EQ(c.InputZeroPointTensor, nullptr);
     EXPECT_EQ(c.FilterZeroPointTensor, nullptr);
     EXPECT_EQ(c.OutputZeroPointTensor, nullptr);
