@@ -1,0 +1,49 @@
+// What a row of the element-wise / activation tables computes (FunctionSpec::math): the reference function in double
+// precision, and the error bound every implementation is held to, with its source. Used by the engine's reference
+// (reference.cpp), its tolerances (op.cpp) and the bound tests; our kernels meet the same bound.
+//
+// The error-bound model (docs/element-wise.md): output element i passes when |got - exact| <= 1.01 * u * M + half
+// an ulp of the output type (+ the underflow floor), u = 2^-24 (float32 arithmetic, which DirectML uses for FLOAT16
+// too while half-precision computation is not allowed). `exact` is the function of the inputs in double; M is the
+// row's error scale. ScaleBias and a fused activation widen M by propagating their float32 rounding through the
+// function (reference.cpp: the spread of the function over the rounding interval of its argument).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "ops/element_wise/desc.h"
+
+namespace dmltool::ops::element_wise {
+
+// f(x...) in double: x holds one value per kInputTensor member in member order (an absent optional input: NaN),
+// after ScaleBias for the first input. `desc` gives the attributes.
+using ExactFunction = double (*)(std::span<const double> x, const ElementWiseDesc& desc);
+
+// For integer data types (bit operations, integer arithmetic): x as 64-bit integers (UINT64 as its bit pattern),
+// the result in `type`'s range (the engine stores it in the output type). Null: the row computes integers with
+// `exact` (exact in double for 8/16/32-bit integers) and rounds to the nearest, ties to even.
+using IntegerFunction = int64_t (*)(std::span<const int64_t> x, DataType type, const ElementWiseDesc& desc);
+
+// M of one element (in units of u = 2^-24): the rounding error a correct float32 implementation may make, from
+// the arguments and the exact result. Null: the operation is correctly rounded (M = 0: half an ulp of the output).
+using ErrorScaleFunction = double (*)(std::span<const double> x, double exact, const ElementWiseDesc& desc);
+
+// A function over lanes of the tensor (ACTIVATION_SOFTMAX and friends): `lane` holds the inputs of one lane (the
+// elements that differ only in the reduced axes), `out` receives its results; `scale` receives M per element.
+using LaneFunction = void (*)(std::span<const double> lane, std::span<double> out, std::span<double> scale);
+
+struct FunctionMath {
+    ExactFunction exact = nullptr;
+    IntegerFunction integer = nullptr;
+    ErrorScaleFunction error_scale = nullptr;
+    LaneFunction lane = nullptr;  // set for the reductions over axes; `exact` is then null
+    // True when every output is exactly determined (comparisons, bit operations, integer results of exact
+    // operations, min/max, data movement): the verdict is bit-exact (NaN by any NaN).
+    bool bitwise = false;
+    // One line: the bound and its source ("correctly rounded: IEEE 754 add, D3D11 functional spec 3.1.3").
+    std::string_view bound_source;
+};
+
+}  // namespace dmltool::ops::element_wise
