@@ -13,106 +13,15 @@
 
 #include "gpu/d3d12_platform.h"
 
-// The DML_OPERATOR_TYPE values dmltool names (gpu/directml/dml_operator_types.cpp maps names to them): the four
-// seed operators and every DML_OPERATOR_ELEMENT_WISE_* / DML_OPERATOR_ACTIVATION_* type of DirectML 1.15 (the
-// gradient ones included), X(name without DML_OPERATOR_, value).
-#define DMLTOOL_DML_OPERATOR_TYPES(X) \
-    X(ELEMENT_WISE_IDENTITY, 1) \
-    X(ELEMENT_WISE_ABS, 2) \
-    X(ELEMENT_WISE_ACOS, 3) \
-    X(ELEMENT_WISE_ADD, 4) \
-    X(ELEMENT_WISE_ASIN, 5) \
-    X(ELEMENT_WISE_ATAN, 6) \
-    X(ELEMENT_WISE_CEIL, 7) \
-    X(ELEMENT_WISE_CLIP, 8) \
-    X(ELEMENT_WISE_COS, 9) \
-    X(ELEMENT_WISE_DIVIDE, 10) \
-    X(ELEMENT_WISE_EXP, 11) \
-    X(ELEMENT_WISE_FLOOR, 12) \
-    X(ELEMENT_WISE_LOG, 13) \
-    X(ELEMENT_WISE_LOGICAL_AND, 14) \
-    X(ELEMENT_WISE_LOGICAL_EQUALS, 15) \
-    X(ELEMENT_WISE_LOGICAL_GREATER_THAN, 16) \
-    X(ELEMENT_WISE_LOGICAL_LESS_THAN, 17) \
-    X(ELEMENT_WISE_LOGICAL_NOT, 18) \
-    X(ELEMENT_WISE_LOGICAL_OR, 19) \
-    X(ELEMENT_WISE_LOGICAL_XOR, 20) \
-    X(ELEMENT_WISE_MAX, 21) \
-    X(ELEMENT_WISE_MEAN, 22) \
-    X(ELEMENT_WISE_MIN, 23) \
-    X(ELEMENT_WISE_MULTIPLY, 24) \
-    X(ELEMENT_WISE_POW, 25) \
-    X(ELEMENT_WISE_CONSTANT_POW, 26) \
-    X(ELEMENT_WISE_RECIP, 27) \
-    X(ELEMENT_WISE_SIN, 28) \
-    X(ELEMENT_WISE_SQRT, 29) \
-    X(ELEMENT_WISE_SUBTRACT, 30) \
-    X(ELEMENT_WISE_TAN, 31) \
-    X(ELEMENT_WISE_THRESHOLD, 32) \
-    X(ELEMENT_WISE_QUANTIZE_LINEAR, 33) \
-    X(ELEMENT_WISE_DEQUANTIZE_LINEAR, 34) \
-    X(ACTIVATION_ELU, 35) \
-    X(ACTIVATION_HARDMAX, 36) \
-    X(ACTIVATION_HARD_SIGMOID, 37) \
-    X(ACTIVATION_IDENTITY, 38) \
-    X(ACTIVATION_LEAKY_RELU, 39) \
-    X(ACTIVATION_LINEAR, 40) \
-    X(ACTIVATION_LOG_SOFTMAX, 41) \
-    X(ACTIVATION_PARAMETERIZED_RELU, 42) \
-    X(ACTIVATION_PARAMETRIC_SOFTPLUS, 43) \
-    X(ACTIVATION_RELU, 44) \
-    X(ACTIVATION_SCALED_ELU, 45) \
-    X(ACTIVATION_SCALED_TANH, 46) \
-    X(ACTIVATION_SIGMOID, 47) \
-    X(ACTIVATION_SOFTMAX, 48) \
-    X(ACTIVATION_SOFTPLUS, 49) \
-    X(ACTIVATION_SOFTSIGN, 50) \
-    X(ACTIVATION_TANH, 51) \
-    X(ACTIVATION_THRESHOLDED_RELU, 52) \
-    X(SPLIT, 62) \
-    X(ELEMENT_WISE_SIGN, 79) \
-    X(ELEMENT_WISE_IS_NAN, 80) \
-    X(ELEMENT_WISE_ERF, 81) \
-    X(ELEMENT_WISE_SINH, 82) \
-    X(ELEMENT_WISE_COSH, 83) \
-    X(ELEMENT_WISE_TANH, 84) \
-    X(ELEMENT_WISE_ASINH, 85) \
-    X(ELEMENT_WISE_ACOSH, 86) \
-    X(ELEMENT_WISE_ATANH, 87) \
-    X(ELEMENT_WISE_IF, 88) \
-    X(ELEMENT_WISE_ADD1, 89) \
-    X(ACTIVATION_SHRINK, 90) \
-    X(RESAMPLE, 96) \
-    X(ELEMENT_WISE_BIT_SHIFT_LEFT, 97) \
-    X(ELEMENT_WISE_BIT_SHIFT_RIGHT, 98) \
-    X(ELEMENT_WISE_ROUND, 99) \
-    X(ELEMENT_WISE_IS_INFINITY, 100) \
-    X(ELEMENT_WISE_MODULUS_TRUNCATE, 101) \
-    X(ELEMENT_WISE_MODULUS_FLOOR, 102) \
-    X(DEPTH_TO_SPACE1, 113) \
-    X(QUANTIZED_LINEAR_CONVOLUTION, 120) \
-    X(ELEMENT_WISE_BIT_AND, 121) \
-    X(ELEMENT_WISE_BIT_OR, 122) \
-    X(ELEMENT_WISE_BIT_XOR, 123) \
-    X(ELEMENT_WISE_BIT_NOT, 124) \
-    X(ELEMENT_WISE_BIT_COUNT, 125) \
-    X(ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL, 126) \
-    X(ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL, 127) \
-    X(ACTIVATION_CELU, 128) \
-    X(ACTIVATION_RELU_GRAD, 129) \
-    X(ELEMENT_WISE_ATAN_YX, 141) \
-    X(ELEMENT_WISE_CLIP_GRAD, 142) \
-    X(ELEMENT_WISE_DIFFERENCE_SQUARE, 143) \
-    X(ELEMENT_WISE_QUANTIZED_LINEAR_ADD, 147) \
-    X(ELEMENT_WISE_CLIP1, 153) \
-    X(ELEMENT_WISE_CLIP_GRAD1, 154) \
-    X(ELEMENT_WISE_NEGATE, 156) \
-    X(ACTIVATION_GELU, 157) \
-    X(ACTIVATION_SOFTMAX1, 158) \
-    X(ACTIVATION_LOG_SOFTMAX1, 159) \
-    X(ACTIVATION_HARDMAX1, 160) \
-    X(ACTIVATION_SWISH, 167) \
-    X(ACTIVATION_HARD_SWISH, 168)
+// The DML_OPERATOR_TYPE values dmltool names (gpu/directml/dml_operator_desc.cpp maps names to them): the four seed
+// operators here, X(name without DML_OPERATOR_, value), and every DML_OPERATOR_ELEMENT_WISE_* / ACTIVATION_* type
+// of DirectML 1.15 from the facts table's DMLTOOL_DML_OP rows (ops/element_wise/dml_facts.inc: one source of
+// truth for those numbers).
+#define DMLTOOL_DML_SEED_OPERATOR_TYPES(X) \
+    X(SPLIT, 62)                           \
+    X(RESAMPLE, 96)                        \
+    X(DEPTH_TO_SPACE1, 113)                \
+    X(QUANTIZED_LINEAR_CONVOLUTION, 120)
 
 #if defined(_MSC_VER) || defined(DMLTOOL_USE_DIRECTML_H)
 #define DMLTOOL_REAL_DIRECTML_H 1
@@ -171,13 +80,16 @@ struct DML_TENSOR_DESC {
 // ---- Operators ----------------------------------------------------------------------------------------------
 
 // DML_OPERATOR_TYPE: a plain int enum in DirectML.h, numbered in declaration order (DirectML 1.15 /
-// DML_TARGET_VERSION 0x6400). Ours declares the values from DMLTOOL_DML_OPERATOR_TYPES (below, shared with the
-// real header's build, where a static_assert checks each number).
+// DML_TARGET_VERSION 0x6400). Ours declares the values from DMLTOOL_DML_SEED_OPERATOR_TYPES (shared with the
+// real header's build, where a static_assert checks each number) and the facts table.
 enum DML_OPERATOR_TYPE {
     DML_OPERATOR_INVALID = 0,
 #define DMLTOOL_DML_OPERATOR_ENUMERATOR(name, value) DML_OPERATOR_##name = value,
-    DMLTOOL_DML_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_ENUMERATOR)
+    DMLTOOL_DML_SEED_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_ENUMERATOR)
 #undef DMLTOOL_DML_OPERATOR_ENUMERATOR
+#define DMLTOOL_DML_OP(name, type_value, role, introduced_major, introduced_minor, in_place) \
+    DML_OPERATOR_##name = type_value,
+#include "ops/element_wise/dml_facts.inc"
 };
 
 enum DML_INTERPOLATION_MODE {
@@ -484,8 +396,11 @@ using PFN_DMLTOOL_DML_CREATE_DEVICE1 = HRESULT(STDAPICALLTYPE*)(ID3D12Device* d3
 // Our DML_OPERATOR_TYPE numbers; with the real header this checks them against DirectML.h's.
 #define DMLTOOL_DML_OPERATOR_VALUE_CHECK(name, value) \
     static_assert(DML_OPERATOR_##name == value, "DML_OPERATOR_" #name " is not " #value);
-DMLTOOL_DML_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_VALUE_CHECK)
+DMLTOOL_DML_SEED_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_VALUE_CHECK)
 #undef DMLTOOL_DML_OPERATOR_VALUE_CHECK
+#define DMLTOOL_DML_OP(name, type_value, role, introduced_major, introduced_minor, in_place) \
+    static_assert(DML_OPERATOR_##name == type_value, "DML_OPERATOR_" #name " is not " #type_value);
+#include "ops/element_wise/dml_facts.inc"
 
 // Layouts on x64, as DirectML.dll reads them (measured against the real header with MinGW; the same asserts hold
 // for either variant).

@@ -36,8 +36,11 @@ std::optional<DML_OPERATOR_TYPE> operator_type(std::string_view name) {
     };
     static constexpr Entry kTypes[] = {
 #define DMLTOOL_DML_OPERATOR_ENTRY(operator_name, value) {#operator_name, DML_OPERATOR_##operator_name},
-        DMLTOOL_DML_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_ENTRY)
+        DMLTOOL_DML_SEED_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_ENTRY)
 #undef DMLTOOL_DML_OPERATOR_ENTRY
+#define DMLTOOL_DML_OP(operator_name, type_value, role, introduced_major, introduced_minor, in_place) \
+    {#operator_name, DML_OPERATOR_##operator_name},
+#include "ops/element_wise/dml_facts.inc"
     };
     for (const Entry& entry : kTypes)
         if (entry.name == name) return entry.type;
@@ -64,7 +67,7 @@ Result<const DML_OPERATOR_DESC*> DmlOperatorDesc::encode(const DmlDesc& fields, 
     const std::optional<DML_OPERATOR_TYPE> type = operator_type(fields.operator_name);
     if (!type)
         return unsupported("the DirectML backend knows no DML_OPERATOR_TYPE value for DML_OPERATOR_" +
-                           fields.operator_name + " (gpu/directml/dml_api.h: DMLTOOL_DML_OPERATOR_TYPES)");
+                           fields.operator_name + " (gpu/directml/dml_api.h, ops/element_wise/dml_facts.inc)");
     const DmlStructLayout layout = struct_layout(fields);
     std::vector<uint64_t>& words = structs_.emplace_back(std::max<size_t>(1, (layout.size + 7) / 8), 0);
     auto* bytes = reinterpret_cast<unsigned char*>(words.data());

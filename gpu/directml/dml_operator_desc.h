@@ -23,7 +23,7 @@ namespace dmltool::gpu::dml {
 
 DML_TENSOR_DATA_TYPE to_dml(DataType type);
 
-// DML_OPERATOR_TYPE of "ELEMENT_WISE_ADD1" (DMLTOOL_DML_OPERATOR_TYPES in dml_api.h); nullopt for a name it
+// DML_OPERATOR_TYPE of "ELEMENT_WISE_ADD1" (dml_api.h: the seed operators and the facts table's element-wise and activation types); nullopt for a name it
 // does not list.
 std::optional<DML_OPERATOR_TYPE> operator_type(std::string_view name);
 
