@@ -58,6 +58,11 @@ json member_schema(const DescMember& m) {
         case Kind::kEnum: return sweepable(enum_schema(m.read.enum_prefix, m.read.enum_names));
         case Kind::kTensor:
         case Kind::kTensorArray: return tensor_member_schema(m);
+        case Kind::kFloat:
+            return sweepable({{"anyOf", json::array({{{"type", "number"}}, {{"enum", json::array({"inf", "+inf", "-inf"})}}})}});
+        case Kind::kInt: return sweepable({{"type", "integer"}, {"minimum", -2147483648LL}, {"maximum", 2147483647LL}});
+        case Kind::kBool: return sweepable({{"anyOf", json::array({{{"type", "boolean"}}, {{"enum", json::array({0, 1})}}})}});
+        case Kind::kObject: return sweepable({{"type", "object"}});
         case Kind::kAny: break;
     }
     return json::object();  // read by hand (SPLIT's OutputSizesAlongAxis); the validator checks it
@@ -279,6 +284,10 @@ std::string format_desc_members(const Op& op) {
             case Kind::kTensorArray:
                 type = m.read.role == TensorRole::kInput ? "array of input tensor descs" : "array of output tensor descs";
                 break;
+            case Kind::kFloat: type = "number (32-bit float; \"inf\", \"-inf\")"; break;
+            case Kind::kInt: type = "signed 32-bit integer"; break;
+            case Kind::kBool: type = "true or false"; break;
+            case Kind::kObject: type = "object"; break;
             case Kind::kAny: type = "dmltool extension (see docs/case-format.md)"; break;
         }
         out += "  " + m.read.key + std::string(m.read.key.size() < 24 ? 24 - m.read.key.size() : 1, ' ') + type +

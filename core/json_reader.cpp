@@ -220,6 +220,56 @@ Result<std::vector<float>> JsonObjectReader::required_float_array(std::string_vi
     return out;
 }
 
+Result<float> JsonObjectReader::required_float(std::string_view key) {
+    record(key, MemberRead::Kind::kFloat, true);
+    const nlohmann::json* v = find(key);
+    const std::string path = member_path(key);
+    if (!v) return missing_member(object_, known_keys_, path_, key, "a number");
+    if (v->is_string()) {
+        const std::string& text = v->get_ref<const std::string&>();
+        if (text == "inf" || text == "+inf") return std::numeric_limits<float>::infinity();
+        if (text == "-inf") return -std::numeric_limits<float>::infinity();
+    }
+    if (!v->is_number()) return expected(path, "a 32-bit float (a number, \"inf\" or \"-inf\")", *v);
+    const double value = v->get<double>();
+    if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max())
+        return expected(path, "a 32-bit float (at most 3.40282347e+38 in magnitude; \"inf\" for infinity)", *v);
+    return float(value);
+}
+
+Result<int32_t> JsonObjectReader::required_int(std::string_view key) {
+    record(key, MemberRead::Kind::kInt, true);
+    const nlohmann::json* v = find(key);
+    const std::string path = member_path(key);
+    if (!v) return missing_member(object_, known_keys_, path_, key, "an integer");
+    if (v->is_number_unsigned() && v->get<uint64_t>() <= uint64_t(std::numeric_limits<int32_t>::max()))
+        return int32_t(v->get<uint64_t>());
+    if (v->is_number_integer() && !v->is_number_unsigned() && v->get<int64_t>() >= std::numeric_limits<int32_t>::min())
+        return int32_t(v->get<int64_t>());
+    return expected(path, "a signed 32-bit integer", *v);
+}
+
+Result<bool> JsonObjectReader::required_bool(std::string_view key) {
+    record(key, MemberRead::Kind::kBool, true);
+    const nlohmann::json* v = find(key);
+    const std::string path = member_path(key);
+    if (!v) return missing_member(object_, known_keys_, path_, key, "true or false");
+    if (v->is_boolean()) return v->get<bool>();
+    if (v->is_number_unsigned() && v->get<uint64_t>() <= 1) return v->get<uint64_t>() == 1;
+    return expected(path, "true or false (or 0 or 1)", *v);
+}
+
+const nlohmann::json* JsonObjectReader::optional_object(std::string_view key, Status& error) {
+    record(key, MemberRead::Kind::kObject, false);
+    const nlohmann::json* v = find(key);
+    error = Status::ok();
+    if (v && !v->is_object()) {
+        error = expected(member_path(key), "an object", *v);
+        return nullptr;
+    }
+    return v;
+}
+
 Result<uint32_t> JsonObjectReader::required_enum(std::string_view key, std::string_view prefix,
                                                  std::span<const EnumName> names) {
     record(key, MemberRead::Kind::kEnum, true, TensorRole::kInput, prefix, names);

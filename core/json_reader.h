@@ -25,7 +25,7 @@ struct EnumName {
 // own derive_outputs and parse on sample descs (core/case_schema.cpp): the member table they print is the one the
 // validator reads, so it cannot drift from it.
 struct MemberRead {
-    enum class Kind { kUint, kUintArray, kFloatArray, kEnum, kTensor, kTensorArray, kAny };
+    enum class Kind { kUint, kUintArray, kFloatArray, kEnum, kTensor, kTensorArray, kFloat, kInt, kBool, kObject, kAny };
     std::string key;
     Kind kind = Kind::kAny;
     bool required = false;
@@ -58,6 +58,8 @@ public:
     JsonObjectReader(const nlohmann::json& object, std::string path);
 
     const std::string& path() const { return path_; }
+    // The object read: for members a caller reads by hand (after accept()).
+    const nlohmann::json& object() const { return object_; }
     bool has(std::string_view key) const;
     // Marks a member as understood when the caller reads it by hand.
     void accept(std::string_view key);
@@ -66,6 +68,14 @@ public:
     Result<std::optional<uint32_t>> optional_uint(std::string_view key);
     Result<Dims> required_uint_array(std::string_view key);
     Result<std::vector<float>> required_float_array(std::string_view key);
+    // A 32-bit float: a number in float32's range, or the strings "inf", "+inf", "-inf" (JSON has no infinity).
+    Result<float> required_float(std::string_view key);
+    Result<int32_t> required_int(std::string_view key);
+    // true/false (or 0/1, as DirectML's BOOL is an integer).
+    Result<bool> required_bool(std::string_view key);
+    // A nested object member (DML_SCALE_BIAS, a nested operator desc): null when absent; the caller reads it with
+    // a reader of its own at path() + "/" + key.
+    const nlohmann::json* optional_object(std::string_view key, Status& error);
     // Enum by full name (`prefix` + suffix) or by suffix alone.
     Result<uint32_t> required_enum(std::string_view key, std::string_view prefix, std::span<const EnumName> names);
     Result<TensorDesc> required_tensor(std::string_view key, TensorRole role);

@@ -98,7 +98,9 @@ struct FusedActivation {
 // opaque pointer here so that the desc model stays small and stable for its users.
 struct FunctionMath;
 
-// One operator type of the families: a table row.
+// One operator type of the families: a table row. Its members, feature levels, same-type/same-size groups, formula
+// and fusability come from the DirectML facts (ops/element_wise/dml_facts.inc, spec_from_facts in engine.h); the
+// rows of functions.cpp / ops/activation/functions.cpp add the math and the kernel body.
 struct FunctionSpec {
     std::string_view name;                // DML_OPERATOR_ suffix: "ELEMENT_WISE_ADD1", "ACTIVATION_RELU"
     std::vector<MemberSpec> members;      // every desc member in DirectML's order
@@ -106,6 +108,10 @@ struct FunctionSpec {
     // Tensors (member names) whose data types must all be equal (DirectML: "must have the same DataType"); further
     // groups, e.g. a quantized tensor and its zero point, as more entries.
     std::vector<std::vector<std::string_view>> same_type_groups;
+    // Tensors whose Sizes must be equal (for element-wise descs: every tensor; broadcast is by Strides).
+    std::vector<std::vector<std::string_view>> same_sizes_groups;
+    std::string_view formula;  // what the docs say it computes, in our notation (dml_facts.inc)
+    bool fusable = false;      // an activation that ELEMENT_WISE_ADD1 may fuse (FusedActivation)
     // Our kernels' function body (ew-kernels' emitter looks it up): rows that compute the same function share it
     // ("ADD" for ELEMENT_WISE_ADD and ELEMENT_WISE_ADD1).
     std::string_view kernel_body;

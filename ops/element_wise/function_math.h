@@ -11,7 +11,10 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+
+#include "core/status.h"
 
 #include "ops/element_wise/desc.h"
 
@@ -34,14 +37,20 @@ using ErrorScaleFunction = double (*)(std::span<const double> x, double exact, c
 // elements that differ only in the reduced axes), `out` receives its results; `scale` receives M per element.
 using LaneFunction = void (*)(std::span<const double> lane, std::span<double> out, std::span<double> scale);
 
+
+// Row-specific rules of a parsed desc that the facts state as text (CONSTRAINT notes): "MinMaxDataType equals
+// OutputTensor's DataType", a softmax's Axes in range, ... `path` is the desc's JSON path.
+using ValidateFunction = Status (*)(const ElementWiseDesc& desc, const std::string& path);
+
 struct FunctionMath {
     ExactFunction exact = nullptr;
-    IntegerFunction integer = nullptr;
+    IntegerFunction integer = nullptr;  // used when the output and every input are integer types
     ErrorScaleFunction error_scale = nullptr;
-    LaneFunction lane = nullptr;  // set for the reductions over axes; `exact` is then null
-    // True when every output is exactly determined (comparisons, bit operations, integer results of exact
-    // operations, min/max, data movement): the verdict is bit-exact (NaN by any NaN).
-    bool bitwise = false;
+    // A second right value where the docs leave a choice open (IEEE 754's maxNum vs a NaN-propagating max; a
+    // float32 evaluation of the formula that overflows where the exact value does not): the element accepts both.
+    ExactFunction alternative = nullptr;
+    LaneFunction lane = nullptr;  // set for the reductions over axes (softmax); `exact` is then null
+    ValidateFunction validate = nullptr;
     // One line: the bound and its source ("correctly rounded: IEEE 754 add, D3D11 functional spec 3.1.3").
     std::string_view bound_source;
 };

@@ -1,0 +1,136 @@
+// The generic Op of one table row: every DML_OPERATOR_ELEMENT_WISE_* and DML_OPERATOR_ACTIVATION_* type is one
+// instance of FamilyOp, its behaviour given by its FunctionSpec (desc.h) and FunctionMath (function_math.h).
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/case_generator.h"
+#include "ops/element_wise/engine.h"
+
+namespace dmltool::ops::element_wise {
+
+namespace {
+
+class FamilyOp final : public Op {
+public:
+    explicit FamilyOp(const FunctionSpec& function) : function_(function) {}
+
+    std::string_view name() const override { return function_.name; }
+
+    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& reader) const override {
+        DMLTOOL_ASSIGN_OR_RETURN(auto desc, parse_desc(function_, reader));
+        return std::unique_ptr<OpDesc>(std::move(desc));
+    }
+
+    // OutputTensor = the Sizes of the inputs that share them (every tensor of an element-wise desc has the output's
+    // Sizes), and the DataType of an input the docs say it shares (else the first input's, where the table allows
+    // it for the output, else the table's first output type: comparisons give UINT32).
+    Status derive_outputs(nlohmann::json& desc, const std::string& path) const override {
+        if (!output_sizes_omitted(desc, "OutputTensor")) return Status::ok();
+        JsonObjectReader reader(desc, path);
+        std::optional<TensorDesc> sized, typed, first;
+        for (const MemberSpec& m : function_.members) {
+            if (m.kind != MemberKind::kInputTensor || !reader.has(m.name)) continue;
+            DMLTOOL_ASSIGN_OR_RETURN(TensorDesc in, reader.required_tensor(m.name, TensorRole::kInput));
+            if (!first) first = in;
+            if (!sized && in_group(function_.same_sizes_groups, m.name)) sized = in;
+            if (!typed && in_group(function_.same_type_groups, m.name)) typed = in;
+        }
+        if (!first) return Status::ok();  // parse() names the missing input
+        const TensorDesc& shape = sized ? *sized : *first;
+        const DataType type = typed ? typed->data_type : derived_output_type(first->data_type);
+        set_derived_output(desc, "OutputTensor", type, std::vector<uint64_t>(shape.sizes.begin(), shape.sizes.end()));
+        return Status::ok();
+    }
+
+    std::vector<TensorSlot> tensors(const OpDesc& op_desc) const override {
+        const auto& desc = static_cast<const ElementWiseDesc&>(op_desc);
+        std::vector<TensorSlot> slots;
+        size_t index = 0;
+        for (const MemberSpec& m : function_.members) {
+            if (m.kind != MemberKind::kInputTensor) continue;
+            const auto& input = desc.inputs[index++];
+            slots.push_back({std::string(m.name), m.name, TensorRole::kInput, input ? &*input : nullptr});
+        }
+        for (const MemberSpec& m : function_.members)
+            if (m.kind == MemberKind::kOutputTensor)
+                slots.push_back({std::string(m.name), m.name, TensorRole::kOutput, &desc.output});
+        return slots;
+    }
+
+    const FeatureLevelTable& feature_levels() const override { return function_.feature_levels; }
+
+    Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
+                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
+        if (outputs.size() != 1 || !outputs[0] || inputs.size() != function_.input_count())
+            return internal_error(std::string(name()) + " reference: expected " +
+                                  std::to_string(function_.input_count()) + " inputs and 1 output, found " +
+                                  std::to_string(inputs.size()) + " and " + std::to_string(outputs.size()));
+        return element_wise::run_reference(static_cast<const ElementWiseDesc&>(desc), inputs, *outputs[0], context);
+    }
+
+    Tolerance default_tolerance(const OpDesc& desc, size_t) const override {
+        return tolerance_of(static_cast<const ElementWiseDesc&>(desc));
+    }
+
+    WorkEstimate work(const OpDesc& op_desc) const override {
+        const auto& desc = static_cast<const ElementWiseDesc&>(op_desc);
+        // Logical bytes: each input element read once (a broadcast input's repeats are counted: they are reads of
+        // the logical tensor), each output element written once; one operation per output element.
+        const uint64_t n = desc.output.element_count();
+        uint64_t bytes = n * element_size(desc.output.data_type);
+        for (const auto& input : desc.inputs)
+            if (input) bytes += n * element_size(input->data_type);
+        return {.bytes = bytes, .ops = n};
+    }
+
+    Status generate_case(CaseRng& rng, GeneratedCase& out) const override {
+        return element_wise::generate_case(*this, function_, rng, out);
+    }
+
+private:
+    // Whether `member` shares a group (same type / same sizes) with OutputTensor.
+    static bool in_group(const std::vector<std::vector<std::string_view>>& groups, std::string_view member) {
+        for (const auto& group : groups) {
+            const bool has_output = std::find(group.begin(), group.end(), "OutputTensor") != group.end();
+            if (has_output && std::find(group.begin(), group.end(), member) != group.end()) return true;
+        }
+        return false;
+    }
+
+    DataType derived_output_type(DataType input) const {
+        for (const FeatureLevelRow& row : function_.feature_levels)
+            for (const TensorSupport& s : row.tensors)
+                if (s.field == "OutputTensor" && !s.types.contains(input)) return first_type(s.types);
+        return input;
+    }
+
+    static DataType first_type(const DataTypeSet& types) {
+        for (DataType t : kAllTensorDataTypes)
+            if (types.contains(t)) return t;
+        return DataType::kFloat32;
+    }
+
+    const FunctionSpec& function_;
+};
+
+}  // namespace
+
+std::unique_ptr<Op> make_family_op(const FunctionSpec& function) { return std::make_unique<FamilyOp>(function); }
+
+const FunctionSpec* find_function(std::string_view name) {
+    for (const auto* table : {&element_wise_functions(), &activation::activation_functions()})
+        for (const FunctionSpec& f : *table)
+            if (f.name == name) return &f;
+    return nullptr;
+}
+
+std::vector<std::unique_ptr<Op>> make_ops() {
+    std::vector<std::unique_ptr<Op>> ops;
+    for (const FunctionSpec& f : element_wise_functions()) ops.push_back(make_family_op(f));
+    return ops;
+}
+
+}  // namespace dmltool::ops::element_wise

@@ -1,0 +1,350 @@
+// The family's CPU reference: a naive loop over output elements. Input element i of every tensor is read at output
+// element i (all tensors share the output's logical shape: broadcast lives in the Strides, see desc.h), the first
+// input goes through ScaleBias, the row's function runs in double, then the fused activation.
+//
+// Error bound (function_math.h): besides the rounded values, the reference gives per element the exact value and
+// the error scale M. Where an implementation's legitimate choices move the function's argument (ScaleBias computed
+// in float32, a float32 denormal input flushed to zero as D3D allows, the rounded intermediate before a fused
+// activation), the function is evaluated at each such argument, and the element accepts the band spanning all
+// of them (each widened by the row's own M): simple, and right for the functions' monotone pieces at the scale of
+// one rounding.
+#include <algorithm>
+#include <cstring>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "ops/element_wise/engine.h"
+
+namespace dmltool::ops::element_wise {
+
+namespace {
+
+constexpr double kUnitRoundoff = 0x1p-24;  // float32
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+// Half the spacing of `type`'s values near |v| (floats; 0 for integers): the rounding of an intermediate.
+double half_spacing(DataType type, double v) {
+    v = std::fabs(v);
+    int exponent = 0;
+    switch (type) {
+        case DataType::kFloat32:
+            if (v < 0x1p-126) return 0x1p-150;
+            std::frexp(v, &exponent);
+            return std::ldexp(1.0, exponent - 25);
+        case DataType::kFloat16:
+            if (v < 0x1p-14) return 0x1p-25;
+            std::frexp(v, &exponent);
+            return std::ldexp(1.0, exponent - 12);
+        default: return 0;
+    }
+}
+
+// The magnitude from which `type` rounds to infinity (to nearest).
+double overflow_threshold(DataType type) {
+    switch (type) {
+        case DataType::kFloat32: return 0x1.ffffffp127;
+        case DataType::kFloat16: return 65520.0;
+        default: return kInfinity;
+    }
+}
+
+bool is_float32_denormal(double v) { return v != 0 && std::fabs(v) < 0x1p-126; }
+
+// The band of values an element accepts: [low, high] from finite candidates, and the non-finite candidates.
+struct Band {
+    double low = kInfinity, high = -kInfinity;
+    bool any_nan = false, any_positive_infinity = false, any_negative_infinity = false, any_finite = false;
+
+    void add(double value, double scale) {
+        if (std::isnan(value)) {
+            any_nan = true;
+        } else if (std::isinf(value)) {
+            (value > 0 ? any_positive_infinity : any_negative_infinity) = true;
+        } else {
+            any_finite = true;
+            const double e = 1.01 * kUnitRoundoff * scale;
+            low = std::min(low, value - e), high = std::max(high, value + e);
+        }
+    }
+};
+
+// One element's argument variants and their function values, for one row.
+class ElementEvaluator {
+public:
+    explicit ElementEvaluator(const ElementWiseDesc& desc) : desc_(desc) {
+        if (desc.fused_activation) {
+            fused_.function = desc.fused_activation->function;
+            fused_.attributes = desc.fused_activation->attributes;
+            fused_.output = desc.output;
+        }
+        for (const auto& input : desc.inputs) input_float32_.push_back(input && input->data_type == DataType::kFloat32);
+    }
+
+    // The nominal value (what the reference writes) and the band of accepted values.
+    double evaluate(std::span<const double> x, Band* band) const {
+        std::vector<double> args(x.begin(), x.end());
+        const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
+        if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
+        const double nominal = finish(args, band);
+        if (!band) return nominal;
+        // ScaleBias in float32: x * Scale rounds, then + Bias rounds (or one fused multiply-add): within
+        // u * (|x * Scale| + |x * Scale + Bias|) of the exact argument.
+        if (sb && !args.empty() && std::isfinite(args[0])) {
+            const double spread = 1.01 * kUnitRoundoff * (std::fabs(double(sb->scale) * x[0]) + std::fabs(args[0]));
+            if (spread > 0) {
+                std::vector<double> moved = args;
+                for (double sign : {-1.0, 1.0}) {
+                    moved[0] = args[0] + sign * spread;
+                    finish(moved, band);
+                }
+            }
+        }
+        // D3D lets float32 arithmetic flush denormal inputs to (sign-preserving) zero.
+        for (size_t k = 0; k < x.size(); ++k) {
+            if (!input_float32_[k] || !is_float32_denormal(x[k])) continue;
+            std::vector<double> flushed(x.begin(), x.end());
+            flushed[k] = std::copysign(0.0, x[k]);
+            if (sb && k == 0) flushed[0] = double(sb->bias);
+            finish(flushed, band);
+        }
+        return nominal;
+    }
+
+private:
+    // The row's function at `args`, then the fused activation; adds the candidates to `band`.
+    double finish(std::span<const double> args, Band* band) const {
+        const FunctionMath& math = *desc_.function->math;
+        const double v = math.exact(args, desc_);
+        const double m = band && math.error_scale && std::isfinite(v) ? math.error_scale(args, v, desc_) : 0.0;
+        if (band && math.alternative) {
+            const double w = math.alternative(args, desc_);
+            if (desc_.fused_activation) band->add(apply(*fused_.function->math, w), 0.0);
+            else band->add(w, math.error_scale && std::isfinite(w) ? math.error_scale(args, w, desc_) : 0.0);
+        }
+        if (!desc_.fused_activation) {
+            if (band) band->add(v, m);
+            return v;
+        }
+        const FunctionMath& g = *fused_.function->math;
+        const double y = apply(g, v);
+        if (!band) return y;
+        // The intermediate is rounded (to float32 or to the output type: either is a right implementation) and
+        // carries the row's own error.
+        const double d = 1.01 * kUnitRoundoff * m +
+                         std::max(half_spacing(DataType::kFloat32, v), half_spacing(desc_.output.data_type, v));
+        for (double t : {v - d, v, v + d}) {
+            if (!std::isfinite(v) && t != v) continue;
+            const double gt = apply(g, t);
+            band->add(gt, g.error_scale && std::isfinite(gt) ? g.error_scale(std::span<const double>(&t, 1), gt, fused_)
+                                                             : 0.0);
+        }
+        return y;
+    }
+
+    double apply(const FunctionMath& g, double t) const { return g.exact(std::span<const double>(&t, 1), fused_); }
+
+    const ElementWiseDesc& desc_;
+    ElementWiseDesc fused_;
+    std::vector<bool> input_float32_;
+};
+
+// Stores a double into an output element: floats round to nearest even; integer outputs round to nearest even
+// and saturate (NaN: 0), the rows' functions already give integral, in-range values where the docs define them.
+void store(HostTensor& out, uint64_t i, double v) {
+    const DataType type = out.data_type();
+    if (is_float(type)) {
+        out.set_from_double(i, v);
+        return;
+    }
+    if (std::isnan(v)) v = 0;
+    v = std::nearbyint(v);
+    v = std::clamp(v, double(integer_min(type)), double(integer_max(type)));
+    out.set_from_double(i, v);
+}
+
+// Fills one element's exact value and scale from its band. Integer outputs: the band's values round to one integer
+// (exact) or straddle a tie (the tie point, so that both neighbours and only they pass).
+void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band, DataType type) {
+    if (!band.any_finite) {
+        exact.exact[i] = nominal;
+        exact.scale[i] = 0;
+        return;
+    }
+    double low = band.low, high = band.high;
+    const bool nonfinite = band.any_nan || band.any_positive_infinity || band.any_negative_infinity;
+    if (is_float(type)) {
+        const double threshold = overflow_threshold(type);
+        if (low >= threshold || high <= -threshold) {
+            // Every candidate overflows the output type: the result is that infinity.
+            exact.exact[i] = low >= threshold ? kInfinity : -kInfinity;
+            exact.scale[i] = 0;
+            if (nonfinite) exact.nonfinite_allowed[i] = 1;
+            return;
+        }
+        if (high >= threshold || low <= -threshold || nonfinite) exact.nonfinite_allowed[i] = 1;
+        low = std::max(low, -threshold), high = std::min(high, threshold);
+        exact.exact[i] = 0.5 * (low + high);
+        exact.scale[i] = (0.5 * (high - low)) / (1.01 * kUnitRoundoff);
+        return;
+    }
+    // Integer output: the integers the band's values round to. The docs name no tie rule (QUANTIZE_LINEAR's
+    // round()), so a band end exactly halfway between two integers accepts both of them.
+    const auto is_tie = [](double v) { return v - std::floor(v) == 0.5; };
+    const double lo = std::clamp(is_tie(low) ? std::floor(low) : std::nearbyint(low), double(integer_min(type)),
+                                 double(integer_max(type)));
+    const double hi = std::clamp(is_tie(high) ? std::ceil(high) : std::nearbyint(high), double(integer_min(type)),
+                                 double(integer_max(type)));
+    exact.exact[i] = lo == hi ? lo : 0.5 * (lo + hi);
+    exact.scale[i] = 0;
+    if (nonfinite) exact.nonfinite_allowed[i] = 1;
+}
+
+Status run_lanes(const ElementWiseDesc& desc, std::span<const HostTensor* const> inputs, HostTensor& output,
+                 const ReferenceContext& context);
+
+// Input element of output element i: the same index (every tensor has the output's Sizes), or element 0 of a
+// one-element tensor (QUANTIZED_LINEAR_ADD's scales and zero points).
+uint64_t element_of(const HostTensor& input, uint64_t i) { return input.element_count() == 1 ? 0 : i; }
+
+// An integer element sign-extended, or a float element's bits (the bit operations work on any encoding).
+int64_t integer_or_bits(const HostTensor& t, uint64_t i) {
+    if (is_integer(t.data_type())) return t.get_as_int64(i);
+    uint64_t bits = 0;
+    std::memcpy(&bits, t.element_ptr(i), t.element_bytes());
+    return int64_t(bits);
+}
+
+}  // namespace
+
+bool uses_integer_path(const ElementWiseDesc& desc) {
+    const FunctionMath& math = *desc.function->math;
+    if (!math.integer) return false;
+    if (!math.exact) return true;  // bit operations: on any type's encoding
+    if (!is_integer(desc.output.data_type)) return false;
+    for (const auto& input : desc.inputs)
+        if (input && !is_integer(input->data_type)) return false;
+    return true;
+}
+
+Status run_reference(const ElementWiseDesc& desc, std::span<const HostTensor* const> inputs, HostTensor& output,
+                     const ReferenceContext& context) {
+    const FunctionSpec& function = *desc.function;
+    if (!function.math || (!function.math->exact && !function.math->integer && !function.math->lane))
+        return internal_error(std::string(function.name) + ": no reference function");
+    if (function.math->lane) return run_lanes(desc, inputs, output, context);
+    const uint64_t count = output.element_count();
+    const DataType out_type = output.data_type();
+    ExactOutput* exact = context.exact_outputs ? &context.exact_outputs->at(0) : nullptr;
+    const bool integer_path = uses_integer_path(desc);
+    if (exact && !integer_path) {
+        exact->exact.assign(count, 0);
+        exact->scale.assign(count, 0);
+        exact->nonfinite_allowed.assign(count, 0);
+        // D3D's float32 arithmetic may flush denormal results to zero.
+        exact->absolute_floor = is_float(out_type) ? 0x1p-126 : 0;
+    }
+    const ElementEvaluator evaluator(desc);
+    context.pool.parallel_for(count, [&](uint64_t begin, uint64_t end) {
+        std::vector<double> x(inputs.size());
+        std::vector<int64_t> xi(inputs.size());
+        for (uint64_t i = begin; i < end; ++i) {
+            if (integer_path) {
+                for (size_t k = 0; k < inputs.size(); ++k)
+                    xi[k] = inputs[k] ? integer_or_bits(*inputs[k], element_of(*inputs[k], i)) : 0;
+                const int64_t r = function.math->integer(xi, out_type, desc);
+                // Store the low bytes: the function returns the value in out_type's range (UINT64 as its bits).
+                std::memcpy(output.element_ptr(i), &r, output.element_bytes());
+                continue;
+            }
+            for (size_t k = 0; k < inputs.size(); ++k)
+                x[k] = inputs[k] ? inputs[k]->get_as_double(element_of(*inputs[k], i)) : kNan;
+            Band band;
+            const double v = evaluator.evaluate(x, exact ? &band : nullptr);
+            store(output, i, v);
+            if (exact) fill_exact(*exact, i, v, band, out_type);
+        }
+    });
+    return Status::ok();
+}
+
+namespace {
+
+// The reductions over axes (ACTIVATION_SOFTMAX, LOG_SOFTMAX, HARDMAX and their "1" versions with Axes): the lanes
+// are the groups of elements that differ only in the reduced axes' coordinates; the row's lane function computes
+// each group's outputs and error scales in double.
+Status run_lanes(const ElementWiseDesc& desc, std::span<const HostTensor* const> inputs, HostTensor& output,
+                 const ReferenceContext& context) {
+    const Dims& sizes = output.desc().sizes;
+    const uint32_t rank = uint32_t(sizes.size());
+    std::vector<bool> reduced(rank, false);
+    if (const AttributeValue* axes = desc.attribute("Axes")) {
+        for (uint32_t axis : axes->uint_array) reduced[axis] = true;
+    } else if (rank > 0) {
+        reduced[rank - 1] = true;  // the v1 operators: rows along the last dimension
+    }
+    const Dims strides = packed_strides(sizes);
+    Dims lane_sizes, lane_strides, outer_sizes, outer_strides;
+    for (uint32_t d = 0; d < rank; ++d) {
+        (reduced[d] ? lane_sizes : outer_sizes).push_back(sizes[d]);
+        (reduced[d] ? lane_strides : outer_strides).push_back(strides[d]);
+    }
+    const uint64_t lane_size = *checked_element_count(lane_sizes);
+    const uint64_t lane_count = *checked_element_count(outer_sizes);
+    std::vector<uint64_t> member_offsets(lane_size);
+    std::vector<uint32_t> coordinates(rank);
+    for (uint64_t m = 0; m < lane_size; ++m) {
+        unravel_index(m, lane_sizes, coordinates.data());
+        uint64_t offset = 0;
+        for (size_t d = 0; d < lane_sizes.size(); ++d) offset += uint64_t(coordinates[d]) * lane_strides[d];
+        member_offsets[m] = offset;
+    }
+    ExactOutput* exact = context.exact_outputs ? &context.exact_outputs->at(0) : nullptr;
+    const uint64_t count = output.element_count();
+    if (exact) {
+        exact->exact.assign(count, 0);
+        exact->scale.assign(count, 0);
+        exact->nonfinite_allowed.assign(count, 0);
+        exact->absolute_floor = 0x1p-126;
+    }
+    const HostTensor& input = *inputs[0];
+    const LaneFunction lane_function = desc.function->math->lane;
+    context.pool.parallel_for(lane_count, [&](uint64_t begin, uint64_t end) {
+        std::vector<double> values(lane_size), results(lane_size), scales(lane_size);
+        std::vector<uint32_t> outer(rank);
+        for (uint64_t lane = begin; lane < end; ++lane) {
+            unravel_index(lane, outer_sizes, outer.data());
+            uint64_t base = 0;
+            for (size_t d = 0; d < outer_sizes.size(); ++d) base += uint64_t(outer[d]) * outer_strides[d];
+            for (uint64_t m = 0; m < lane_size; ++m) values[m] = input.get_as_double(base + member_offsets[m]);
+            lane_function(values, results, scales);
+            for (uint64_t m = 0; m < lane_size; ++m) {
+                const uint64_t i = base + member_offsets[m];
+                store(output, i, results[m]);
+                if (!exact) continue;
+                Band band;
+                band.add(results[m], scales[m]);
+                fill_exact(*exact, i, results[m], band, output.data_type());
+            }
+        }
+    }, std::max<uint64_t>(1, 4096 / std::max<uint64_t>(1, lane_size)));
+    return Status::ok();
+}
+
+}  // namespace
+
+Tolerance tolerance_of(const ElementWiseDesc& desc) {
+    const FunctionMath& math = *desc.function->math;
+    if (uses_integer_path(desc))
+        return {.bitwise = true, .reason = "integer arithmetic, exact (wrapping in the output type where it overflows)"};
+    Tolerance t;
+    t.error_bound = true;
+    t.unit_roundoff = kUnitRoundoff;
+    t.reason = std::string(math.bound_source);
+    if (desc.scale_bias) t.reason += "; ScaleBias rounded in float32";
+    if (desc.fused_activation) t.reason += "; then " + std::string(desc.fused_activation->function->name);
+    return t;
+}
+
+}  // namespace dmltool::ops::element_wise
