@@ -140,5 +140,48 @@ TEST_F(DmlOperatorDescTest, QuantizedConvolutionOptionalTensorsAreNull) {
     EXPECT_EQ(d->input_tensors()[8], nullptr);
 }
 
+// The element-wise family through the registry: a parsed case's desc as DirectML reads it (FamilyOp::dml_desc,
+// ops/element_wise/dml_binding.cpp, laid out here).
+TEST_F(DmlOperatorDescTest, ElementWiseClip1AndAdd1WithFusedActivation) {
+    auto clip = build("DML_OPERATOR_ELEMENT_WISE_CLIP1",
+                      {{"InputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {2, 3}}, {"Strides", {0, 1}}}},
+                       {"OutputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {2, 3}}}},
+                       {"ScaleBias", {{"Scale", 2.0}, {"Bias", 0.5}}},
+                       {"MinMaxDataType", "FLOAT32"},
+                       {"Min", -1.0},
+                       {"Max", 3.0}});
+    ASSERT_EQ(clip->desc().Type, DML_OPERATOR_ELEMENT_WISE_CLIP1);
+    const auto c = read_as<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(clip->desc().Desc);
+    ASSERT_NE(c.ScaleBias, nullptr);
+    EXPECT_EQ(c.ScaleBias->Scale, 2.0f);
+    EXPECT_EQ(c.ScaleBias->Bias, 0.5f);
+    EXPECT_EQ(c.MinMaxDataType, DML_TENSOR_DATA_TYPE_FLOAT32);
+    EXPECT_EQ(c.Min.Float32, -1.0f);
+    EXPECT_EQ(c.Max.Float32, 3.0f);
+    const auto& in = buffer(c.InputTensor);
+    ASSERT_NE(in.Strides, nullptr);  // broadcast by a 0 stride, as the case gives it
+    EXPECT_EQ(in.Strides[0], 0u);
+    EXPECT_EQ(clip->input_tensors().size(), 1u);
+
+    auto add = build("DML_OPERATOR_ELEMENT_WISE_ADD1",
+                     {{"ATensor", {{"DataType", "FLOAT16"}, {"Sizes", {4}}}},
+                      {"BTensor", {{"DataType", "FLOAT16"}, {"Sizes", {4}}}},
+                      {"OutputTensor", {{"DataType", "FLOAT16"}, {"Sizes", {4}}}},
+                      {"FusedActivation",
+                       {{"type", "DML_OPERATOR_ACTIVATION_LINEAR"}, {"desc", {{"Alpha", 0.25}, {"Beta", 1.0}}}}}});
+    ASSERT_EQ(add->desc().Type, DML_OPERATOR_ELEMENT_WISE_ADD1);
+    const auto a = read_as<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(add->desc().Desc);
+    ASSERT_NE(a.FusedActivation, nullptr);
+    EXPECT_EQ(a.FusedActivation->Type, DML_OPERATOR_ACTIVATION_LINEAR);
+    const auto linear = read_as<DML_ACTIVATION_LINEAR_OPERATOR_DESC>(a.FusedActivation->Desc);
+    EXPECT_EQ(linear.InputTensor, nullptr);
+    EXPECT_EQ(linear.OutputTensor, nullptr);
+    EXPECT_EQ(linear.Alpha, 0.25f);
+    EXPECT_EQ(linear.Beta, 1.0f);
+    ASSERT_EQ(add->input_tensors().size(), 2u);
+    EXPECT_EQ(add->input_tensors()[0], a.ATensor->Desc);
+    EXPECT_EQ(add->input_tensors()[1], a.BTensor->Desc);
+}
+
 }  // namespace
 }  // namespace dmltool::gpu::dml
