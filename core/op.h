@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/device_plan.h"
+#include "core/dml_desc.h"
 #include "core/feature_level.h"
 #include "core/json_reader.h"
 #include "core/semantics.h"
@@ -183,6 +184,12 @@ public:
         (void)desc;
         (void)semantics;
         return unsupported(std::string(name()) + ": no plan variant '" + std::string(variant) + "'");
+    }
+    // The DirectML desc of this desc, member for member in DirectML's order (core/dml_desc.h), for the DirectML
+    // backend: tensors point into `desc`, so it lives as long as `desc`. kUnsupported when the operator has none.
+    virtual Result<DmlDesc> dml_desc(const OpDesc& desc) const {
+        (void)desc;
+        return unsupported("the DirectML backend has no DML desc for operator " + std::string(name()));
     }
     // The deviation models this operator offers to registries (core/deviations.h); names unique per operator.
     virtual std::vector<DeviationModel> deviation_models() const { return {}; }

@@ -4,10 +4,12 @@
 # own kernels and DirectML under Wine (set up as scripts/test_directml_wine.sh does: scripts/fetch_directml.sh,
 # scripts/build_windows.sh, scripts/wine_session.sh; each installs what it needs), and every FAILED case is
 # shrunk by scripts/shrink_case.py to a small repro beside the report.
-#   scripts/diff_directml.sh [--count N] [--seed S] [--out DIR] [--max-repros R]
-# --count: cases per operator (default 100: 400 in all); --seed: default today's date (YYYYMMDD), so a day's runs
-# agree and reruns reproduce; --out: default build-windows/diff_directml; --max-repros: failures shrunk (default 3,
-# each at most 40 runs of dmltool.exe and 150 s).
+#   scripts/diff_directml.sh [--count N] [--seed S] [--out DIR] [--max-repros R] [--operators LIST]
+# --count: cases per operator (default 100); --seed: default today's date (YYYYMMDD), so a day's runs agree and
+# reruns reproduce; --out: default build-windows/diff_directml; --max-repros: failures shrunk (default 3, each at
+# most 40 runs of dmltool.exe and 150 s); --operators: the operators to test, comma-separated shell patterns
+# matched against `dmltool list`'s names without DML_OPERATOR_, case-insensitive (default all; e.g.
+# 'ELEMENT_WISE_*,ACTIVATION_*' for the element-wise and activation families, or SPLIT,RESAMPLE).
 # Measured (2-core machine, Wine 8.0 + Mesa 25 lavapipe, Windows build up to date): 200 cases run in 6-30 s,
 # 600 in 30 s; one shrink takes 40-120 s (about 3 s per dmltool.exe run). A cold machine first spends minutes
 # on scripts/build_windows.sh (MinGW dependencies once, then the build; ~35 min on a busy 2-core machine).
@@ -23,7 +25,8 @@ count=100
 seed="$(date +%Y%m%d)"
 out=build-windows/diff_directml
 max_repros=3
-usage() { echo "diff_directml.sh: $1 (usage: scripts/diff_directml.sh [--count N] [--seed S] [--out DIR] [--max-repros R])" >&2; exit 2; }
+operators=all
+usage() { echo "diff_directml.sh: $1 (usage: scripts/diff_directml.sh [--count N] [--seed S] [--out DIR] [--max-repros R] [--operators LIST])" >&2; exit 2; }
 number() { [[ "$2" =~ ^[0-9]+$ ]] && [ "${#2}" -le 20 ] || usage "$1: expected a non-negative integer, found '$2'"; }
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || usage "$1: expected a value"
@@ -32,6 +35,8 @@ while [ $# -gt 0 ]; do
     --seed) number --seed "$2"; seed="$2" ;;
     --out) out="$2" ;;
     --max-repros) number --max-repros "$2"; max_repros="$2" ;;
+    --operators) [[ "$2" =~ ^[A-Za-z0-9_*?,]+$ ]] || usage "--operators: expected comma-separated operator names or patterns (letters, digits, _, *, ?), found '$2'"
+                 operators="$2" ;;
     *) usage "unknown option '$1'" ;;
   esac
   shift 2
@@ -58,13 +63,31 @@ start=$(date +%s)
 # dmltool.exe generates too: the Windows build alone is enough (no Linux build needed).
 "${dmltool[@]}" generate --operator all --count "$count" --seed "$seed" "$out/cases" > "$out/generate.txt" 2>&1 ||
   { cat "$out/generate.txt" >&2; echo "diff_directml.sh: dmltool generate failed" >&2; exit 3; }
+# The operators not selected: their files go (generate writes one <operator>.json per operator, lower case).
+if [ "$operators" != all ]; then
+  shopt -s nocasematch
+  IFS=, read -r -a patterns <<< "$operators"
+  for file in "$out"/cases/*.json; do
+    name="$(basename "$file" .json)"
+    keep=0
+    for pattern in "${patterns[@]}"; do
+      pattern="${pattern^^}"
+      # shellcheck disable=SC2053  # the pattern is a glob on purpose
+      if [[ "$name" == ${pattern#DML_OPERATOR_} ]]; then keep=1; fi
+    done
+    [ "$keep" = 1 ] || rm -f "$file"
+  done
+  shopt -u nocasematch
+  compgen -G "$out/cases/*.json" > /dev/null || usage "--operators: no operator matches '$operators' (dmltool list names them)"
+fi
+selected=$(find "$out/cases" -name '*.json' | wc -l)
 generated=$(date +%s)
 set +e
 "${dmltool[@]}" run --backend "$backend" --allow-unsupported "$out"/cases/*.json --json "$out/report.json" > "$out/run.txt" 2>&1
 rc=$?
 set -e
 ran=$(date +%s)
-echo "diff_directml.sh: seed $seed, $((4 * count)) cases: generate $((generated - start)) s, run --backend $backend $((ran - generated)) s (exit $rc; $out/run.txt)"
+echo "diff_directml.sh: seed $seed, $selected operators x $count cases: generate $((generated - start)) s, run --backend $backend $((ran - generated)) s (exit $rc; $out/run.txt)"
 if [ "$rc" -ge 3 ] || [ ! -s "$out/report.json" ]; then
   tail -n 20 "$out/run.txt" >&2
   echo "diff_directml.sh: dmltool run --backend $backend did not complete (exit $rc)" >&2

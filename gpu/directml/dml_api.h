@@ -13,6 +13,16 @@
 
 #include "gpu/d3d12_platform.h"
 
+// The DML_OPERATOR_TYPE values dmltool names (gpu/directml/dml_operator_desc.cpp maps names to them): the four seed
+// operators here, X(name without DML_OPERATOR_, value), and every DML_OPERATOR_ELEMENT_WISE_* / ACTIVATION_* type
+// of DirectML 1.15 from the facts table's DMLTOOL_DML_OP rows (ops/element_wise/dml_facts.inc: one source of
+// truth for those numbers).
+#define DMLTOOL_DML_SEED_OPERATOR_TYPES(X) \
+    X(SPLIT, 62)                           \
+    X(RESAMPLE, 96)                        \
+    X(DEPTH_TO_SPACE1, 113)                \
+    X(QUANTIZED_LINEAR_CONVOLUTION, 120)
+
 #if defined(_MSC_VER) || defined(DMLTOOL_USE_DIRECTML_H)
 #define DMLTOOL_REAL_DIRECTML_H 1
 #ifndef DML_TARGET_VERSION
@@ -67,14 +77,19 @@ struct DML_TENSOR_DESC {
     const void* Desc;  // DML_BUFFER_TENSOR_DESC for DML_TENSOR_TYPE_BUFFER
 };
 
-// ---- Operators (only the values dmltool uses; DML_OPERATOR_TYPE is a plain int enum in DirectML.h) ----------
+// ---- Operators ----------------------------------------------------------------------------------------------
 
+// DML_OPERATOR_TYPE: a plain int enum in DirectML.h, numbered in declaration order (DirectML 1.15 /
+// DML_TARGET_VERSION 0x6400). Ours declares the values from DMLTOOL_DML_SEED_OPERATOR_TYPES (shared with the
+// real header's build, where a static_assert checks each number) and the facts table.
 enum DML_OPERATOR_TYPE {
     DML_OPERATOR_INVALID = 0,
-    DML_OPERATOR_SPLIT = 62,
-    DML_OPERATOR_RESAMPLE = 96,                        // feature level 2.0
-    DML_OPERATOR_DEPTH_TO_SPACE1 = 113,                // 2.1
-    DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION = 120,   // 2.1
+#define DMLTOOL_DML_OPERATOR_ENUMERATOR(name, value) DML_OPERATOR_##name = value,
+    DMLTOOL_DML_SEED_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_ENUMERATOR)
+#undef DMLTOOL_DML_OPERATOR_ENUMERATOR
+#define DMLTOOL_DML_OP(name, type_value, role, introduced_major, introduced_minor, in_place) \
+    DML_OPERATOR_##name = type_value,
+#include "ops/element_wise/dml_facts.inc"
 };
 
 enum DML_INTERPOLATION_MODE {
@@ -90,6 +105,83 @@ enum DML_DEPTH_SPACE_ORDER {
 struct DML_OPERATOR_DESC {
     DML_OPERATOR_TYPE Type;
     const void* Desc;
+};
+
+// Member types of operator descs (gpu/directml lays descs out from core/dml_desc.h's fields; these give the
+// layout tests the compiler's own answer).
+struct DML_SCALE_BIAS {
+    FLOAT Scale;
+    FLOAT Bias;
+};
+
+struct DML_SIZE_2D {
+    UINT Width;
+    UINT Height;
+};
+
+union DML_SCALAR_UNION {
+    BYTE Bytes[8];
+    INT8 Int8;
+    UINT8 UInt8;
+    INT16 Int16;
+    UINT16 UInt16;
+    INT32 Int32;
+    UINT32 UInt32;
+    INT64 Int64;
+    UINT64 UInt64;
+    FLOAT Float32;
+    double Float64;
+};
+
+// A few element-wise and activation descs, one per shape of member list (the backend does not need them: the
+// layout tests do).
+struct DML_ELEMENT_WISE_ADD1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* ATensor;
+    const DML_TENSOR_DESC* BTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    const DML_OPERATOR_DESC* FusedActivation;  // optional (null); its own tensors are null
+};
+
+struct DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    const DML_SCALE_BIAS* ScaleBias;  // optional
+    FLOAT Exponent;
+};
+
+struct DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    const DML_SCALE_BIAS* ScaleBias;  // optional
+    DML_TENSOR_DATA_TYPE MinMaxDataType;
+    DML_SCALAR_UNION Min;
+    DML_SCALAR_UNION Max;
+};
+
+struct DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC {
+    const DML_TENSOR_DESC* ATensor;
+    const DML_TENSOR_DESC* AScaleTensor;
+    const DML_TENSOR_DESC* AZeroPointTensor;  // optional
+    const DML_TENSOR_DESC* BTensor;
+    const DML_TENSOR_DESC* BScaleTensor;
+    const DML_TENSOR_DESC* BZeroPointTensor;  // optional
+    const DML_TENSOR_DESC* OutputScaleTensor;  // an input
+    const DML_TENSOR_DESC* OutputZeroPointTensor;  // an input, optional
+    const DML_TENSOR_DESC* OutputTensor;
+};
+
+struct DML_ACTIVATION_LINEAR_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    FLOAT Alpha;
+    FLOAT Beta;
+};
+
+struct DML_ACTIVATION_SOFTMAX1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT AxisCount;
+    const UINT* Axes;
 };
 
 struct DML_SPLIT_OPERATOR_DESC {
@@ -301,6 +393,15 @@ using PFN_DMLTOOL_DML_CREATE_DEVICE1 = HRESULT(STDAPICALLTYPE*)(ID3D12Device* d3
                                                                DML_FEATURE_LEVEL minimumFeatureLevel, REFIID riid,
                                                                void** ppv);
 
+// Our DML_OPERATOR_TYPE numbers; with the real header this checks them against DirectML.h's.
+#define DMLTOOL_DML_OPERATOR_VALUE_CHECK(name, value) \
+    static_assert(DML_OPERATOR_##name == value, "DML_OPERATOR_" #name " is not " #value);
+DMLTOOL_DML_SEED_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_VALUE_CHECK)
+#undef DMLTOOL_DML_OPERATOR_VALUE_CHECK
+#define DMLTOOL_DML_OP(name, type_value, role, introduced_major, introduced_minor, in_place) \
+    static_assert(DML_OPERATOR_##name == type_value, "DML_OPERATOR_" #name " is not " #type_value);
+#include "ops/element_wise/dml_facts.inc"
+
 // Layouts on x64, as DirectML.dll reads them (measured against the real header with MinGW; the same asserts hold
 // for either variant).
 static_assert(sizeof(void*) != 8 || sizeof(DML_BUFFER_TENSOR_DESC) == 48, "DML_BUFFER_TENSOR_DESC layout");
@@ -311,6 +412,8 @@ static_assert(sizeof(void*) != 8 || sizeof(DML_DEPTH_TO_SPACE1_OPERATOR_DESC) ==
 static_assert(sizeof(void*) != 8 || sizeof(DML_BINDING_PROPERTIES) == 24, "DML_BINDING_PROPERTIES layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_BINDING_TABLE_DESC) == 32, "DML_BINDING_TABLE_DESC layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_BUFFER_BINDING) == 24, "DML_BUFFER_BINDING layout");
+static_assert(sizeof(DML_SCALAR_UNION) == 8 && alignof(DML_SCALAR_UNION) == 8, "DML_SCALAR_UNION layout");
+static_assert(sizeof(DML_SCALE_BIAS) == 8 && sizeof(DML_SIZE_2D) == 8, "DML_SCALE_BIAS, DML_SIZE_2D layout");
 
 namespace dmltool::gpu::dml {
 

@@ -1,11 +1,10 @@
 #include "gpu/directml/dml_operator_desc.h"
 
-#include <cstdio>
+#include <algorithm>
+#include <cstring>
+#include <utility>
 
-#include "ops/depth_to_space1/depth_to_space1.h"
-#include "ops/quantized_linear_convolution/quantized_linear_convolution.h"
-#include "ops/resample/desc.h"
-#include "ops/split/split.h"
+#include "gpu/directml/dml_struct_layout.h"
 
 namespace dmltool::gpu::dml {
 
@@ -30,98 +29,145 @@ DML_TENSOR_DATA_TYPE to_dml(DataType type) {
     return DML_TENSOR_DATA_TYPE_UNKNOWN;
 }
 
-const UINT* DmlOperatorDesc::add_array(const std::vector<uint32_t>& values) {
-    arrays_.push_back(std::make_unique<std::vector<UINT>>(values.begin(), values.end()));
-    return arrays_.back()->data();
+std::optional<DML_OPERATOR_TYPE> operator_type(std::string_view name) {
+    struct Entry {
+        std::string_view name;
+        DML_OPERATOR_TYPE type;
+    };
+    static constexpr Entry kTypes[] = {
+#define DMLTOOL_DML_OPERATOR_ENTRY(operator_name, value) {#operator_name, DML_OPERATOR_##operator_name},
+        DMLTOOL_DML_SEED_OPERATOR_TYPES(DMLTOOL_DML_OPERATOR_ENTRY)
+#undef DMLTOOL_DML_OPERATOR_ENTRY
+#define DMLTOOL_DML_OP(operator_name, type_value, role, introduced_major, introduced_minor, in_place) \
+    {#operator_name, DML_OPERATOR_##operator_name},
+#include "ops/element_wise/dml_facts.inc"
+    };
+    for (const Entry& entry : kTypes)
+        if (entry.name == name) return entry.type;
+    return std::nullopt;
 }
 
-const DML_TENSOR_DESC* DmlOperatorDesc::add_tensor(const TensorDesc* tensor, TensorRole role) {
-    auto& list = role == TensorRole::kInput ? input_tensors_ : output_tensors_;
-    if (!tensor) {
-        list.push_back(nullptr);
-        return nullptr;
+DML_TENSOR_DESC DmlOperatorDesc::add_tensor(const TensorDesc& tensor) {
+    TensorStorage& storage = tensors_.emplace_back();
+    storage.sizes.assign(tensor.sizes.begin(), tensor.sizes.end());
+    if (tensor.strides) storage.strides.assign(tensor.strides->begin(), tensor.strides->end());
+    DML_BUFFER_TENSOR_DESC& b = storage.buffer;
+    b.DataType = to_dml(tensor.data_type);
+    b.Flags = static_cast<DML_TENSOR_FLAGS>(tensor.flags);
+    b.DimensionCount = tensor.rank();
+    b.Sizes = storage.sizes.data();
+    b.Strides = tensor.strides ? storage.strides.data() : nullptr;
+    b.TotalTensorSizeInBytes = tensor.total_size_in_bytes;
+    b.GuaranteedBaseOffsetAlignment = tensor.guaranteed_base_offset_alignment;
+    return DML_TENSOR_DESC{DML_TENSOR_TYPE_BUFFER, &b};
+}
+
+Result<const DML_OPERATOR_DESC*> DmlOperatorDesc::encode(const DmlDesc& fields, bool bind) {
+    using Kind = DmlField::Kind;
+    const std::optional<DML_OPERATOR_TYPE> type = operator_type(fields.operator_name);
+    if (!type)
+        return unsupported("the DirectML backend knows no DML_OPERATOR_TYPE value for DML_OPERATOR_" +
+                           fields.operator_name + " (gpu/directml/dml_api.h, ops/element_wise/dml_facts.inc)");
+    const DmlStructLayout layout = struct_layout(fields);
+    std::vector<uint64_t>& words = structs_.emplace_back(std::max<size_t>(1, (layout.size + 7) / 8), 0);
+    auto* bytes = reinterpret_cast<unsigned char*>(words.data());
+    auto put = [&](size_t member, const void* value, size_t size) {
+        std::memcpy(bytes + layout.members[member].offset, value, size);
+    };
+    auto put_pointer = [&](size_t member, const void* pointer) { put(member, &pointer, sizeof pointer); };
+    auto bound = [&](Kind kind) -> std::vector<const DML_BUFFER_TENSOR_DESC*>* {
+        if (!bind) return nullptr;
+        return kind == Kind::kInputTensor || kind == Kind::kInputTensorArray ? &input_tensors_ : &output_tensors_;
+    };
+
+    for (size_t i = 0; i < fields.fields.size(); ++i) {
+        const DmlField& f = fields.fields[i];
+        switch (f.kind) {
+            case Kind::kInputTensor:
+            case Kind::kOutputTensor: {
+                const DML_TENSOR_DESC* pointer = nullptr;
+                if (f.tensor) pointer = &tensor_descs_.emplace_back(add_tensor(*f.tensor));
+                put_pointer(i, pointer);
+                if (auto* list = bound(f.kind))
+                    list->push_back(pointer ? static_cast<const DML_BUFFER_TENSOR_DESC*>(pointer->Desc) : nullptr);
+                break;
+            }
+            case Kind::kInputTensorArray:
+            case Kind::kOutputTensorArray: {
+                std::vector<DML_TENSOR_DESC>& array = tensor_arrays_.emplace_back();
+                for (const TensorDesc* tensor : f.tensors) {
+                    if (!tensor)
+                        return internal_error("DML_OPERATOR_" + fields.operator_name + "." + f.name +
+                                              ": a tensor array cannot hold an absent tensor");
+                    array.push_back(add_tensor(*tensor));
+                    if (auto* list = bound(f.kind)) list->push_back(static_cast<const DML_BUFFER_TENSOR_DESC*>(array.back().Desc));
+                }
+                put_pointer(i, array.empty() ? nullptr : array.data());
+                break;
+            }
+            case Kind::kUint:
+            case Kind::kInt:
+            case Kind::kFloat:
+            case Kind::kBool: {
+                const uint32_t value = uint32_t(f.bits);
+                put(i, &value, sizeof value);
+                break;
+            }
+            case Kind::kUint64: put(i, &f.bits, sizeof f.bits); break;
+            case Kind::kUintArray:
+            case Kind::kIntArray:
+            case Kind::kFloatArray: {
+                const std::vector<uint32_t>& array = arrays_.emplace_back(f.words);
+                put_pointer(i, array.empty() ? nullptr : array.data());
+                break;
+            }
+            case Kind::kScaleBias: {
+                const DML_SCALE_BIAS* pointer = nullptr;
+                if (f.scale_bias) pointer = &scale_biases_.emplace_back(DML_SCALE_BIAS{f.scale_bias->scale, f.scale_bias->bias});
+                put_pointer(i, pointer);
+                break;
+            }
+            case Kind::kSize2D: {
+                const UINT value[2] = {f.size_2d.width, f.size_2d.height};
+                put(i, value, sizeof value);
+                break;
+            }
+            case Kind::kScalarUnion: put(i, f.scalar.data(), f.scalar.size()); break;
+            case Kind::kOperatorDesc: {
+                const DML_OPERATOR_DESC* pointer = nullptr;
+                if (f.nested) {
+                    DMLTOOL_ASSIGN_OR_RETURN(pointer, encode(*f.nested, false));
+                }
+                put_pointer(i, pointer);
+                break;
+            }
+        }
     }
-    auto storage = std::make_unique<TensorStorage>();
-    storage->sizes.assign(tensor->sizes.begin(), tensor->sizes.end());
-    if (tensor->strides) storage->strides.assign(tensor->strides->begin(), tensor->strides->end());
-    DML_BUFFER_TENSOR_DESC& b = storage->buffer;
-    b.DataType = to_dml(tensor->data_type);
-    b.Flags = static_cast<DML_TENSOR_FLAGS>(tensor->flags);
-    b.DimensionCount = tensor->rank();
-    b.Sizes = storage->sizes.data();
-    b.Strides = tensor->strides ? storage->strides.data() : nullptr;
-    b.TotalTensorSizeInBytes = tensor->total_size_in_bytes;
-    b.GuaranteedBaseOffsetAlignment = tensor->guaranteed_base_offset_alignment;
-    storage->tensor.Type = DML_TENSOR_TYPE_BUFFER;
-    storage->tensor.Desc = &storage->buffer;
-    list.push_back(&storage->buffer);
-    tensors_.push_back(std::move(storage));
-    return &tensors_.back()->tensor;
+    return &operator_descs_.emplace_back(DML_OPERATOR_DESC{*type, bytes});
+}
+
+Result<std::unique_ptr<DmlOperatorDesc>> DmlOperatorDesc::from_fields(DmlDesc fields) {
+    std::unique_ptr<DmlOperatorDesc> d(new DmlOperatorDesc());
+    d->fields_ = std::move(fields);
+    DMLTOOL_ASSIGN_OR_RETURN(d->operator_desc_, d->encode(d->fields_, true));
+    d->summary_ = describe(d->fields_);
+    return d;
 }
 
 Result<std::unique_ptr<DmlOperatorDesc>> DmlOperatorDesc::build(const Op& op, const OpDesc& desc) {
-    std::unique_ptr<DmlOperatorDesc> d(new DmlOperatorDesc());
+    DMLTOOL_ASSIGN_OR_RETURN(DmlDesc fields, op.dml_desc(desc));
+    // The backend binds buffers in the op's slot order; DirectML binds in its members' order: they must agree.
     const std::vector<TensorSlot> slots = op.tensors(desc);
-    std::vector<const DML_TENSOR_DESC*> t;  // one per slot, in slot order
-    for (const TensorSlot& slot : slots) {
-        if (slot.role == TensorRole::kOutput && op.name() == "SPLIT") {
-            // Split's outputs are one array of DML_TENSOR_DESC, not pointers: filled below.
-            d->add_tensor(slot.desc, slot.role);
-            t.push_back(nullptr);
-            continue;
-        }
-        t.push_back(d->add_tensor(slot.desc, slot.role));
+    for (TensorRole role : {TensorRole::kInput, TensorRole::kOutput}) {
+        std::vector<const TensorDesc*> slot_tensors;
+        for (const TensorSlot& slot : slots)
+            if (slot.role == role) slot_tensors.push_back(slot.desc);
+        if (dml_bound_tensors(fields, role) != slot_tensors)
+            return internal_error(std::string(op.name()) + ": its DML desc's " +
+                                  (role == TensorRole::kInput ? "input" : "output") +
+                                  " tensor members are not its tensor slots in slot order");
     }
-    const std::string_view name = op.name();
-    char text[256];
-    if (const auto* s = dynamic_cast<const ops::split::SplitDesc*>(&desc); s && name == "SPLIT") {
-        for (size_t i = 1; i < d->tensors_.size(); ++i) d->split_outputs_.push_back(d->tensors_[i]->tensor);
-        d->split_ = {t[0], UINT(d->split_outputs_.size()), d->split_outputs_.data(), s->axis};
-        d->operator_desc_ = {DML_OPERATOR_SPLIT, &d->split_};
-        std::snprintf(text, sizeof text, "DML_OPERATOR_SPLIT (OutputCount %u, Axis %u)", d->split_.OutputCount,
-                      s->axis);
-    } else if (const auto* r = dynamic_cast<const ops::resample::ResampleDesc*>(&desc); r && name == "RESAMPLE") {
-        d->scales_.assign(r->scales.begin(), r->scales.end());
-        d->resample_ = {t[0], t[1], static_cast<DML_INTERPOLATION_MODE>(r->mode), UINT(d->scales_.size()),
-                        d->scales_.data()};
-        d->operator_desc_ = {DML_OPERATOR_RESAMPLE, &d->resample_};
-        std::snprintf(text, sizeof text, "DML_OPERATOR_RESAMPLE (InterpolationMode %u, ScaleCount %u)",
-                      unsigned(r->mode), d->resample_.ScaleCount);
-    } else if (const auto* s2d = dynamic_cast<const ops::depth_to_space1::DepthToSpace1Desc*>(&desc);
-               s2d && name == "DEPTH_TO_SPACE1") {
-        d->depth_to_space_ = {t[0], t[1], s2d->block_size, static_cast<DML_DEPTH_SPACE_ORDER>(s2d->order)};
-        d->operator_desc_ = {DML_OPERATOR_DEPTH_TO_SPACE1, &d->depth_to_space_};
-        std::snprintf(text, sizeof text, "DML_OPERATOR_DEPTH_TO_SPACE1 (BlockSize %u, Order %u)", s2d->block_size,
-                      unsigned(s2d->order));
-    } else if (const auto* q =
-                   dynamic_cast<const ops::quantized_linear_convolution::QuantizedLinearConvolutionDesc*>(&desc);
-               q && name == "QUANTIZED_LINEAR_CONVOLUTION") {
-        if (t.size() != 10) return internal_error("QUANTIZED_LINEAR_CONVOLUTION: expected 10 tensor slots");
-        DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC& c = d->convolution_;
-        c.InputTensor = t[0];
-        c.InputScaleTensor = t[1];
-        c.InputZeroPointTensor = t[2];
-        c.FilterTensor = t[3];
-        c.FilterScaleTensor = t[4];
-        c.FilterZeroPointTensor = t[5];
-        c.BiasTensor = t[6];
-        c.OutputScaleTensor = t[7];
-        c.OutputZeroPointTensor = t[8];
-        c.OutputTensor = t[9];
-        c.DimensionCount = UINT(q->strides.size());
-        c.Strides = d->add_array(q->strides);
-        c.Dilations = d->add_array(q->dilations);
-        c.StartPadding = d->add_array(q->start_padding);
-        c.EndPadding = d->add_array(q->end_padding);
-        c.GroupCount = q->group_count;
-        d->operator_desc_ = {DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION, &d->convolution_};
-        std::snprintf(text, sizeof text, "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION (DimensionCount %u, GroupCount %u)",
-                      c.DimensionCount, c.GroupCount);
-    } else {
-        return unsupported("the DirectML backend has no DML desc for operator " + std::string(name));
-    }
-    d->summary_ = text;
-    return d;
+    return from_fields(std::move(fields));
 }
 
 }  // namespace dmltool::gpu::dml

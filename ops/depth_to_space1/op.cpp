@@ -143,6 +143,14 @@ public:
                 {"OutputTensor", "OutputTensor", TensorRole::kOutput, &d.output}};
     }
 
+    Result<DmlDesc> dml_desc(const OpDesc& desc) const override {
+        const auto& d = static_cast<const DepthToSpace1Desc&>(desc);
+        DmlDesc dml{"DEPTH_TO_SPACE1", {}};
+        dml.input("InputTensor", &d.input).output("OutputTensor", &d.output);
+        dml.uint("BlockSize", d.block_size).uint("Order", uint32_t(d.order));
+        return dml;
+    }
+
     const FeatureLevelTable& feature_levels() const override {
         static const FeatureLevelTable table = {
             {fl(2, 1), {{"InputTensor", kRank4, kTypes21}, {"OutputTensor", kRank4, kTypes21}}},

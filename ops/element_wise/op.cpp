@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/case_generator.h"
+#include "ops/element_wise/dml_binding.h"
 #include "ops/element_wise/engine.h"
 #include "ops/element_wise/kernel.h"
 
@@ -59,6 +60,11 @@ public:
             if (m.kind == MemberKind::kOutputTensor)
                 slots.push_back({std::string(m.name), m.name, TensorRole::kOutput, &desc.output});
         return slots;
+    }
+
+    // What --backend directml gives DirectML.dll: the row's members in DirectML's order (dml_binding.h).
+    Result<DmlDesc> dml_desc(const OpDesc& op_desc) const override {
+        return element_wise_dml_desc(static_cast<const ElementWiseDesc&>(op_desc));
     }
 
     const FeatureLevelTable& feature_levels() const override { return function_.feature_levels; }

@@ -260,6 +260,29 @@ public:
                 slot("OutputTensor", TensorRole::kOutput, &d.output)};
     }
 
+    Result<DmlDesc> dml_desc(const OpDesc& base) const override {
+        const auto& d = static_cast<const QuantizedLinearConvolutionDesc&>(base);
+        const auto maybe = [](const std::optional<TensorDesc>& t) { return t ? &*t : nullptr; };
+        DmlDesc dml{"QUANTIZED_LINEAR_CONVOLUTION", {}};
+        dml.input("InputTensor", &d.input)
+            .input("InputScaleTensor", &d.input_scale)
+            .input("InputZeroPointTensor", maybe(d.input_zero_point))
+            .input("FilterTensor", &d.filter)
+            .input("FilterScaleTensor", &d.filter_scale)
+            .input("FilterZeroPointTensor", maybe(d.filter_zero_point))
+            .input("BiasTensor", maybe(d.bias))
+            .input("OutputScaleTensor", &d.output_scale)
+            .input("OutputZeroPointTensor", maybe(d.output_zero_point))
+            .output("OutputTensor", &d.output);
+        dml.uint("DimensionCount", uint32_t(d.strides.size()))
+            .uint_array("Strides", d.strides)
+            .uint_array("Dilations", d.dilations)
+            .uint_array("StartPadding", d.start_padding)
+            .uint_array("EndPadding", d.end_padding)
+            .uint("GroupCount", d.group_count);
+        return dml;
+    }
+
     const FeatureLevelTable& feature_levels() const override { return table_; }
 
     Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,

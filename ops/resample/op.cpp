@@ -114,6 +114,15 @@ public:
         };
     }
 
+    Result<DmlDesc> dml_desc(const OpDesc& base) const override {
+        const auto& desc = static_cast<const ResampleDesc&>(base);
+        DmlDesc dml{"RESAMPLE", {}};
+        dml.input("InputTensor", &desc.input).output("OutputTensor", &desc.output);
+        dml.uint("InterpolationMode", uint32_t(desc.mode)).uint("ScaleCount", uint32_t(desc.scales.size()));
+        dml.float_array("Scales", desc.scales);
+        return dml;
+    }
+
     const FeatureLevelTable& feature_levels() const override {
         constexpr DataTypeSet kFloats{DataType::kFloat32, DataType::kFloat16};
         constexpr DataTypeSet kFloatsAnd8Bit{DataType::kFloat32, DataType::kFloat16, DataType::kInt8,

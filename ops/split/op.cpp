@@ -158,6 +158,16 @@ public:
         return slots;
     }
 
+    Result<DmlDesc> dml_desc(const OpDesc& desc) const override {
+        const auto& d = static_cast<const SplitDesc&>(desc);
+        std::vector<const TensorDesc*> outputs;
+        for (const TensorDesc& output : d.outputs) outputs.push_back(&output);
+        DmlDesc dml{"SPLIT", {}};
+        dml.input("InputTensor", &d.input).uint("OutputCount", uint32_t(outputs.size())).outputs("OutputTensors", outputs);
+        dml.uint("Axis", d.axis);
+        return dml;
+    }
+
     const FeatureLevelTable& feature_levels() const override {
         static const FeatureLevelTable table = {
             {fl(1, 0), {{"InputTensor", kRank4, kTypes10}, {"OutputTensors", kRank4, kTypes10}}},

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/diff_directml.sh through its native test hook (DMLTOOL_DIFF_NATIVE: a native dmltool with --backend both
-# instead of DirectML under Wine): bad options are one line and exit 2; a run ends with exactly the summary line,
+# instead of DirectML under Wine): bad options are one line and exit 2 (so is an --operators list that selects
+# nothing); a run of the four seed operators (selected with --operators) ends with exactly the summary line,
 # exits 1 exactly when it counts failures, and leaves one repro per shrunk FAILED case that validates and still
 # fails. (Failures come only from real bugs, none known today; tests/cli/check_shrink_case.py plants one to shrink.)
 #   check_diff_directml.sh DMLTOOL REPO WORKDIR
@@ -12,8 +13,18 @@ out=$("$repo/scripts/diff_directml.sh" --count 0 2>&1); rc=$?
   fail "--count 0: exit $rc: $out"
 out=$("$repo/scripts/diff_directml.sh" --seed x 2>&1); rc=$?
 [ "$rc" = 2 ] && [[ "$out" == *"--seed: expected a non-negative integer, found 'x'"* ]] || fail "--seed x: exit $rc: $out"
+out=$("$repo/scripts/diff_directml.sh" --operators 'SPLIT;ls' 2>&1); rc=$?
+[ "$rc" = 2 ] && [[ "$out" == *"--operators: expected comma-separated operator names or patterns"* ]] ||
+  fail "--operators 'SPLIT;ls': exit $rc: $out"
 rm -rf "$work"
-out=$(DMLTOOL_DIFF_NATIVE="$dmltool" "$repo/scripts/diff_directml.sh" --count 100 --seed 5 --max-repros 2 --out "$work" 2>&1)
+out=$(DMLTOOL_DIFF_NATIVE="$dmltool" "$repo/scripts/diff_directml.sh" --count 1 --operators 'NO_SUCH_*' --out "$work" 2>&1)
+rc=$?
+[ "$rc" = 2 ] && [[ "$(printf '%s\n' "$out" | tail -n 1)" == *"--operators: no operator matches 'NO_SUCH_*'"* ]] ||
+  fail "--operators NO_SUCH_*: exit $rc: $out"
+rm -rf "$work"
+# The seed operators only (patterns, any case, DML_OPERATOR_ prefix optional): 400 cases whatever else is registered.
+out=$(DMLTOOL_DIFF_NATIVE="$dmltool" "$repo/scripts/diff_directml.sh" --count 100 --seed 5 --max-repros 2 --out "$work" \
+      --operators 'split,DML_OPERATOR_RESAMPLE,depth_to_space?,QUANTIZED_LINEAR_CONV*' 2>&1)
 rc=$?
 printf '%s\n' "$out"
 last=$(printf '%s\n' "$out" | tail -n 1)

@@ -2,6 +2,8 @@
 // Needs no device and no DLL, so it runs in every build.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "core/json_reader.h"
@@ -12,6 +14,14 @@ namespace dmltool::gpu::dml {
 namespace {
 
 using nlohmann::json;
+
+// A desc's bytes as the C struct (copied: DmlOperatorDesc stores them as raw bytes).
+template <typename Struct>
+Struct read_as(const void* desc) {
+    Struct value;
+    std::memcpy(&value, desc, sizeof value);
+    return value;
+}
 
 class DmlOperatorDescTest : public ::testing::Test {
 protected:
@@ -47,7 +57,7 @@ TEST_F(DmlOperatorDescTest, DepthToSpaceKeepsStridesAndTotalSize) {
                     {"BlockSize", 2},
                     {"Order", "COLUMN_ROW_DEPTH"}});
     ASSERT_EQ(d->desc().Type, DML_OPERATOR_DEPTH_TO_SPACE1);
-    const auto& s = *static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(d->desc().Desc);
+    const auto s = read_as<DML_DEPTH_TO_SPACE1_OPERATOR_DESC>(d->desc().Desc);
     EXPECT_EQ(s.BlockSize, 2u);
     EXPECT_EQ(s.Order, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH);
     const auto& in = buffer(s.InputTensor);
@@ -70,11 +80,12 @@ TEST_F(DmlOperatorDescTest, ResampleScalesAndMode) {
                                              {"InterpolationMode", "LINEAR"},
                                              {"Scales", {1.0, 1.0, 2.0, 3.0}}});
     ASSERT_EQ(d->desc().Type, DML_OPERATOR_RESAMPLE);
-    const auto& s = *static_cast<const DML_RESAMPLE_OPERATOR_DESC*>(d->desc().Desc);
+    const auto s = read_as<DML_RESAMPLE_OPERATOR_DESC>(d->desc().Desc);
     EXPECT_EQ(s.InterpolationMode, DML_INTERPOLATION_MODE_LINEAR);
     ASSERT_EQ(s.ScaleCount, 4u);
     EXPECT_EQ((std::vector<FLOAT>(s.Scales, s.Scales + 4)), (std::vector<FLOAT>{1, 1, 2, 3}));
     EXPECT_EQ(buffer(s.OutputTensor).Sizes[3], 6u);
+    EXPECT_EQ(d->summary(), "DML_OPERATOR_RESAMPLE (InterpolationMode 1, ScaleCount 4, Scales [1, 1, 2, 3])");
 }
 
 TEST_F(DmlOperatorDescTest, SplitOutputsAreOneArray) {
@@ -84,7 +95,7 @@ TEST_F(DmlOperatorDescTest, SplitOutputsAreOneArray) {
                                             {{"DataType", "INT8"}, {"Sizes", {1, 3, 2}}}}},
                                           {"Axis", 1}});
     ASSERT_EQ(d->desc().Type, DML_OPERATOR_SPLIT);
-    const auto& s = *static_cast<const DML_SPLIT_OPERATOR_DESC*>(d->desc().Desc);
+    const auto s = read_as<DML_SPLIT_OPERATOR_DESC>(d->desc().Desc);
     EXPECT_EQ(s.Axis, 1u);
     ASSERT_EQ(s.OutputCount, 2u);
     EXPECT_EQ(buffer(&s.OutputTensors[0]).Sizes[1], 2u);
@@ -109,7 +120,7 @@ TEST_F(DmlOperatorDescTest, QuantizedConvolutionOptionalTensorsAreNull) {
                     {"EndPadding", {0, 0}},
                     {"GroupCount", 2}});
     ASSERT_EQ(d->desc().Type, DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION);
-    const auto& c = *static_cast<const DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC*>(d->desc().Desc);
+    const auto c = read_as<DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC>(d->desc().Desc);
     EXPECT_EQ(c.InputZeroPointTensor, nullptr);
     EXPECT_EQ(c.FilterZeroPointTensor, nullptr);
     EXPECT_EQ(c.OutputZeroPointTensor, nullptr);
@@ -127,6 +138,49 @@ TEST_F(DmlOperatorDescTest, QuantizedConvolutionOptionalTensorsAreNull) {
     EXPECT_EQ(d->input_tensors()[2], nullptr);
     EXPECT_EQ(d->input_tensors()[6], c.BiasTensor->Desc);
     EXPECT_EQ(d->input_tensors()[8], nullptr);
+}
+
+// The element-wise family through the registry: a parsed case's desc as DirectML reads it (FamilyOp::dml_desc,
+// ops/element_wise/dml_binding.cpp, laid out here).
+TEST_F(DmlOperatorDescTest, ElementWiseClip1AndAdd1WithFusedActivation) {
+    auto clip = build("DML_OPERATOR_ELEMENT_WISE_CLIP1",
+                      {{"InputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {2, 3}}, {"Strides", {0, 1}}}},
+                       {"OutputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {2, 3}}}},
+                       {"ScaleBias", {{"Scale", 2.0}, {"Bias", 0.5}}},
+                       {"MinMaxDataType", "FLOAT32"},
+                       {"Min", -1.0},
+                       {"Max", 3.0}});
+    ASSERT_EQ(clip->desc().Type, DML_OPERATOR_ELEMENT_WISE_CLIP1);
+    const auto c = read_as<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(clip->desc().Desc);
+    ASSERT_NE(c.ScaleBias, nullptr);
+    EXPECT_EQ(c.ScaleBias->Scale, 2.0f);
+    EXPECT_EQ(c.ScaleBias->Bias, 0.5f);
+    EXPECT_EQ(c.MinMaxDataType, DML_TENSOR_DATA_TYPE_FLOAT32);
+    EXPECT_EQ(c.Min.Float32, -1.0f);
+    EXPECT_EQ(c.Max.Float32, 3.0f);
+    const auto& in = buffer(c.InputTensor);
+    ASSERT_NE(in.Strides, nullptr);  // broadcast by a 0 stride, as the case gives it
+    EXPECT_EQ(in.Strides[0], 0u);
+    EXPECT_EQ(clip->input_tensors().size(), 1u);
+
+    auto add = build("DML_OPERATOR_ELEMENT_WISE_ADD1",
+                     {{"ATensor", {{"DataType", "FLOAT16"}, {"Sizes", {4}}}},
+                      {"BTensor", {{"DataType", "FLOAT16"}, {"Sizes", {4}}}},
+                      {"OutputTensor", {{"DataType", "FLOAT16"}, {"Sizes", {4}}}},
+                      {"FusedActivation",
+                       {{"type", "DML_OPERATOR_ACTIVATION_LINEAR"}, {"desc", {{"Alpha", 0.25}, {"Beta", 1.0}}}}}});
+    ASSERT_EQ(add->desc().Type, DML_OPERATOR_ELEMENT_WISE_ADD1);
+    const auto a = read_as<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(add->desc().Desc);
+    ASSERT_NE(a.FusedActivation, nullptr);
+    EXPECT_EQ(a.FusedActivation->Type, DML_OPERATOR_ACTIVATION_LINEAR);
+    const auto linear = read_as<DML_ACTIVATION_LINEAR_OPERATOR_DESC>(a.FusedActivation->Desc);
+    EXPECT_EQ(linear.InputTensor, nullptr);
+    EXPECT_EQ(linear.OutputTensor, nullptr);
+    EXPECT_EQ(linear.Alpha, 0.25f);
+    EXPECT_EQ(linear.Beta, 1.0f);
+    ASSERT_EQ(add->input_tensors().size(), 2u);
+    EXPECT_EQ(add->input_tensors()[0], a.ATensor->Desc);
+    EXPECT_EQ(add->input_tensors()[1], a.BTensor->Desc);
 }
 
 }  // namespace
