@@ -68,22 +68,23 @@ HistoryRow row(long long run_id, const char* name, std::vector<double> samples, 
     return r;
 }
 
-TEST(ResultsStore, BaselinePoolsTheLastRunsOfEachCase) {
+TEST(ResultsStore, BaselineKeepsTheLastRunsOfEachCaseApart) {
     BenchRun next;
     next.cases = {{"a", "gpu", {1.0}, true}, {"b", "gpu", {1.0}, true}, {"new", "gpu", {1.0}, true}};
     const std::vector<HistoryRow> rows = {row(1, "a", {1, 2}), row(2, "a", {3}, false), row(2, "b", {4}),
                                           row(3, "a", {5, 6}), row(3, "other", {7})};
     BaselineSelector last2;
     ASSERT_EQ(parse_baseline_selector("last:2", &last2), "");
-    const BenchRun base = baseline_from_history(next, rows, last2, "db");
-    ASSERT_EQ(base.cases.size(), 2u);  // "new" has no history, "other" is not in the report
-    EXPECT_EQ(base.cases[0].name, "a");
-    EXPECT_EQ(base.cases[0].samples, (std::vector<double>{3, 5, 6}));  // runs 2 and 3, not 1
-    EXPECT_FALSE(base.cases[0].converged);                              // run 2 did not converge
-    EXPECT_EQ(base.cases[1].samples, (std::vector<double>{4}));
+    const auto runs = history_runs_by_case(next, rows, last2);
+    ASSERT_EQ(runs.size(), 2u);  // "new" has no history, "other" is not in the report
+    const auto& a = runs.at({"a", "gpu"});
+    ASSERT_EQ(a.size(), 2u);  // runs 2 and 3, not 1, each its own observation
+    EXPECT_EQ(a[0]->run_id, 2);
+    EXPECT_EQ(a[1]->samples, (std::vector<double>{5, 6}));
+    EXPECT_EQ(runs.at({"b", "gpu"}).size(), 1u);
     BaselineSelector since;
     ASSERT_EQ(parse_baseline_selector("since:2026-01-01", &since), "");
-    EXPECT_EQ(baseline_from_history(next, rows, since, "db").cases[0].samples, (std::vector<double>{1, 2, 3, 5, 6}));
+    EXPECT_EQ(history_runs_by_case(next, rows, since).at({"a", "gpu"}).size(), 3u);
 }
 
 }  // namespace
