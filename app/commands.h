@@ -62,6 +62,7 @@ struct BenchCommandOptions {
     std::string throttle = "auto";            // --throttle auto|on|off: may a slow clock probe re-measure a case
     double throttle_threshold = 0.10;         // --throttle-threshold: how far below the best probe counts as slow
     std::string results_db;                   // --results-db: append every benchmark to this SQLite database
+    double results_db_retry_seconds = 60;     // --results-db-retry: how long writes to it are retried
 };
 
 // "a,b,c": items joined by `separator`.

@@ -20,6 +20,18 @@ TEST(ResultsStore, RedactsPasswords) {
     EXPECT_EQ(redact_location("history.sqlite"), "history.sqlite");
 }
 
+// Issue 40: libpq keyword strings were taken as SQLite paths and their password echoed.
+TEST(ResultsStore, KeywordStringsArePostgresAndTheirPasswordsRedacted) {
+    EXPECT_TRUE(is_postgres_url("host=/tmp/pg dbname=results password=s3cret"));
+    EXPECT_TRUE(is_postgres_url(" dbname = results"));
+    EXPECT_FALSE(is_postgres_url("history.sqlite"));
+    EXPECT_FALSE(is_postgres_url("/tmp/a=b/history.sqlite"));
+    EXPECT_EQ(redact_location("host=/tmp/pg dbname=results password=s3cret user=fleet"),
+              "host=/tmp/pg dbname=results password=*** user=fleet");
+    EXPECT_EQ(redact_location("host=db password = 's3 c\\'ret' sslmode=require"), "host=db password = *** sslmode=require");
+    EXPECT_EQ(redact_location("dbname=results passwordless=1"), "dbname=results passwordless=1");
+}
+
 TEST(ResultsStore, ChecksDates) {
     EXPECT_EQ(check_iso_date("--since", "2026-11-28"), "");
     EXPECT_EQ(check_iso_date("--since", "2026-11-28T10:00:00Z"), "");
@@ -51,8 +63,10 @@ TEST(ResultsStore, FilterSqlBindsEveryValue) {
     const SqlWhere lite = history_where(f, false), pg = history_where(f, true);
     // Values are parameters, never SQL text.
     EXPECT_EQ(lite.sql.find("DROP"), std::string::npos);
-    EXPECT_EQ(lite.sql, " WHERE b.case_name = ? AND instr(r.adapter, ?) > 0 AND substr(r.date, 1, length(?)) <= ?");
-    EXPECT_EQ(pg.sql, " WHERE b.case_name = $1::text AND strpos(r.adapter, $2::text) > 0 AND "
+    // --adapter on what history shows: the CPU's model for the CPU reference's rows.
+    const std::string shown = "(CASE WHEN b.backend = 'cpu' THEN r.cpu_model ELSE r.adapter END)";
+    EXPECT_EQ(lite.sql, " WHERE b.case_name = ? AND instr(" + shown + ", ?) > 0 AND substr(r.date, 1, length(?)) <= ?");
+    EXPECT_EQ(pg.sql, " WHERE b.case_name = $1::text AND strpos(" + shown + ", $2::text) > 0 AND "
                       "substr(r.date, 1, length($3::text)) <= $4::text");
     EXPECT_EQ(lite.params, (std::vector<std::string>{f.case_name, "llvmpipe", "2026-11-28", "2026-11-28"}));
     EXPECT_EQ(history_where(HistoryFilter{}, true).sql, "");
