@@ -22,6 +22,7 @@ MODE:
                                       fails before benchmarking; `store` while it is down retries and lands once it
                                       is started again (nothing lost); storing the same report again adds nothing
 """
+import csv
 import json
 import os
 import re
@@ -194,8 +195,10 @@ def baseline(dmltool, cases, out_dir, backend, kind, pg_state):
     if len(everything) != 2 * len(a["cases"]):
         fail(f"{kind}: history without a case lists {len(everything)} benchmarks, expected {2 * len(a['cases'])}")
     adapter = a["adapter"] if a["adapter"] != "none" else a["machine"]["cpu_model"]
-    # --adapter filters what history shows: the CPU model for the CPU reference's runs, the GPU's name otherwise.
-    for args, count in ((["--adapter", adapter], len(everything)), (["--driver", a["device"]], len(everything)),
+    # --adapter filters what history shows (the CSV's adapter column): the CPU model for the CPU reference's rows,
+    # the GPU's name otherwise (it filtered runs.adapter, which a CPU row does not show).
+    shown = [row for row in csv.reader(everything) if adapter in row[3]]
+    for args, count in ((["--adapter", adapter], len(shown)), (["--driver", a["device"]], len(everything)),
                         (["--since", day, "--until", day], len(everything)), (["--since", a["date"]], None)):
         got = history_csv(dmltool, store.url, *args)
         if (count is not None and len(got) != count) or not got:
