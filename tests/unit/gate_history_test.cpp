@@ -42,7 +42,7 @@ TEST(HistoryRuns, SameBuildIsSameAndAClearSlowdownIsSlower) {
     for (double factor : {1.3, 1.5}) {
         const CaseComparison slower = compare_with_runs(history, run_case(10e-6 * factor), options);
         EXPECT_EQ(slower.verdict, Verdict::kSlower) << factor << ": " << slower.reason;
-        EXPECT_LT(slower.p_unadjusted, 1e-4);
+        EXPECT_LT(slower.p_unadjusted, 2e-4);  // t = log 1.3 / (1.58% x sqrt(1.2)) = 15.2, 4 degrees: 1.1e-4
     }
     EXPECT_EQ(compare_with_runs(history, run_case(7e-6), options).verdict, Verdict::kFaster);
 }
