@@ -1,6 +1,6 @@
 // `dmltool bench`: correctness first (only cases that pass are timed), then the rooflines of this run (copy and
 // multiply-add probes), then Google Benchmark times each case on the CPU reference and on the GPU
-// (bench_registration), and the report (bench_report) relates every figure to the roofline per case, per
+// (bench/registration.h), and the report (bench/report.h) relates every figure to the roofline per case, per
 // feature level and per operator x data type, on the console and optionally as JSON/CSV files.
 #include <algorithm>
 #include <benchmark/benchmark.h>
@@ -11,21 +11,21 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "app/bench_collect.h"
-#include "app/bench_conditions.h"
-#include "app/bench_machine.h"
-#include "app/bench_registration.h"
-#include "app/bench_report.h"
-#include "app/bench_report_files.h"
-#include "app/bench_roofline.h"
-#include "app/bench_slowdown.h"
 #include "app/commands.h"
 #include "app/deviation_setup.h"
 #include "app/device.h"
-#include "app/results_db.h"
-#include "app/results_store.h"
+#include "bench/collect.h"
+#include "bench/conditions.h"
+#include "bench/machine.h"
+#include "bench/registration.h"
+#include "bench/report.h"
+#include "bench/report_files.h"
+#include "bench/roofline.h"
+#include "bench/slowdown.h"
 #include "core/plan_tuning.h"
 #include "core/report.h"
+#include "store/results_db.h"
+#include "store/results_store.h"
 
 namespace dmltool::app {
 namespace {
@@ -485,7 +485,27 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     if (!context.not_benchmarked.empty())
         std::fprintf(human, "%zu selected cases or files were not benchmarked (they did not pass)\n",
                      context.not_benchmarked.size());
-    int code = (selected->broken.empty() && context.not_benchmarked.empty()) ? 0 : 1;
+    // A case that did not pass fails the bench (1), but for UNSUPPORTED ones in a sweep that expects them
+    // (--allow-unsupported); timing nothing because every case was UNSUPPORTED or SKIPPED tested nothing (5).
+    size_t unsupported = 0, skipped = 0;
+    const NotBenchmarked* first_unsupported = nullptr;
+    for (const NotBenchmarked& n : context.not_benchmarked) {
+        skipped += n.status == "SKIPPED";
+        if (n.status != "UNSUPPORTED") continue;
+        if (!first_unsupported) first_unsupported = &n;
+        ++unsupported;
+    }
+    const size_t excused = options.allow_unsupported ? unsupported : 0;
+    int code = (selected->broken.empty() && context.not_benchmarked.size() == excused) ? 0 : 1;
+    if (timed.empty() && selected->broken.empty() && unsupported + skipped == context.not_benchmarked.size() &&
+        excused == 0) {
+        std::fflush(human);
+        std::fprintf(stderr, "%s\n",
+                     nothing_tested_line(context.not_benchmarked.size(), options.selection, unsupported,
+                                         first_unsupported ? first_unsupported->reason : std::string())
+                         .c_str());
+        code = kExitNothingTested;
+    }
     if (!options.report_json_path.empty())
         if (Status s = write_report_json(options.report_json_path, report, context); !s.is_ok()) code = report_error(s, 2);
     if (!options.report_csv_path.empty())

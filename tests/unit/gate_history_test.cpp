@@ -1,12 +1,12 @@
-// The regression gate against the results database's history (app/gate_history.h, app/baseline_db.h): each
+// The regression gate against the results database's history (gate/history.h, store/baseline_db.h): each
 // earlier run is one observation (its median), the between-run spread widens the threshold, and fewer than three
 // runs fall back to the two-run test.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "app/baseline_db.h"
-#include "app/gate_history.h"
+#include "store/baseline_db.h"
+#include "gate/history.h"
 
 namespace dmltool::app {
 namespace {

@@ -1,0 +1,75 @@
+// Registers one Google Benchmark per passing case and backend. Each runs exactly one Google Benchmark iteration
+// in which dmltool samples the case itself (bench/stats.h: batches until the median's noise is below
+// --max-noise or --max-time runs out) and reports the median sample as the iteration's manual time, so Google
+// Benchmark's reporters show the median; the sample count, noise and convergence are counters. A sample is the
+// mean of a batch of back-to-back executions: GPU timestamps on the device, wall time on the (multithreaded) CPU
+// reference. Both exclude a warm-up and carry the bytes_per_second / ops_per_second counters and the case's
+// feature level as label.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/conditions.h"
+#include "bench/slowdown.h"
+#include "bench/stats.h"
+
+#include "core/backend.h"
+#include "core/case_spec.h"
+#include "core/semantics.h"
+#include "core/thread_pool.h"
+
+namespace dmltool::app {
+
+// One passing case ready to be timed; the registered benchmarks point into it, so it must outlive the run.
+struct TimedCase {
+    const LoadedCase* loaded = nullptr;
+    std::vector<HostTensor> inputs;
+    std::vector<const HostTensor*> input_pointers;  // null for absent optional inputs
+    WorkEstimate work;
+};
+
+// What to time on. A null pool or device leaves that backend out.
+struct BenchTargets {
+    ThreadPool* pool = nullptr;
+    const SemanticsOptions* semantics = nullptr;
+    Backend* device = nullptr;
+    unsigned gpu_batch = 20;  // executions per timed GPU submission (their mean is one sample)
+    StopRule stop;
+    // Called before every sample with the backend label ("cpu", "gpu", "directml"); --cache cold flushes the
+    // caches there. Empty: hot caches. A failure stops the benchmark with that error.
+    std::function<Status(const std::string& backend)> before_sample;
+    // Throttle awareness (bench/conditions.h): runs the copy probe of `backend` after the benchmark `after`
+    // ("" before the first) and returns its bandwidth; empty: no probes. The monitor keeps every probe.
+    std::function<Result<double>(const std::string& backend, const std::string& after)> probe;
+    ThrottleMonitor* throttle = nullptr;
+    std::set<std::string> throttle_flag_backends;  // where a slow probe re-measures (others only record it)
+    bool cold = false;  // --cache cold: one execution per sample (only the first of a batch would be cold)
+    // DMLTOOL_TEST_SLOWDOWN (bench/slowdown.h): the matching cases are made this much slower; null: none.
+    const TestSlowdown* slowdown = nullptr;
+};
+
+// What one benchmark measured; filled while Google Benchmark runs it. With --benchmark_repetitions the samples
+// of every repetition are pooled (converged only if each repetition converged).
+struct SampledRun {
+    std::vector<double> samples;  // seconds per execution, one per batch, in the order taken
+    unsigned executions_per_sample = 1;
+    bool converged = true;
+    bool ran = false;
+    double probe_before = 0, probe_after = 0;  // the throttle probes around the samples kept; 0 = no probes
+    bool remeasured = false;  // a probe was more than the threshold below the best so far: sampled once more
+};
+
+struct RegisteredBenchmark {
+    std::string name;  // "<OP>/FL<x_y>/<case>/<cpu|gpu>", as Google Benchmark reports it
+    std::string backend;
+    const TimedCase* timed = nullptr;
+    std::shared_ptr<SampledRun> result;
+};
+
+std::vector<RegisteredBenchmark> register_benchmarks(const TimedCase& timed, const BenchTargets& targets);
+
+}  // namespace dmltool::app

@@ -1,0 +1,572 @@
+#include "gate/compare.h"
+
+#include "core/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench/report.h"
+#include "bench/report_files.h"
+#include "gate/probes.h"
+
+namespace dmltool::app {
+namespace {
+
+// The fast end of a case's samples (see gate/compare.h): the 10th percentile, not the minimum, so that one
+// lucky sample does not decide.
+constexpr double kFastEndQuantile = 0.1;
+
+using nlohmann::json;
+
+std::string found_text(const json& value) {
+    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    return text;
+}
+
+Status bad_field(const std::string& path, const std::string& field, const std::string& expected, const json* found) {
+    return invalid_input(path + ": " + field + ": expected " + expected + ", found " +
+                         (found ? found_text(*found) : std::string("nothing")));
+}
+
+// A string member, or the error naming it.
+Result<std::string> string_member(const std::string& path, const json& object, const std::string& pointer,
+                                  const std::string& key) {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_string())
+        return bad_field(path, pointer + "/" + key, "a string", it == object.end() ? nullptr : &*it);
+    return it->get<std::string>();
+}
+
+}  // namespace
+
+// "p = 0.012" or, where Holm's adjustment changed it, "p = 0.036 (Holm; raw 0.012)".
+static std::string format_p_for_reason(const CaseComparison& c) {
+    char text[80];
+    if (c.p_value != c.p_unadjusted)
+        std::snprintf(text, sizeof text, "Holm p = %.2g (raw %.2g)", c.p_value, c.p_unadjusted);
+    else
+        std::snprintf(text, sizeof text, "p = %.2g", c.p_value);
+    return text;
+}
+
+// The decimals a reason's percentages need to read true: the fewest (from `least` to 6) with which `holds`, the
+// reason's comparison evaluated on the numbers as printed, is true ("+5.0% > 5.0%" for a change of 5.04% reads false).
+template <class Holds>
+static int decimals_to_be_true(Holds holds, int least = 1) {
+    for (int d = least; d < 6; ++d) {
+        auto shown = [d](double percent) {
+            char text[64];
+            std::snprintf(text, sizeof text, "%.*f", d, percent);
+            return std::strtod(text, nullptr);
+        };
+        if (holds(shown)) return d;
+    }
+    return 6;
+}
+
+const char* verdict_name(Verdict v) {
+    switch (v) {
+        case Verdict::kFaster: return "FASTER";
+        case Verdict::kSlower: return "SLOWER";
+        case Verdict::kSame: return "SAME";
+        case Verdict::kNoisy: return "NOISY";
+        case Verdict::kInconclusive: return "INCONCLUSIVE";
+    }
+    return "?";
+}
+
+Result<BenchRun> load_bench_run(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return invalid_input(path + ": cannot read the bench report");
+    std::stringstream text;
+    text << in.rdbuf();
+    json root;
+    try {
+        root = json::parse(text.str());
+    } catch (const json::parse_error& e) {
+        return invalid_input(path + ": expected a JSON bench report (dmltool bench --report-json), found invalid JSON (" +
+                             std::string(e.what()) + ")");
+    }
+    if (!root.is_object()) return bad_field(path, "/", "an object (dmltool bench --report-json)", &root);
+    const auto format = root.find("sample_format");
+    if (format == root.end() || *format != kSampleFormat)
+        return bad_field(path, "/sample_format",
+                         std::string("\"") + kSampleFormat + "\" (a report of dmltool bench with samples)",
+                         format == root.end() ? nullptr : &*format);
+    BenchRun run;
+    run.path = path;
+    DMLTOOL_ASSIGN_OR_RETURN(run.adapter, string_member(path, root, "", "adapter"));
+    DMLTOOL_ASSIGN_OR_RETURN(run.device, string_member(path, root, "", "device"));
+    const auto machine = root.find("machine");
+    if (machine == root.end() || !machine->is_object())
+        return bad_field(path, "/machine", "an object", machine == root.end() ? nullptr : &*machine);
+    DMLTOOL_ASSIGN_OR_RETURN(run.cpu_model, string_member(path, *machine, "/machine", "cpu_model"));
+    const auto cache = root.find("cache");
+    run.cache = cache != root.end() && cache->is_object() && cache->contains("mode") && (*cache)["mode"].is_string()
+                    ? (*cache)["mode"].get<std::string>()
+                    : "hot";
+    // Reports older than the option carry none: their clocks were the driver's (off).
+    const auto options = root.find("options");
+    run.stable_power_state = options != root.end() && options->is_object() &&
+                                     options->contains("stable_power_state") && (*options)["stable_power_state"].is_string()
+                                 ? (*options)["stable_power_state"].get<std::string>()
+                                 : "off";
+    // Optional (runs with --roofline-mib 0 measure none): machine drift evidence beside the copy probes.
+    const auto rooflines = root.find("rooflines");
+    if (rooflines != root.end() && rooflines->is_object())
+        for (const auto& [backend, r] : rooflines->items()) {
+            if (!r.is_object()) continue;
+            auto rate = [&](const char* key) {
+                const auto v = r.find(key);
+                return v != r.end() && v->is_number() && v->get<double>() > 0 ? v->get<double>() : 0.0;
+            };
+            run.rooflines[backend] = {rate("copy_bytes_per_second"), rate("int_multiply_adds_per_second")};
+        }
+    const auto cases = root.find("cases");
+    if (cases == root.end() || !cases->is_array())
+        return bad_field(path, "/cases", "an array of cases", cases == root.end() ? nullptr : &*cases);
+    for (size_t i = 0; i < cases->size(); ++i) {
+        const json& c = (*cases)[i];
+        const std::string pointer = "/cases/" + std::to_string(i);
+        if (!c.is_object()) return bad_field(path, pointer, "an object", &c);
+        RunCase rc;
+        DMLTOOL_ASSIGN_OR_RETURN(rc.name, string_member(path, c, pointer, "name"));
+        DMLTOOL_ASSIGN_OR_RETURN(rc.backend, string_member(path, c, pointer, "backend"));
+        const auto converged = c.find("converged");
+        if (converged == c.end() || !converged->is_boolean())
+            return bad_field(path, pointer + "/converged", "true or false", converged == c.end() ? nullptr : &*converged);
+        rc.converged = converged->get<bool>();
+        // Optional (older reports and runs with --throttle off have none): the drift correction's input.
+        const auto throttle = c.find("throttle");
+        if (throttle != c.end() && throttle->is_object()) {
+            auto rate = [&](const char* key) {
+                const auto v = throttle->find(key);
+                return v != throttle->end() && v->is_number() && v->get<double>() > 0 ? v->get<double>() : 0.0;
+            };
+            rc.probe_before = rate("probe_before_bytes_per_second");
+            rc.probe_after = rate("probe_after_bytes_per_second");
+        }
+        const auto basis = c.find("roofline_basis");
+        rc.compute_bound = basis != c.end() && *basis == "int_multiply_adds";
+        const auto samples = c.find("samples");
+        if (samples == c.end() || !samples->is_array() || samples->empty())
+            return bad_field(path, pointer + "/samples", "a non-empty array of seconds",
+                             samples == c.end() ? nullptr : &*samples);
+        for (size_t s = 0; s < samples->size(); ++s) {
+            const json& v = (*samples)[s];
+            if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+                return bad_field(path, pointer + "/samples/" + std::to_string(s), "a positive number of seconds", &v);
+            rc.samples.push_back(v.get<double>());
+        }
+        run.cases.push_back(std::move(rc));
+    }
+    return run;
+}
+
+CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options) {
+    return compare_case(base, next, options, MachineDrift{});
+}
+
+CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options,
+                            const MachineDrift& drift) {
+    CaseComparison c;
+    c.name = base.name;
+    c.backend = base.backend;
+    std::vector<double> next_samples = next.samples;
+    if (options.normalize_by_probes && drift.measured)
+        for (double& v : next_samples) v /= 1 + drift.drift;
+    c.drift = drift.drift;
+    c.drift_measured = drift.measured;
+    c.drift_log_noise = drift.log_noise;
+    c.drift_source = drift.source;
+    c.base = summarize_samples(base.samples);
+    c.next = summarize_samples(next_samples);
+    c.base_converged = base.converged;
+    c.next_converged = next.converged;
+    c.change = c.base.median > 0 ? c.next.median / c.base.median - 1 : 0;
+    c.raw_change = c.base.median > 0 ? summarize_samples(next.samples).median / c.base.median - 1 : 0;
+    c.p_unadjusted = c.p_value = mann_whitney_p_value(base.samples, next_samples);
+    c.has_fast_end = true;
+    const double base_fast = sample_quantile(base.samples, kFastEndQuantile);
+    c.fast_change = base_fast > 0 ? sample_quantile(next_samples, kFastEndQuantile) / base_fast - 1 : 0;
+    // Each median's relative noise is a standard error: combined in quadrature for the change.
+    c.change_noise = std::sqrt(c.base.noise * c.base.noise + c.next.noise * c.next.noise);
+    const double noise_limit = options.threshold / 2;
+    char text[160];
+    if (!base.converged || !next.converged) {
+        c.noisy_reason = !base.converged ? "base run did not converge" : "new run did not converge";
+    } else if (!(c.base.noise <= noise_limit) || !(c.next.noise <= noise_limit)) {
+        const double b = 100 * c.base.noise, n = 100 * c.next.noise, l = 100 * noise_limit;
+        const int d = decimals_to_be_true([&](auto shown) { return shown(b) > shown(l) || shown(n) > shown(l); }, 2);
+        std::snprintf(text, sizeof text, "noise %.*f%% / %.*f%% above threshold/2 = %.*f%%", d, b, d, n, d, l);
+        c.noisy_reason = text;
+    }
+    assign_verdict(c, options);
+    return c;
+}
+
+void assign_verdict(CaseComparison& c, const CompareOptions& options) {
+    // A change so large that even the runs' own noise cannot explain it is judged, noisy or not: the change's
+    // 95% interval lies wholly beyond the threshold. Without this a regression on a noisy machine would hide
+    // behind NOISY and exit 0.
+    const double margin = 1.96 * c.change_noise;
+    const bool significant = c.p_value < options.alpha;
+    const std::string p_text = format_p_for_reason(c);
+    char text[200];
+    // Percentages of the reasons below, printed with the decimals that keep each stated comparison true.
+    const double pc = 100 * c.change, pm = 100 * margin, pt = 100 * options.threshold;
+    int d = 1;
+    if (significant && c.change - margin > options.threshold) {
+        c.verdict = Verdict::kSlower;
+        d = decimals_to_be_true([&](auto shown) { return shown(pc) - shown(pm) > shown(pt); });
+        std::snprintf(text, sizeof text, "%s < %.2g and +%.*f%% (+/- %.*f%% noise) > %.*f%%", p_text.c_str(),
+                      options.alpha, d, pc, d, pm, d, pt);
+    } else if (significant && c.change + margin < -options.threshold) {
+        c.verdict = Verdict::kFaster;
+        d = decimals_to_be_true([&](auto shown) { return shown(pc) + shown(pm) < -shown(pt); });
+        std::snprintf(text, sizeof text, "%s < %.2g and %.*f%% (+/- %.*f%% noise) < -%.*f%%", p_text.c_str(),
+                      options.alpha, d, pc, d, pm, d, pt);
+    } else if (!c.noisy_reason.empty()) {
+        c.verdict = Verdict::kNoisy;
+        std::snprintf(text, sizeof text, "%s", c.noisy_reason.c_str());
+    } else if (significant && c.change > options.threshold) {
+        c.verdict = Verdict::kSlower;
+        d = decimals_to_be_true([&](auto shown) { return shown(pc) > shown(pt); });
+        std::snprintf(text, sizeof text, "%s < %.2g and +%.*f%% > %.*f%%", p_text.c_str(), options.alpha, d, pc, d, pt);
+    } else if (significant && c.change < -options.threshold) {
+        c.verdict = Verdict::kFaster;
+        d = decimals_to_be_true([&](auto shown) { return shown(pc) < -shown(pt); });
+        std::snprintf(text, sizeof text, "%s < %.2g and %.*f%% < -%.*f%%", p_text.c_str(), options.alpha, d, pc, d, pt);
+    } else {
+        c.verdict = Verdict::kSame;
+        std::snprintf(text, sizeof text, significant ? "%s but within threshold" : "not significant (%s)", p_text.c_str());
+    }
+    c.reason = text;
+    const bool judged = c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster;
+    if (!judged) return;
+    // Other work on the machine lengthens some samples and shortens none: a change in the code moves the fast end
+    // of a case's samples with the rest, load from elsewhere moves the slow end (and the median when it lasted
+    // long enough). A verdict whose fast end stayed within the threshold is the machine's, not the code's.
+    const bool fast_end_moved = c.verdict == Verdict::kSlower ? c.fast_change > options.threshold
+                                                              : c.fast_change < -options.threshold;
+    if (c.has_fast_end && !fast_end_moved) {
+        std::snprintf(text, sizeof text, "the fastest tenth of the samples moved %+.1f%%, within %.1f%%: load from "
+                      "other work, not a change of every execution (would be %s at %+.1f%%)", 100 * c.fast_change,
+                      100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
+        c.verdict = Verdict::kNoisy;
+        c.reason = text;
+        return;
+    }
+    // The verdict exists only after the drift was removed (--normalize-by-probes): the correction, not the code,
+    // would decide.
+    const bool made_by_correction = c.raw_change != c.change && (c.verdict == Verdict::kSlower
+                                                                     ? !(c.raw_change > options.threshold)
+                                                                     : !(c.raw_change < -options.threshold));
+    if (made_by_correction) {
+        std::snprintf(text, sizeof text, "drift %+.1f%% removed decides: %+.1f%% before, %+.1f%% after (would be %s)",
+                      100 * c.drift, 100 * c.raw_change, 100 * c.change, verdict_name(c.verdict));
+        c.verdict = Verdict::kNoisy;
+        c.reason = text;
+        return;
+    }
+    // The machine's drift by its probes (gate/probes.h), never by the other cases: the case must move beyond
+    // it, in the verdict's direction, by more than the threshold plus the probes' own spread. A drift against the
+    // verdict's direction takes nothing away (the probes may miss load that the case met; they cannot show load
+    // that made a case faster).
+    if (!c.drift_measured) return;
+    const double raw_log = std::log1p(c.raw_change);
+    const double drift_log = std::log1p(c.drift);
+    const double beyond_log = c.verdict == Verdict::kSlower ? raw_log - std::max(drift_log, 0.0)
+                                                            : -(raw_log - std::min(drift_log, 0.0));
+    const double allowed_log = std::log1p(options.threshold) + c.drift_log_noise;
+    if (beyond_log > allowed_log) return;
+    std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (%s, spread %.1f%%); the change %+.1f%% is %.1f%% "
+                  "beyond it, within %.1f%% (would be %s)", 100 * c.drift, c.drift_source.c_str(),
+                  100 * std::expm1(c.drift_log_noise), 100 * c.raw_change, 100 * std::expm1(beyond_log),
+                  100 * std::expm1(allowed_log), verdict_name(c.verdict));
+    c.verdict = Verdict::kNoisy;
+    c.reason = text;
+}
+
+void adjust_and_judge(std::vector<CaseComparison>& cases, const CompareOptions& options) {
+    std::vector<double> raw;
+    for (const CaseComparison& c : cases) raw.push_back(c.p_unadjusted);
+    const std::vector<double> adjusted = holm_adjusted_p_values(raw);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        cases[i].p_value = adjusted[i];
+        assign_verdict(cases[i], options);
+    }
+}
+
+Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options) {
+    Comparison out;
+    out.base_path = base.path;
+    out.next_path = next.path;
+    bool any_cpu = false;
+    for (const RunCase& c : base.cases) any_cpu = any_cpu || c.backend == "cpu";
+    std::vector<std::string> differences;
+    auto differ = [&](const char* what, const std::string& a, const std::string& b) {
+        if (a != b) differences.push_back(std::string(what) + " (base: '" + a + "', new: '" + b + "')");
+    };
+    differ("adapters", base.adapter, next.adapter);
+    differ("device runtimes or drivers", base.device, next.device);
+    if (any_cpu) differ("CPUs", base.cpu_model, next.cpu_model);
+    differ("cache modes", base.cache, next.cache);
+    differ("stable power states", base.stable_power_state, next.stable_power_state);
+    if (!differences.empty()) {
+        std::string joined;
+        for (const std::string& d : differences) joined += (joined.empty() ? "" : "; ") + d;
+        if (!options.allow_different_adapters)
+            return invalid_input("refusing to compare " + base.path + " with " + next.path + ": different " + joined +
+                                 "; timings from different hardware, drivers, cache modes or clock settings do not measure the code "
+                                 "(pass --allow-different-adapters to compare anyway)");
+        out.notes.push_back("compared despite different " + joined + " (--allow-different-adapters)");
+    }
+    std::map<std::pair<std::string, std::string>, const RunCase*> in_new;
+    for (const RunCase& c : next.cases) in_new[{c.name, c.backend}] = &c;
+    std::map<std::pair<std::string, std::string>, bool> matched;
+    // Drift: how much slower the machine was in the new run than in the base run, per backend, by their probes.
+    const auto base_probes = run_probes(base), next_probes = run_probes(next);
+    std::map<std::pair<std::string, bool>, MachineDrift> drifts;  // backend, compute-bound
+    for (const RunCase& c : base.cases) {
+        const auto key = std::make_pair(c.backend, c.compute_bound);
+        if (drifts.count(key)) continue;
+        const MachineDrift d = machine_drift(base_probes, next_probes, c.backend, c.compute_bound);
+        drifts[key] = d;
+        char text[300];
+        if (!d.measured)
+            std::snprintf(text, sizeof text, "drift on %s (%s cases): not measured (neither copy probes nor a roofline in "
+                          "both runs): a change of the machine between the runs cannot be told from one of the code",
+                          c.backend.c_str(), c.compute_bound ? "compute-bound" : "memory-bound");
+        else
+            std::snprintf(text, sizeof text, "drift on %s (%s cases): the new run's %s were %.1f%% %s (spread %.1f%%); "
+                          "a case must move beyond that by more than the threshold plus the spread%s",
+                          c.backend.c_str(), c.compute_bound ? "compute-bound" : "memory-bound", d.source.c_str(),
+                          100 * std::fabs(d.drift), d.drift >= 0 ? "slower" : "faster",
+                          100 * std::expm1(d.log_noise),
+                          options.normalize_by_probes ? " (--normalize-by-probes: the new run's times divided by it)" : "");
+        out.notes.push_back(text);
+    }
+    for (const RunCase& c : base.cases) {
+        const auto found = in_new.find({c.name, c.backend});
+        if (found == in_new.end()) {
+            out.only_in_base.push_back(c.name + " [" + c.backend + "]");
+            continue;
+        }
+        matched[found->first] = true;
+        out.cases.push_back(compare_case(c, *found->second, options, drifts[{c.backend, c.compute_bound}]));
+    }
+    adjust_and_judge(out.cases, options);
+    for (const RunCase& c : next.cases)
+        if (!matched.count({c.name, c.backend})) out.only_in_new.push_back(c.name + " [" + c.backend + "]");
+    if (out.cases.empty())
+        return invalid_input("nothing to compare: no case x backend of " + base.path + " is in " + next.path +
+                             " (different case files or backends?)");
+    return out;
+}
+
+int comparison_exit_code(const Comparison& comparison) {
+    for (const CaseComparison& c : comparison.cases)
+        if (c.verdict == Verdict::kSlower) return 1;
+    return 0;
+}
+
+namespace {
+
+std::string format_us(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f us", seconds * 1e6);
+    return text;
+}
+
+std::string format_change(double change) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%+.2f%%", 100 * change);
+    return text;
+}
+
+std::string format_p(double p) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", p);
+    return text;
+}
+
+std::map<Verdict, size_t> tally(const Comparison& comparison) {
+    std::map<Verdict, size_t> counts;
+    for (const CaseComparison& c : comparison.cases) ++counts[c.verdict];
+    return counts;
+}
+
+std::string summary_line(const Comparison& comparison) {
+    auto counts = tally(comparison);
+    char text[200];
+    std::snprintf(text, sizeof text, "%zu slower, %zu faster, %zu same, %zu noisy", counts[Verdict::kSlower],
+                  counts[Verdict::kFaster], counts[Verdict::kSame], counts[Verdict::kNoisy]);
+    std::string line = text;
+    if (counts[Verdict::kInconclusive]) line += ", " + std::to_string(counts[Verdict::kInconclusive]) + " inconclusive";
+    return line + " of " + std::to_string(comparison.cases.size()) + " compared";
+}
+
+std::string noise_pair(const CaseComparison& c) {
+    return format_noise(c.base.noise) + (c.base_converged ? "" : "*") + " / " + format_noise(c.next.noise) +
+           (c.next_converged ? "" : "*");
+}
+
+std::string as_table(const Comparison& comparison, const CompareOptions& options) {
+    std::string out;
+    char line[512];
+    std::snprintf(line, sizeof line, "dmltool compare (%s): base %s, new %s (threshold %.1f%%, alpha %.3g, Holm-adjusted)\n",
+                  comparison.mode.c_str(), comparison.base_path.c_str(), comparison.next_path.c_str(),
+                  100 * options.threshold, options.alpha);
+    out += line;
+    std::snprintf(line, sizeof line, "%-7s %-8s %-56s %14s %14s %9s %9s  %s\n", "verdict", "backend", "case", "base median",
+                  "new median", "change", "p", "noise base / new (* not converged)");
+    out += line;
+    for (const CaseComparison& c : comparison.cases) {
+        std::snprintf(line, sizeof line, "%-7s %-8s %-56s %14s %14s %9s %9s  %s  (%s)\n", verdict_name(c.verdict),
+                      c.backend.c_str(), c.name.c_str(), format_us(c.base.median).c_str(), format_us(c.next.median).c_str(),
+                      format_change(c.change).c_str(), format_p(c.p_value).c_str(), noise_pair(c).c_str(), c.reason.c_str());
+        out += line;
+    }
+    for (const std::string& n : comparison.only_in_base) out += "only in base (not compared): " + n + "\n";
+    for (const std::string& n : comparison.only_in_new) out += "only in new (not compared): " + n + "\n";
+    for (const std::string& n : comparison.notes) out += "note: " + n + "\n";
+    return out + summary_line(comparison) + "\n";
+}
+
+std::string as_markdown(const Comparison& comparison, const CompareOptions& options) {
+    std::string out = "### dmltool compare: " + summary_line(comparison) + "\n\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "Threshold %.1f%%, %s at alpha %.3g (Holm-adjusted across cases); base `%s`, new `%s`.\n\n",
+                  100 * options.threshold,
+                  comparison.mode == "separate runs"   ? "Mann-Whitney U"
+                  : comparison.mode == "history runs" ? "a t test of the new median against the history's run medians"
+                                                      : "the sign test on paired A/B rounds",
+                  options.alpha, comparison.base_path.c_str(), comparison.next_path.c_str());
+    out += line;
+    out += "| verdict | backend | case | base median | new median | change | p | noise base / new | why |\n";
+    out += "|---|---|---|---:|---:|---:|---:|---|---|\n";
+    // Regressions first: what a reviewer needs is at the top of the comment.
+    for (Verdict wanted : {Verdict::kSlower, Verdict::kFaster, Verdict::kNoisy, Verdict::kInconclusive, Verdict::kSame})
+        for (const CaseComparison& c : comparison.cases) {
+            if (c.verdict != wanted) continue;
+            const char* mark = c.verdict == Verdict::kSlower ? "**SLOWER**" : verdict_name(c.verdict);
+            out += std::string("| ") + mark + " | " + c.backend + " | `" + c.name + "` | " + format_us(c.base.median) +
+                   " | " + format_us(c.next.median) + " | " + format_change(c.change) + " | " + format_p(c.p_value) +
+                   " | " + noise_pair(c) + " | " + c.reason + " |\n";
+        }
+    if (!comparison.only_in_base.empty() || !comparison.only_in_new.empty()) out += "\n";
+    for (const std::string& n : comparison.only_in_base) out += "- only in base (not compared): `" + n + "`\n";
+    for (const std::string& n : comparison.only_in_new) out += "- only in new (not compared): `" + n + "`\n";
+    for (const std::string& n : comparison.notes) out += "\n> note: " + n + "\n";
+    return out;
+}
+
+std::string as_junit(const Comparison& comparison) {
+    auto counts = tally(comparison);
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += "<testsuites>\n<testsuite name=\"dmltool compare\" tests=\"" + std::to_string(comparison.cases.size()) +
+           "\" failures=\"" + std::to_string(counts[Verdict::kSlower]) + "\" skipped=\"" +
+           std::to_string(counts[Verdict::kNoisy] + counts[Verdict::kInconclusive]) + "\">\n";
+    for (const CaseComparison& c : comparison.cases) {
+        const std::string text = std::string(verdict_name(c.verdict)) + ": " + format_us(c.base.median) + " -> " +
+                                 format_us(c.next.median) + " (" + format_change(c.change) + "), " + c.reason;
+        out += "  <testcase classname=\"" + xml_escape(c.backend) + "\" name=\"" + xml_escape(c.name) + "\">";
+        if (c.verdict == Verdict::kSlower)
+            out += "<failure message=\"" + xml_escape(text) + "\"/>";
+        else if (c.verdict == Verdict::kNoisy || c.verdict == Verdict::kInconclusive)
+            out += "<skipped message=\"" + xml_escape(text) + "\"/>";
+        else
+            out += "<system-out>" + xml_escape(text) + "</system-out>";
+        out += "</testcase>\n";
+    }
+    return out + "</testsuite>\n</testsuites>\n";
+}
+
+json stats_json(const SampleStats& s, bool converged) {
+    return {{"count", s.count}, {"median", s.median}, {"min", s.min},  {"max", s.max},
+            {"stddev", s.stddev}, {"noise", std::isfinite(s.noise) ? json(s.noise) : json()}, {"converged", converged}};
+}
+
+std::string as_json(const Comparison& comparison, const CompareOptions& options) {
+    json cases = json::array();
+    for (const CaseComparison& c : comparison.cases)
+        cases.push_back({{"name", c.name}, {"backend", c.backend}, {"verdict", verdict_name(c.verdict)},
+                         {"change", c.change}, {"p_value", c.p_value}, {"p_unadjusted", c.p_unadjusted},
+                         {"change_noise", c.change_noise}, {"drift", c.drift_measured ? json(c.drift) : json()}, {"drift_source", c.drift_source}, {"drift_noise", std::expm1(c.drift_log_noise)}, {"fast_change", c.has_fast_end ? json(c.fast_change) : json()}, {"rounds", c.rounds}, {"history_runs", c.history_runs}, {"run_spread", c.history_runs ? json(std::expm1(c.run_spread)) : json()}, {"reason", c.reason},
+                         {"base", stats_json(c.base, c.base_converged)}, {"new", stats_json(c.next, c.next_converged)}});
+    auto counts = tally(comparison);
+    json root = {{"base", comparison.base_path},
+                 {"new", comparison.next_path},
+                 {"threshold", options.threshold},
+                 {"alpha", options.alpha},
+                 {"mode", comparison.mode},
+                 {"test", comparison.mode == "separate runs"
+                              ? "Mann-Whitney U, two-sided (exact without ties up to 20 x 20 samples, else normal with tie "
+                                "and continuity corrections), judged against the probes' drift"
+                          : comparison.mode == "history runs"
+                              ? "Student's t prediction test of the new run's log median against the history runs' log "
+                                "medians (each run one observation; n - 1 degrees of freedom), two-sided; cases with fewer "
+                                "than 3 runs of history: Mann-Whitney U against the most recent run"
+                              : "the sign test on the per-round log ratios new/base, two-sided, exact (rounds with "
+                                "equal medians dropped)"},
+                 {"multiple_comparisons", "Holm (family-wise error at alpha across the compared cases)"},
+                 {"summary",
+                  {{"slower", counts[Verdict::kSlower]}, {"faster", counts[Verdict::kFaster]},
+                   {"same", counts[Verdict::kSame]}, {"noisy", counts[Verdict::kNoisy]},
+                   {"inconclusive", counts[Verdict::kInconclusive]}}},
+                 {"exit_code", comparison_exit_code(comparison)},
+                 {"cases", cases},
+                 {"only_in_base", comparison.only_in_base},
+                 {"only_in_new", comparison.only_in_new},
+                 {"notes", comparison.notes}};
+    return root.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string format_comparison(const Comparison& comparison, const CompareOptions& options) {
+    if (options.format == "markdown") return as_markdown(comparison, options);
+    if (options.format == "junit") return as_junit(comparison);
+    if (options.format == "json") return as_json(comparison, options);
+    return as_table(comparison, options);
+}
+
+int compare_command(const std::string& base_path, const std::string& next_path, const CompareOptions& options) {
+    auto fail = [](const Status& s) {
+        std::fprintf(stderr, "dmltool: error: %s\n", s.message().c_str());
+        return 2;
+    };
+    auto base = load_bench_run(base_path);
+    if (!base.is_ok()) return fail(base.status());
+    auto next = load_bench_run(next_path);
+    if (!next.is_ok()) return fail(next.status());
+    auto comparison = compare_runs(*base, *next, options);
+    if (!comparison.is_ok()) return fail(comparison.status());
+    return emit_comparison(*comparison, options);
+}
+
+int emit_comparison(const Comparison& comparison, const CompareOptions& options) {
+    const std::string text = format_comparison(comparison, options);
+    if (options.output.empty()) {
+        std::fputs(text.c_str(), stdout);
+    } else {
+        std::ofstream out(options.output, std::ios::binary);
+        if (out) out << text;
+        if (!out) {
+            std::fprintf(stderr, "dmltool: error: %s: cannot write the comparison\n", options.output.c_str());
+            return 2;
+        }
+        // The file is for the CI system; the log still gets the verdict.
+        std::fprintf(stderr, "dmltool compare: %s (written to %s)\n", summary_line(comparison).c_str(),
+                     options.output.c_str());
+    }
+    return comparison_exit_code(comparison);
+}
+
+}  // namespace dmltool::app
