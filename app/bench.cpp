@@ -25,6 +25,7 @@
 #include "core/plan_tuning.h"
 #include "core/report.h"
 #include "store/results_db.h"
+#include "store/results_store.h"
 
 namespace dmltool::app {
 namespace {
@@ -359,6 +360,10 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
                                               {"--report-csv", options.report_csv_path}});
         !writable.is_ok())
         return report_error(writable, 2);
+    // The results database before any benchmark: a wrong URL, password or schema costs seconds, not a suite.
+    if (!options.results_db.empty())
+        if (Status s = check_results_store(options.results_db); !s.is_ok())
+            return report_error(s, results_store_exit_code(s));
     if (selected->cases.empty() && selected->broken.empty()) {  // as run: a selection of no case is exit 5
         std::fprintf(stderr, "%s\n", nothing_tested_line(0, options.selection).c_str());
         return kExitNothingTested;
@@ -514,8 +519,19 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
             if (name == "stable_power_state") run.stable_power_state = value;
             if (name == "shard") run.shard = value;
         }
-        if (Status s = append_results(options.results_db, run, report.cases); !s.is_ok())
-            code = report_error(s, results_store_exit_code(s));
+        // Retried for a while (a server restarting); idempotent, so a retry after a COMMIT that did land, or a
+        // later `dmltool store` of the report, leaves one run.
+        auto stored = store_results(options.results_db, run, report.cases, options.results_db_retry_seconds, stderr);
+        if (!stored.is_ok()) {
+            code = report_error(stored.status(), results_store_exit_code(stored.status()));
+            if (!options.report_json_path.empty())
+                std::fprintf(stderr, "dmltool: the run is in %s: `dmltool store %s --results-db DB` records it later\n",
+                             options.report_json_path.c_str(), options.report_json_path.c_str());
+        } else {
+            std::fprintf(human, "results database: %s run %lld in %s\n",
+                         stored->already_stored ? "already held as" : "stored as", stored->id,
+                         redact_location(options.results_db).c_str());
+        }
     }
     return code;
 }

@@ -15,6 +15,7 @@
 #include "store/baseline_db.h"
 #include "store/html_report.h"
 #include "store/results_db.h"
+#include "store/store_command.h"
 
 namespace dmltool::app {
 namespace {
@@ -285,8 +286,25 @@ int run_cli(int argc, char** argv) {
     bench->add_option("--results-db", bench_options.results_db,
                       "Append every benchmark (case, operator, FL, data type, backend, adapter, device, dmltool version "
                       "and commit, samples) to this SQLite database (created when missing) or postgresql:// URL (a fleet's shared "
-                      "history; docs/results-store.md); see `dmltool history`. An unreachable database exits 3 after "
-                      "the report files are written");
+                      "history; docs/results-store.md); see `dmltool history`. It is checked (connected, schema "
+                      "upgraded) before anything is benchmarked: unreachable, exit 3 at once. A write that fails later is "
+                      "retried (--results-db-retry), then exits 3 after the report files are written (`dmltool store` "
+                      "records the report later). Prints the stored run's id");
+    bench->add_option("--results-db-retry", bench_options.results_db_retry_seconds,
+                      "Seconds to keep retrying a --results-db write that failed for the environment (server "
+                      "unreachable, restarted mid-write), with doubling waits from 1 s (default 60; 0: no retry)")
+        ->check(CLI::Range(0.0, 3600.0));
+
+    std::string store_report, store_db;
+    double store_retry_seconds = 60;
+    CLI::App* store = app.add_subcommand("store", "Record a kept bench --report-json file in a --results-db later "
+                                                   "(the same report twice is one run)");
+    store->add_option("report", store_report, "The bench --report-json file")->required();
+    store->add_option("--results-db", store_db, "The SQLite file or postgresql:// URL (or libpq keyword string)")
+        ->required();
+    store->add_option("--results-db-retry", store_retry_seconds,
+                      "Seconds to keep retrying when the database cannot be reached (default 60; 0: no retry)")
+        ->check(CLI::Range(0.0, 3600.0));
 
     HistoryFilter history_filter;
     std::string history_db, history_format = "table";
@@ -480,6 +498,7 @@ int run_cli(int argc, char** argv) {
         return compare_command(compare_base, compare_new, compare_options);
     }
     if (history->parsed()) return history_command(history_filter, history_db, history_format, history_list);
+    if (store->parsed()) return store_command(store_report, store_db, store_retry_seconds);
     if (report->parsed()) return html_report_command(html_options);
     if (generate->parsed()) return generate_command(generate_options, registry);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);

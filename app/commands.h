@@ -64,6 +64,7 @@ struct BenchCommandOptions {
     double throttle_threshold = 0.10;         // --throttle-threshold: how far below the best probe counts as slow
     std::string results_db;                   // --results-db: append every benchmark to this SQLite database
     bool allow_unsupported = false;           // --allow-unsupported: UNSUPPORTED cases neither fail nor empty a run
+    double results_db_retry_seconds = 60;     // --results-db-retry: how long writes to it are retried
 };
 
 // "a,b,c": items joined by `separator`.

@@ -11,6 +11,7 @@
 
 #include "bench/report.h"
 #include "bench/report_files.h"
+#include "gate/probes.h"
 
 namespace dmltool::app {
 namespace {
@@ -74,6 +75,7 @@ const char* verdict_name(Verdict v) {
         case Verdict::kSlower: return "SLOWER";
         case Verdict::kSame: return "SAME";
         case Verdict::kNoisy: return "NOISY";
+        case Verdict::kInconclusive: return "INCONCLUSIVE";
     }
     return "?";
 }
@@ -114,6 +116,17 @@ Result<BenchRun> load_bench_run(const std::string& path) {
                                      options->contains("stable_power_state") && (*options)["stable_power_state"].is_string()
                                  ? (*options)["stable_power_state"].get<std::string>()
                                  : "off";
+    // Optional (runs with --roofline-mib 0 measure none): machine drift evidence beside the copy probes.
+    const auto rooflines = root.find("rooflines");
+    if (rooflines != root.end() && rooflines->is_object())
+        for (const auto& [backend, r] : rooflines->items()) {
+            if (!r.is_object()) continue;
+            auto rate = [&](const char* key) {
+                const auto v = r.find(key);
+                return v != r.end() && v->is_number() && v->get<double>() > 0 ? v->get<double>() : 0.0;
+            };
+            run.rooflines[backend] = {rate("copy_bytes_per_second"), rate("int_multiply_adds_per_second")};
+        }
     const auto cases = root.find("cases");
     if (cases == root.end() || !cases->is_array())
         return bad_field(path, "/cases", "an array of cases", cases == root.end() ? nullptr : &*cases);
@@ -138,6 +151,8 @@ Result<BenchRun> load_bench_run(const std::string& path) {
             rc.probe_before = rate("probe_before_bytes_per_second");
             rc.probe_after = rate("probe_after_bytes_per_second");
         }
+        const auto basis = c.find("roofline_basis");
+        rc.compute_bound = basis != c.end() && *basis == "int_multiply_adds";
         const auto samples = c.find("samples");
         if (samples == c.end() || !samples->is_array() || samples->empty())
             return bad_field(path, pointer + "/samples", "a non-empty array of seconds",
@@ -153,15 +168,22 @@ Result<BenchRun> load_bench_run(const std::string& path) {
     return run;
 }
 
+CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options) {
+    return compare_case(base, next, options, MachineDrift{});
+}
+
 CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options,
-                            double drift_factor) {
+                            const MachineDrift& drift) {
     CaseComparison c;
     c.name = base.name;
     c.backend = base.backend;
     std::vector<double> next_samples = next.samples;
-    if (options.normalize_by_probes)
-        for (double& v : next_samples) v /= drift_factor;
-    c.drift = drift_factor - 1;
+    if (options.normalize_by_probes && drift.measured)
+        for (double& v : next_samples) v /= 1 + drift.drift;
+    c.drift = drift.drift;
+    c.drift_measured = drift.measured;
+    c.drift_log_noise = drift.log_noise;
+    c.drift_source = drift.source;
     c.base = summarize_samples(base.samples);
     c.next = summarize_samples(next_samples);
     c.base_converged = base.converged;
@@ -225,34 +247,14 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
         std::snprintf(text, sizeof text, significant ? "%s but within threshold" : "not significant (%s)", p_text.c_str());
     }
     c.reason = text;
-    // The machine moved more than the code seems to have, or the verdict exists only after the drift was removed:
-    // the correction, not the code, would decide.
     const bool judged = c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster;
-    const bool made_by_correction = c.raw_change != c.change && (c.verdict == Verdict::kSlower
-                                                                     ? !(c.raw_change > options.threshold)
-                                                                     : !(c.raw_change < -options.threshold));
-    // Relative to the run's common-mode change: what this case did beyond what the whole run did, against the
-    // threshold widened by how unevenly the run's cases moved.
-    const double beyond_log = std::log1p(c.change) - std::log1p(c.common_drift);
-    const double allowed_log = std::log1p(options.threshold) + 1.96 * c.common_spread;
-    // In the verdict's direction: a case that slowed less than the whole run did stood out the other way, not as
-    // SLOWER (a memory-bound case moved +8.7% while the run's compute-bound cases moved +43%, 2026-11-28).
-    const bool stands_out = c.verdict == Verdict::kSlower ? beyond_log > allowed_log : beyond_log < -allowed_log;
-    if (judged && c.has_common && !stands_out) {
-        std::snprintf(text, sizeof text, "the run's cases moved %+.1f%% together (median, spread %.1f%%); this one "
-                      "%+.1f%%, %+.1f%% beyond them, within %.1f%% (would be %s)", 100 * c.common_drift,
-                      100 * c.common_spread, 100 * c.change, 100 * std::expm1(beyond_log), 100 * std::expm1(allowed_log),
-                      verdict_name(c.verdict));
-        c.verdict = Verdict::kNoisy;
-        c.reason = text;
-        return;
-    }
+    if (!judged) return;
     // Other work on the machine lengthens some samples and shortens none: a change in the code moves the fast end
     // of a case's samples with the rest, load from elsewhere moves the slow end (and the median when it lasted
     // long enough). A verdict whose fast end stayed within the threshold is the machine's, not the code's.
     const bool fast_end_moved = c.verdict == Verdict::kSlower ? c.fast_change > options.threshold
                                                               : c.fast_change < -options.threshold;
-    if (judged && c.has_fast_end && !fast_end_moved) {
+    if (c.has_fast_end && !fast_end_moved) {
         std::snprintf(text, sizeof text, "the fastest tenth of the samples moved %+.1f%%, within %.1f%%: load from "
                       "other work, not a change of every execution (would be %s at %+.1f%%)", 100 * c.fast_change,
                       100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
@@ -260,19 +262,35 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
         c.reason = text;
         return;
     }
-    if (judged && (std::fabs(c.drift) > std::fabs(c.change) || made_by_correction)) {
-        const int dd =
-            decimals_to_be_true([&](auto shown) { return std::fabs(shown(100 * c.drift)) > std::fabs(shown(pc)); });
-        if (c.raw_change == c.change)
-            std::snprintf(text, sizeof text, "the machine drifted %+.*f%% (copy probes), more than the change %+.*f%% "
-                          "(would be %s)", dd, 100 * c.drift, dd, pc, verdict_name(c.verdict));
-        else
-            std::snprintf(text, sizeof text, "drift %+.1f%% removed %s: %+.1f%% before, %+.1f%% after (would be %s)",
-                          100 * c.drift, std::fabs(c.drift) > std::fabs(c.change) ? "is larger than the change" : "decides",
-                          100 * c.raw_change, 100 * c.change, verdict_name(c.verdict));
+    // The verdict exists only after the drift was removed (--normalize-by-probes): the correction, not the code,
+    // would decide.
+    const bool made_by_correction = c.raw_change != c.change && (c.verdict == Verdict::kSlower
+                                                                     ? !(c.raw_change > options.threshold)
+                                                                     : !(c.raw_change < -options.threshold));
+    if (made_by_correction) {
+        std::snprintf(text, sizeof text, "drift %+.1f%% removed decides: %+.1f%% before, %+.1f%% after (would be %s)",
+                      100 * c.drift, 100 * c.raw_change, 100 * c.change, verdict_name(c.verdict));
         c.verdict = Verdict::kNoisy;
         c.reason = text;
+        return;
     }
+    // The machine's drift by its probes (gate/probes.h), never by the other cases: the case must move beyond
+    // it, in the verdict's direction, by more than the threshold plus the probes' own spread. A drift against the
+    // verdict's direction takes nothing away (the probes may miss load that the case met; they cannot show load
+    // that made a case faster).
+    if (!c.drift_measured) return;
+    const double raw_log = std::log1p(c.raw_change);
+    const double drift_log = std::log1p(c.drift);
+    const double beyond_log = c.verdict == Verdict::kSlower ? raw_log - std::max(drift_log, 0.0)
+                                                            : -(raw_log - std::min(drift_log, 0.0));
+    const double allowed_log = std::log1p(options.threshold) + c.drift_log_noise;
+    if (beyond_log > allowed_log) return;
+    std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (%s, spread %.1f%%); the change %+.1f%% is %.1f%% "
+                  "beyond it, within %.1f%% (would be %s)", 100 * c.drift, c.drift_source.c_str(),
+                  100 * std::expm1(c.drift_log_noise), 100 * c.raw_change, 100 * std::expm1(beyond_log),
+                  100 * std::expm1(allowed_log), verdict_name(c.verdict));
+    c.verdict = Verdict::kNoisy;
+    c.reason = text;
 }
 
 void adjust_and_judge(std::vector<CaseComparison>& cases, const CompareOptions& options) {
@@ -284,22 +302,6 @@ void adjust_and_judge(std::vector<CaseComparison>& cases, const CompareOptions& 
         assign_verdict(cases[i], options);
     }
 }
-
-namespace {
-
-// A run's speed per backend: the median of its cases' copy probes (each case's before and after); 0 when it has
-// none. The median, since one probe taken in a hiccup must not rescale the whole run.
-std::map<std::string, double> probe_speeds(const BenchRun& run) {
-    std::map<std::string, std::vector<double>> by_backend;
-    for (const RunCase& c : run.cases)
-        for (double probe : {c.probe_before, c.probe_after})
-            if (probe > 0) by_backend[c.backend].push_back(probe);
-    std::map<std::string, double> speeds;
-    for (auto& [backend, probes] : by_backend) speeds[backend] = summarize_samples(probes).median;
-    return speeds;
-}
-
-}  // namespace
 
 Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options) {
     Comparison out;
@@ -329,19 +331,25 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
     for (const RunCase& c : next.cases) in_new[{c.name, c.backend}] = &c;
     std::map<std::pair<std::string, std::string>, bool> matched;
     // Drift: how much slower the machine was in the new run than in the base run, per backend, by their probes.
-    const auto base_speeds = probe_speeds(base), next_speeds = probe_speeds(next);
-    std::map<std::string, double> drift_factors;
-    for (const auto& [backend, base_speed] : base_speeds) {
-        const auto found = next_speeds.find(backend);
-        if (found == next_speeds.end() || !(found->second > 0)) continue;
-        drift_factors[backend] = base_speed / found->second;
-        char text[200];
-        std::snprintf(text, sizeof text, "drift on %s: the new run's copy probes were %.1f%% %s (median %s vs %s); %s",
-                      backend.c_str(), 100 * std::fabs(base_speed / found->second - 1),
-                      base_speed >= found->second ? "slower" : "faster", format_rate(found->second, "B/s").c_str(),
-                      format_rate(base_speed, "B/s").c_str(),
-                      options.normalize_by_probes ? "removed (--normalize-by-probes: its times divided by that)"
-                                                  : "a change smaller than that is NOISY (not removed: see --normalize-by-probes)");
+    const auto base_probes = run_probes(base), next_probes = run_probes(next);
+    std::map<std::pair<std::string, bool>, MachineDrift> drifts;  // backend, compute-bound
+    for (const RunCase& c : base.cases) {
+        const auto key = std::make_pair(c.backend, c.compute_bound);
+        if (drifts.count(key)) continue;
+        const MachineDrift d = machine_drift(base_probes, next_probes, c.backend, c.compute_bound);
+        drifts[key] = d;
+        char text[300];
+        if (!d.measured)
+            std::snprintf(text, sizeof text, "drift on %s (%s cases): not measured (neither copy probes nor a roofline in "
+                          "both runs): a change of the machine between the runs cannot be told from one of the code",
+                          c.backend.c_str(), c.compute_bound ? "compute-bound" : "memory-bound");
+        else
+            std::snprintf(text, sizeof text, "drift on %s (%s cases): the new run's %s were %.1f%% %s (spread %.1f%%); "
+                          "a case must move beyond that by more than the threshold plus the spread%s",
+                          c.backend.c_str(), c.compute_bound ? "compute-bound" : "memory-bound", d.source.c_str(),
+                          100 * std::fabs(d.drift), d.drift >= 0 ? "slower" : "faster",
+                          100 * std::expm1(d.log_noise),
+                          options.normalize_by_probes ? " (--normalize-by-probes: the new run's times divided by it)" : "");
         out.notes.push_back(text);
     }
     for (const RunCase& c : base.cases) {
@@ -351,27 +359,7 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
             continue;
         }
         matched[found->first] = true;
-        const auto drift = drift_factors.find(c.backend);
-        out.cases.push_back(compare_case(c, *found->second, options, drift == drift_factors.end() ? 1 : drift->second));
-    }
-    // Common-mode drift per backend (see gate/compare.h), from three cases up: with two, the median is their mean
-    // and a slowdown in one would pull it halfway.
-    std::map<std::string, std::vector<double>> log_changes;
-    for (const CaseComparison& c : out.cases) log_changes[c.backend].push_back(std::log1p(c.change));
-    std::map<std::string, std::pair<double, double>> common;  // backend -> median log change, spread
-    for (auto& [backend, logs] : log_changes) {
-        if (logs.size() < 3) continue;
-        const double median = summarize_samples(logs).median;
-        std::vector<double> deviations;
-        for (double l : logs) deviations.push_back(std::fabs(l - median));
-        common[backend] = {median, 1.4826 * summarize_samples(deviations).median};
-    }
-    for (CaseComparison& c : out.cases) {
-        const auto found = common.find(c.backend);
-        if (found == common.end()) continue;
-        c.has_common = true;
-        c.common_drift = std::expm1(found->second.first);
-        c.common_spread = found->second.second;
+        out.cases.push_back(compare_case(c, *found->second, options, drifts[{c.backend, c.compute_bound}]));
     }
     adjust_and_judge(out.cases, options);
     for (const RunCase& c : next.cases)
@@ -417,9 +405,11 @@ std::map<Verdict, size_t> tally(const Comparison& comparison) {
 std::string summary_line(const Comparison& comparison) {
     auto counts = tally(comparison);
     char text[200];
-    std::snprintf(text, sizeof text, "%zu slower, %zu faster, %zu same, %zu noisy of %zu compared", counts[Verdict::kSlower],
-                  counts[Verdict::kFaster], counts[Verdict::kSame], counts[Verdict::kNoisy], comparison.cases.size());
-    return text;
+    std::snprintf(text, sizeof text, "%zu slower, %zu faster, %zu same, %zu noisy", counts[Verdict::kSlower],
+                  counts[Verdict::kFaster], counts[Verdict::kSame], counts[Verdict::kNoisy]);
+    std::string line = text;
+    if (counts[Verdict::kInconclusive]) line += ", " + std::to_string(counts[Verdict::kInconclusive]) + " inconclusive";
+    return line + " of " + std::to_string(comparison.cases.size()) + " compared";
 }
 
 std::string noise_pair(const CaseComparison& c) {
@@ -454,13 +444,15 @@ std::string as_markdown(const Comparison& comparison, const CompareOptions& opti
     char line[512];
     std::snprintf(line, sizeof line, "Threshold %.1f%%, %s at alpha %.3g (Holm-adjusted across cases); base `%s`, new `%s`.\n\n",
                   100 * options.threshold,
-                  comparison.mode == "separate runs" ? "Mann-Whitney U" : "the sign test on paired A/B rounds",
+                  comparison.mode == "separate runs"   ? "Mann-Whitney U"
+                  : comparison.mode == "history runs" ? "a t test of the new median against the history's run medians"
+                                                      : "the sign test on paired A/B rounds",
                   options.alpha, comparison.base_path.c_str(), comparison.next_path.c_str());
     out += line;
     out += "| verdict | backend | case | base median | new median | change | p | noise base / new | why |\n";
     out += "|---|---|---|---:|---:|---:|---:|---|---|\n";
     // Regressions first: what a reviewer needs is at the top of the comment.
-    for (Verdict wanted : {Verdict::kSlower, Verdict::kFaster, Verdict::kNoisy, Verdict::kSame})
+    for (Verdict wanted : {Verdict::kSlower, Verdict::kFaster, Verdict::kNoisy, Verdict::kInconclusive, Verdict::kSame})
         for (const CaseComparison& c : comparison.cases) {
             if (c.verdict != wanted) continue;
             const char* mark = c.verdict == Verdict::kSlower ? "**SLOWER**" : verdict_name(c.verdict);
@@ -480,14 +472,14 @@ std::string as_junit(const Comparison& comparison) {
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     out += "<testsuites>\n<testsuite name=\"dmltool compare\" tests=\"" + std::to_string(comparison.cases.size()) +
            "\" failures=\"" + std::to_string(counts[Verdict::kSlower]) + "\" skipped=\"" +
-           std::to_string(counts[Verdict::kNoisy]) + "\">\n";
+           std::to_string(counts[Verdict::kNoisy] + counts[Verdict::kInconclusive]) + "\">\n";
     for (const CaseComparison& c : comparison.cases) {
         const std::string text = std::string(verdict_name(c.verdict)) + ": " + format_us(c.base.median) + " -> " +
                                  format_us(c.next.median) + " (" + format_change(c.change) + "), " + c.reason;
         out += "  <testcase classname=\"" + xml_escape(c.backend) + "\" name=\"" + xml_escape(c.name) + "\">";
         if (c.verdict == Verdict::kSlower)
             out += "<failure message=\"" + xml_escape(text) + "\"/>";
-        else if (c.verdict == Verdict::kNoisy)
+        else if (c.verdict == Verdict::kNoisy || c.verdict == Verdict::kInconclusive)
             out += "<skipped message=\"" + xml_escape(text) + "\"/>";
         else
             out += "<system-out>" + xml_escape(text) + "</system-out>";
@@ -506,7 +498,7 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
     for (const CaseComparison& c : comparison.cases)
         cases.push_back({{"name", c.name}, {"backend", c.backend}, {"verdict", verdict_name(c.verdict)},
                          {"change", c.change}, {"p_value", c.p_value}, {"p_unadjusted", c.p_unadjusted},
-                         {"change_noise", c.change_noise}, {"drift", c.drift}, {"common_drift", c.common_drift}, {"common_spread", c.common_spread}, {"fast_change", c.has_fast_end ? json(c.fast_change) : json()}, {"rounds", c.rounds}, {"reason", c.reason},
+                         {"change_noise", c.change_noise}, {"drift", c.drift_measured ? json(c.drift) : json()}, {"drift_source", c.drift_source}, {"drift_noise", std::expm1(c.drift_log_noise)}, {"fast_change", c.has_fast_end ? json(c.fast_change) : json()}, {"rounds", c.rounds}, {"history_runs", c.history_runs}, {"run_spread", c.history_runs ? json(std::expm1(c.run_spread)) : json()}, {"reason", c.reason},
                          {"base", stats_json(c.base, c.base_converged)}, {"new", stats_json(c.next, c.next_converged)}});
     auto counts = tally(comparison);
     json root = {{"base", comparison.base_path},
@@ -516,13 +508,18 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
                  {"mode", comparison.mode},
                  {"test", comparison.mode == "separate runs"
                               ? "Mann-Whitney U, two-sided (exact without ties up to 20 x 20 samples, else normal with tie "
-                                "and continuity corrections), new run's times divided by the probe drift"
+                                "and continuity corrections), judged against the probes' drift"
+                          : comparison.mode == "history runs"
+                              ? "Student's t prediction test of the new run's log median against the history runs' log "
+                                "medians (each run one observation; n - 1 degrees of freedom), two-sided; cases with fewer "
+                                "than 3 runs of history: Mann-Whitney U against the most recent run"
                               : "the sign test on the per-round log ratios new/base, two-sided, exact (rounds with "
                                 "equal medians dropped)"},
                  {"multiple_comparisons", "Holm (family-wise error at alpha across the compared cases)"},
                  {"summary",
                   {{"slower", counts[Verdict::kSlower]}, {"faster", counts[Verdict::kFaster]},
-                   {"same", counts[Verdict::kSame]}, {"noisy", counts[Verdict::kNoisy]}}},
+                   {"same", counts[Verdict::kSame]}, {"noisy", counts[Verdict::kNoisy]},
+                   {"inconclusive", counts[Verdict::kInconclusive]}}},
                  {"exit_code", comparison_exit_code(comparison)},
                  {"cases", cases},
                  {"only_in_base", comparison.only_in_base},

@@ -10,20 +10,15 @@
 // alpha 0.05 would otherwise flag two by chance. Holm, not Benjamini-Hochberg: the gate fails a pull request when
 // ANY case is SLOWER, so the error that matters is the family-wise one (any false SLOWER), which Holm bounds by
 // alpha whatever the other cases do; BH bounds the expected share of false discoveries among the flagged cases.
-// Separate runs are also checked for drift (the machine's speed moving between them): each run's own copy probes
-// (bench/conditions.h) give its speed per backend, and the ratio of the two runs' median probes is the drift. A
-// SLOWER/FASTER verdict whose change is smaller than the drift is NOISY instead (the machine moved more than the
-// code did). With --normalize-by-probes the new run's times are also divided by the drift before judging (and a
-// verdict the division made, SLOWER/FASTER after it but not before, is NOISY too). Normalising is not the default:
-// on the shared 2-core CI machine the CPU copy probe moved by up to 25% between runs while the CPU cases did not
-// (memory bandwidth taken by other jobs, not the cores), and dividing by it both made false SLOWERs and hid a planted
-// 1.3x slowdown (docs/compare-gate.md).
-// The cases themselves measure the drift too: when a backend has at least three compared cases, the median of
-// their changes is the run's common-mode drift (load that slowed everything), and a SLOWER/FASTER case must also
-// have moved beyond it by more than the threshold plus 1.96 x the cases' spread around it (1.4826 x the median
-// absolute deviation of their log changes: how unevenly the load hit the cases); otherwise NOISY. A planted slowdown in one case stands
-// out; a whole run slowed by other jobs does not. The price: a regression that slows every case alike is NOISY in
-// separate runs (not in --ab, whose rounds pair the builds).
+// Separate runs are also checked for drift (the machine's speed moving between them), from the runs' probes only
+// (gate/probes.h: the copy probes around every case and the copy/arithmetic rooflines; the cases never measure
+// the machine for each other, so a regression that slows every case alike is SLOWER on every case). A SLOWER/FASTER
+// case must move beyond the probes' drift, in the verdict's direction, by more than the threshold plus the probes'
+// own spread; otherwise NOISY (the machine moved as much as the code did). With --normalize-by-probes the new run's
+// times are also divided by the drift before judging (and a verdict the division made, SLOWER/FASTER after it but
+// not before, is NOISY too). Normalising is not the default: on the shared 2-core CI machine the CPU copy probe
+// moved by up to 25% between runs while the CPU cases did not (memory bandwidth taken by other jobs, not the
+// cores), and dividing by it both made false SLOWERs and hid a planted 1.3x slowdown (docs/compare-gate.md).
 // Last, the fast end: other work on a machine lengthens samples and shortens none, so a change in the code moves the
 // fastest tenth of a case's samples (the 10th percentile) with its median, while load from elsewhere moves the slow
 // end (and the median, when it lasted through much of the case). A SLOWER/FASTER case whose 10th percentile moved by
@@ -44,7 +39,9 @@
 
 namespace dmltool::app {
 
-enum class Verdict { kFaster, kSlower, kSame, kNoisy };
+// INCONCLUSIVE: the test could not have reached significance with the data it had (e.g. too few A/B rounds for the
+// number of cases), so "no significant change" says nothing; like NOISY it does not fail the gate.
+enum class Verdict { kFaster, kSlower, kSame, kNoisy, kInconclusive };
 const char* verdict_name(Verdict v);
 
 struct CompareOptions {
@@ -62,6 +59,12 @@ struct RunCase {
     std::vector<double> samples;
     bool converged = true;
     double probe_before = 0, probe_after = 0;  // the copy probes around it (bytes/s); 0: none
+    bool compute_bound = false;                // roofline_basis "int_multiply_adds": its drift is the arithmetic roofline's
+};
+
+// A run's rooflines for one backend (measured before its cases); 0: not measured.
+struct RunRoofline {
+    double copy_bytes_per_second = 0, int_multiply_adds_per_second = 0;
 };
 
 // A bench report as compare needs it.
@@ -69,6 +72,7 @@ struct BenchRun {
     std::string path;
     std::string adapter, device, cpu_model, cache, stable_power_state;
     std::vector<RunCase> cases;  // in report order
+    std::map<std::string, RunRoofline> rooflines;  // by backend
 };
 
 // Reads a --report-json file. kInvalidInput, one line naming the file, the field (JSON pointer), what was expected
@@ -84,14 +88,16 @@ struct CaseComparison {
     double p_value = 1;         // p_unadjusted after Holm's adjustment across the comparison's cases
     double change_noise = 0;    // relative standard error of the change (1.96 x it: the change's 95% margin)
     double drift = 0;           // separate runs: the machine's slowdown between them (probes: new/base time - 1)
+    bool drift_measured = false;  // separate runs: both runs had a probe of this case's kind (gate/probes.h)
+    double drift_log_noise = 0;   //   the probes' own spread (log), which the change must also exceed
+    std::string drift_source;     //   which probe
     double raw_change = 0;      // the change before the drift was removed (= change unless --normalize-by-probes)
-    bool has_common = false;    // separate runs with at least 3 cases on this backend:
-    double common_drift = 0;    //   the median change of the backend's cases
-    double common_spread = 0;   //   1.4826 x the median absolute deviation of their log(1 + change)
     bool has_fast_end = false;  // separate runs: the fast end of the samples is checked too (see the top of this file)
     double fast_change = 0;     //   next / base - 1 of the fastest tenth (the 10th percentile), after drift correction
     std::string noisy_reason;   // why the runs cannot resolve a change of the threshold's size; empty: they can
     size_t rounds = 0;          // --ab: the paired rounds judged; 0 for separate runs
+    size_t history_runs = 0;    // --baseline-db: the earlier runs judged as one observation each (gate/history.h);
+    double run_spread = 0;      //   0: the two-run test; run_spread: the standard deviation of their log medians
     Verdict verdict = Verdict::kSame;
     std::string reason;  // why, in a few words
 };
@@ -99,10 +105,13 @@ struct CaseComparison {
 // The verdict from a comparison's change, noise, (adjusted) p-value and drift (see the top of this file).
 void assign_verdict(CaseComparison& c, const CompareOptions& options);
 
-// The verdict for one case from both runs' samples (see the top of this file), alone (no adjustment) and with
-// the new run's times divided by `drift_factor` (the new run's probe-measured slowdown; 1: none).
+struct MachineDrift;
+
+// The verdict for one case from both runs' samples (see the top of this file), alone (no adjustment), judged
+// against the machine's probe-measured drift between the runs (none measured: nothing known, no veto).
 CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options,
-                            double drift_factor = 1);
+                            const MachineDrift& drift);
+CaseComparison compare_case(const RunCase& base, const RunCase& next, const CompareOptions& options);
 
 // Holm-adjusts the cases' p-values together, then assigns every verdict.
 void adjust_and_judge(std::vector<CaseComparison>& cases, const CompareOptions& options);

@@ -136,6 +136,36 @@ CaseComparison compare_ab_case(const std::string& name, const std::string& backe
     return c;
 }
 
+void mark_unreachable_as_inconclusive(Comparison& comparison, const CompareOptions& options) {
+    // The smallest p-value n rounds (without ties) can give is 2 / 2^n, at most 1; Holm's first step multiplies it
+    // by the number of cases. Where even that is not below alpha, "not significant" was certain beforehand.
+    const double cases = double(comparison.cases.size());
+    size_t unreachable = 0;
+    double smallest_adjusted = 1;
+    for (CaseComparison& c : comparison.cases) {
+        const double smallest_p = std::min(1.0, std::ldexp(2.0, -int(std::min<size_t>(c.rounds, 1000))));
+        const double adjusted = std::min(1.0, smallest_p * cases);
+        if (adjusted < options.alpha) continue;
+        ++unreachable;
+        smallest_adjusted = std::min(smallest_adjusted, adjusted);
+        if (c.verdict != Verdict::kSame) continue;
+        char text[200];
+        std::snprintf(text, sizeof text, "%zu rounds cannot show a change significant at alpha %.3g among %zu cases "
+                      "(the smallest Holm-adjusted p they can give is %.3g): use more --rounds", c.rounds,
+                      options.alpha, comparison.cases.size(), adjusted);
+        c.verdict = Verdict::kInconclusive;
+        c.reason = text;
+    }
+    if (unreachable) {
+        char text[200];
+        std::snprintf(text, sizeof text, "%zu of %zu cases cannot be significant at alpha %.3g with their rounds (the "
+                      "smallest Holm-adjusted p is %.3g): use more --rounds", unreachable, comparison.cases.size(),
+                      options.alpha, smallest_adjusted);
+        comparison.notes.push_back(text);
+        std::fprintf(stderr, "dmltool: warning: %s\n", text);
+    }
+}
+
 int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
     auto fail = [](const Status& s) {
         std::fprintf(stderr, "dmltool: error: %s\n", s.message().c_str());
@@ -208,16 +238,7 @@ int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
     if (comparison.cases.empty())
         return fail(invalid_input("compare --ab: nothing to compare: no case x backend ran in every round of both builds"));
     adjust_and_judge(comparison.cases, options);
-    // The smallest p-value R rounds can give is 2 / 2^R; Holm needs it below alpha / cases for any verdict.
-    const double smallest_p = std::ldexp(2.0, -int(ab.rounds));
-    if (smallest_p * double(comparison.cases.size()) >= options.alpha) {
-        char text[200];
-        std::snprintf(text, sizeof text, "%u rounds cannot show any of %zu cases significant at alpha %.3g (the "
-                      "smallest Holm-adjusted p is %.3g): use more --rounds", ab.rounds, comparison.cases.size(),
-                      options.alpha, smallest_p * double(comparison.cases.size()));
-        comparison.notes.push_back(text);
-        std::fprintf(stderr, "dmltool: warning: %s\n", text);
-    }
+    mark_unreachable_as_inconclusive(comparison, options);
     char text[160];
     std::snprintf(text, sizeof text, "%u rounds of each build in ABBA order; reports and logs in %s", ab.rounds,
                   temporary ? "a temporary directory (removed; keep them with --ab-dir)" : dir.string().c_str());

@@ -35,6 +35,10 @@ struct AbSeries {
 CaseComparison compare_ab_case(const std::string& name, const std::string& backend, const AbSeries& series,
                                const CompareOptions& options);
 
+// Cases whose rounds could not give a Holm-adjusted p below alpha whatever they showed: SAME becomes INCONCLUSIVE
+// (never SAME), and a note and a warning say how many.
+void mark_unreachable_as_inconclusive(Comparison& comparison, const CompareOptions& options);
+
 // The whole command: validate, run the rounds, judge, write; returns the exit code (2 on bad input or a failed
 // child run, else as compare).
 int compare_ab_command(const AbOptions& ab, const CompareOptions& options);

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "gate/history.h"
 #include "store/results_store.h"
 
 namespace dmltool::app {
@@ -40,36 +41,71 @@ std::string parse_baseline_selector(const std::string& text, BaselineSelector* o
     return "";
 }
 
-BenchRun baseline_from_history(const BenchRun& next, const std::vector<HistoryRow>& rows,
-                               const BaselineSelector& selector, const std::string& label) {
-    BenchRun base;
-    base.path = label;
-    base.adapter = next.adapter;
-    base.device = next.device;
-    base.cpu_model = next.cpu_model;
-    base.cache = next.cache;
-    base.stable_power_state = next.stable_power_state;
-    // Rows come oldest run first; per case x backend keep the runs the selector wants.
+std::map<std::pair<std::string, std::string>, std::vector<const HistoryRow*>> history_runs_by_case(
+    const BenchRun& next, const std::vector<HistoryRow>& rows, const BaselineSelector& selector) {
     std::map<std::pair<std::string, std::string>, std::vector<const HistoryRow*>> by_case;
     for (const HistoryRow& r : rows) by_case[{r.case_name, r.backend}].push_back(&r);
+    std::map<std::pair<std::string, std::string>, std::vector<const HistoryRow*>> out;
     for (const RunCase& c : next.cases) {
         const auto found = by_case.find({c.name, c.backend});
         if (found == by_case.end()) continue;
-        std::vector<const HistoryRow*> picked = found->second;
+        std::vector<const HistoryRow*> picked;
+        for (const HistoryRow* r : found->second)
+            if (!r->samples.empty()) picked.push_back(r);
         if (selector.kind == BaselineSelector::Kind::kLast && picked.size() > selector.last)
             picked.erase(picked.begin(), picked.end() - selector.last);
-        RunCase pooled;
-        pooled.name = c.name;
-        pooled.backend = c.backend;
-        // Any unconverged run makes the pool's noise untrustworthy: compare then says NOISY unless the change is
-        // beyond the noise anyway.
-        for (const HistoryRow* r : picked) {
-            pooled.samples.insert(pooled.samples.end(), r->samples.begin(), r->samples.end());
-            pooled.converged = pooled.converged && r->converged;
-        }
-        if (!pooled.samples.empty()) base.cases.push_back(std::move(pooled));
+        if (!picked.empty()) out[found->first] = std::move(picked);
     }
-    return base;
+    return out;
+}
+
+Comparison compare_with_history_runs(const BenchRun& next, const std::vector<HistoryRow>& rows,
+                                     const BaselineSelector& selector, const std::string& label,
+                                     const CompareOptions& options) {
+    Comparison out;
+    out.base_path = label;
+    out.next_path = next.path;
+    out.mode = "history runs";
+    const auto runs = history_runs_by_case(next, rows, selector);
+    size_t by_history = 0, by_two_runs = 0;
+    for (const RunCase& c : next.cases) {
+        const auto found = runs.find({c.name, c.backend});
+        if (found == runs.end()) {
+            out.only_in_new.push_back(c.name + " [" + c.backend + "]");
+            continue;
+        }
+        if (found->second.size() >= kMinHistoryRuns) {
+            std::vector<double> medians;
+            bool converged = true;
+            for (const HistoryRow* r : found->second) {
+                medians.push_back(summarize_samples(r->samples).median);
+                converged = converged && r->converged;
+            }
+            out.cases.push_back(compare_with_runs(medians, c, options));
+            out.cases.back().base_converged = converged;
+            ++by_history;
+        } else {
+            // Too few runs to know how far runs move: the two-run test against the most recent one.
+            const HistoryRow& latest = *found->second.back();
+            RunCase base{c.name, c.backend, latest.samples, latest.converged};
+            out.cases.push_back(compare_case(base, c, options));
+            ++by_two_runs;
+        }
+    }
+    adjust_and_judge_mixed(out.cases, options);
+    char text[400];
+    if (by_history)
+        std::snprintf(text, sizeof text, "%zu case(s) judged against the history's runs (each run's median one "
+                      "observation; threshold max(--threshold, %g x their spread); t test, Holm-adjusted)",
+                      by_history, kHistorySpreadK);
+    if (by_history) out.notes.push_back(text);
+    if (by_two_runs) {
+        std::snprintf(text, sizeof text, "%zu case(s) have fewer than %zu runs of history: the spread between runs "
+                      "cannot be estimated, so they were judged by the two-run test against the most recent run",
+                      by_two_runs, kMinHistoryRuns);
+        out.notes.push_back(text);
+    }
+    return out;
 }
 
 namespace {
@@ -126,16 +162,15 @@ Result<Comparison> compare_with_baseline(const std::string& db, const std::strin
         matching.push_back(std::move(r));
     }
     const std::string shown = redact_location(db);
-    const BenchRun base = baseline_from_history(next, matching, selector, shown + " (" + selector_text + ")");
-    if (base.cases.empty())
+    Comparison comparison =
+        compare_with_history_runs(next, matching, selector, shown + " (" + selector_text + ")", options);
+    if (comparison.cases.empty())
         return invalid_input("no baseline for " + report_path + " in " + shown + ": no run of its cases matches " +
                              selector_text + " on adapter '" + next.adapter + "', driver '" + next.device + "', cache " +
                              next.cache + ", stable power state " + next.stable_power_state +
                              " (`dmltool history` lists what the database holds)");
-    DMLTOOL_ASSIGN_OR_RETURN(Comparison comparison, compare_runs(base, next, options));
-    // Cases the history lacks are listed by compare as only in new.
     comparison.notes.push_back("baseline: " + selector_text + " of the " + std::to_string(runs.size()) +
-                               " matching run(s) in " + shown + ", per case x backend, samples pooled");
+                               " matching run(s) in " + shown + ", per case x backend, each run one observation");
     return comparison;
 }
 

@@ -2,9 +2,11 @@
 #include "store/results_db.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <regex>
+#include <thread>
 #include <tuple>
 
 #include "store/results_store.h"
@@ -13,7 +15,53 @@ namespace dmltool::app {
 
 Status append_results(const std::string& db_path, const ResultsRun& run, const std::vector<BenchCase>& cases) {
     DMLTOOL_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store, open_results_store(db_path, true));
-    return store->append(run, cases);
+    return store->append(run, cases).status();
+}
+
+Status check_results_store(const std::string& db_path) {
+    return open_results_store(db_path, true).status();
+}
+
+namespace {
+
+// The id of a stored run identical to `run` (see store_results), or 0.
+Result<long long> find_stored_run(ResultsStore& store, const ResultsRun& run, const std::vector<BenchCase>& cases) {
+    if (cases.empty()) return 0;
+    HistoryFilter filter;
+    filter.case_name = cases[0].name;
+    filter.backend = cases[0].backend;
+    filter.exact_adapter = run.adapter;
+    filter.exact_device = run.device;
+    filter.since = filter.until = run.date;
+    DMLTOOL_ASSIGN_OR_RETURN(std::vector<HistoryRow> rows, store.query(filter));
+    for (const HistoryRow& r : rows)
+        if (r.run.date == run.date && r.run.hostname == run.hostname && r.samples == cases[0].samples) return r.run_id;
+    return 0;
+}
+
+Result<StoredRun> store_once(const std::string& db_path, const ResultsRun& run, const std::vector<BenchCase>& cases) {
+    DMLTOOL_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store, open_results_store(db_path, true));
+    DMLTOOL_ASSIGN_OR_RETURN(long long existing, find_stored_run(*store, run, cases));
+    if (existing) return StoredRun{existing, true};
+    DMLTOOL_ASSIGN_OR_RETURN(long long id, store->append(run, cases));
+    return StoredRun{id, false};
+}
+
+}  // namespace
+
+Result<StoredRun> store_results(const std::string& db_path, const ResultsRun& run, const std::vector<BenchCase>& cases,
+                                double retry_seconds, std::FILE* log) {
+    double waited = 0, wait = 1;
+    for (;;) {
+        Result<StoredRun> stored = store_once(db_path, run, cases);
+        if (stored.is_ok() || stored.status().code() != ErrorCode::kDevice || waited >= retry_seconds) return stored;
+        wait = std::min(wait, retry_seconds - waited);
+        std::fprintf(log, "dmltool: warning: %s; retrying in %.0f s (%.0f of %.0f s of retries left)\n",
+                     stored.status().message().c_str(), wait, retry_seconds - waited, retry_seconds);
+        std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+        waited += wait;
+        wait *= 2;
+    }
 }
 
 Result<std::vector<HistoryRow>> load_history(const std::string& db_path, const HistoryFilter& filter) {

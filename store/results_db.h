@@ -10,6 +10,7 @@
 // says so instead of writing anything.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,21 @@ struct ResultsRun {
 
 // Appends one run and its benchmarks in one transaction (all or nothing); creates the tables when missing.
 Status append_results(const std::string& db_path, const ResultsRun& run, const std::vector<BenchCase>& cases);
+
+// Opens (creating and upgrading) the store and closes it again: bench checks its --results-db this way before it
+// benchmarks anything, so that a wrong URL or password costs seconds, not a whole suite.
+Status check_results_store(const std::string& db_path);
+
+struct StoredRun {
+    long long id = 0;
+    bool already_stored = false;  // an identical run (same date, host, adapter, device, first case's samples) was there
+};
+
+// Stores the run unless it is stored already (so bench then `dmltool store` of its report, or a retry whose first
+// COMMIT did land, leave one run). An environment failure (kDevice: the server unreachable or gone mid-write) is
+// retried with doubling waits from 1 s for up to `retry_seconds` in all, each retry announced on `log`.
+Result<StoredRun> store_results(const std::string& db_path, const ResultsRun& run, const std::vector<BenchCase>& cases,
+                                double retry_seconds, std::FILE* log);
 
 // One benchmark of one run, as stored.
 struct HistoryRow {

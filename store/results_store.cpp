@@ -63,12 +63,50 @@ Status upgrade_schema(int& version, const std::string& shown, const char* Schema
     return Status::ok();
 }
 
-bool is_postgres_url(const std::string& location) {
-    return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
+bool is_libpq_keyword_string(const std::string& location) {
+    // "host=... dbname=... password=...": a keyword (letters and '_'), optional blanks, then '='.
+    size_t i = location.find_first_not_of(" \t");
+    if (i == std::string::npos) return false;
+    const size_t word_end = location.find_first_not_of("abcdefghijklmnopqrstuvwxyz_", i);
+    if (word_end == i || word_end == std::string::npos) return false;
+    i = location.find_first_not_of(" \t", word_end);
+    return i != std::string::npos && location[i] == '=';
 }
+
+bool is_postgres_url(const std::string& location) {
+    return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0 ||
+           is_libpq_keyword_string(location);
+}
+
+namespace {
+
+// password=VALUE of a libpq keyword string: VALUE is a single-quoted string (with \' and \\ escapes) or runs to the
+// next blank.
+std::string redact_keyword_string(std::string out) {
+    for (size_t pos = out.find("password"); pos != std::string::npos; pos = out.find("password", pos + 1)) {
+        if (pos > 0 && out[pos - 1] != ' ' && out[pos - 1] != '\t') continue;
+        size_t value = out.find_first_not_of(" \t", pos + 8);
+        if (value == std::string::npos || out[value] != '=') continue;
+        value = out.find_first_not_of(" \t", value + 1);
+        if (value == std::string::npos) break;
+        size_t end = value;
+        if (out[value] == '\'') {
+            for (end = value + 1; end < out.size() && out[end] != '\''; ++end)
+                if (out[end] == '\\') ++end;
+            end = std::min(end + 1, out.size());
+        } else {
+            end = std::min(out.find_first_of(" \t", value), out.size());
+        }
+        out.replace(value, end - value, "***");
+    }
+    return out;
+}
+
+}  // namespace
 
 std::string redact_location(const std::string& location) {
     if (!is_postgres_url(location)) return location;
+    if (is_libpq_keyword_string(location)) return redact_keyword_string(location);
     std::string out = location;
     // user:PASSWORD@host: the authority ends at the first '/', '?' or '#' after the scheme.
     const size_t start = out.find("://") + 3;
@@ -89,7 +127,9 @@ std::string redact_location(const std::string& location) {
 }
 
 Result<std::unique_ptr<ResultsStore>> open_results_store(const std::string& location, bool create) {
-    if (location.empty()) return invalid_input("--results-db: expected a file or a postgresql:// URL, found nothing");
+    if (location.empty())
+        return invalid_input("--results-db: expected a file, a postgresql:// URL or a libpq keyword string "
+                             "(host=... dbname=...), found nothing");
     if (is_postgres_url(location)) return open_postgres_store(location);
     return open_sqlite_store(location, create);
 }
@@ -131,7 +171,9 @@ SqlWhere history_where(const HistoryFilter& f, bool postgres) {
     };
     equal("b.case_name", f.case_name);
     equal("b.backend", f.backend);
-    contains("r.adapter", f.adapter);
+    // What `history` shows as the adapter: the CPU's model for the CPU reference's rows (their runs.adapter may be
+    // "none"), the GPU's name otherwise; --adapter filters on that, not on a field it does not show.
+    contains("(CASE WHEN b.backend = 'cpu' THEN r.cpu_model ELSE r.adapter END)", f.adapter);
     contains("r.device", f.driver);
     equal("r.adapter", f.exact_adapter);
     equal("r.device", f.exact_device);

@@ -33,8 +33,9 @@ Status upgrade_schema(int& version, const std::string& shown, const char* Schema
 class ResultsStore {
 public:
     virtual ~ResultsStore() = default;
-    // One run and its benchmarks in one transaction: all or nothing, whatever else writes at the same time.
-    virtual Status append(const ResultsRun& run, const std::vector<BenchCase>& cases) = 0;
+    // One run and its benchmarks in one transaction: all or nothing, whatever else writes at the same time. The
+    // stored run's id.
+    virtual Result<long long> append(const ResultsRun& run, const std::vector<BenchCase>& cases) = 0;
     // The benchmarks the filter selects, oldest run first (by run id: the order runs were appended).
     virtual Result<std::vector<HistoryRow>> query(const HistoryFilter& filter) = 0;
     virtual int schema_version() const = 0;
@@ -44,7 +45,8 @@ public:
 // password redacted; an unreachable PostgreSQL server is a kDevice error (exit code 3: the environment failed).
 Result<std::unique_ptr<ResultsStore>> open_results_store(const std::string& location, bool create);
 
-bool is_postgres_url(const std::string& location);
+bool is_postgres_url(const std::string& location);  // postgresql://, postgres:// or a libpq keyword string
+bool is_libpq_keyword_string(const std::string& location);  // "host=... dbname=..." (keyword, '=')
 // The location as it may be printed: a URL's password (user:PASSWORD@ or ?password=...) replaced by "***".
 std::string redact_location(const std::string& location);
 

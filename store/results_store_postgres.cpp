@@ -75,14 +75,15 @@ public:
         return upgrade();
     }
 
-    Status append(const ResultsRun& run, const std::vector<BenchCase>& cases) override {
+    Result<long long> append(const ResultsRun& run, const std::vector<BenchCase>& cases) override {
         DMLTOOL_RETURN_IF_ERROR(exec("BEGIN"));
-        Status s = append_in_transaction(run, cases);
-        if (!s.is_ok()) {
+        Result<long long> id = append_in_transaction(run, cases);
+        if (!id.is_ok()) {
             PgResult(PQexec(conn_.get(), "ROLLBACK"));
-            return s;
+            return id.status();
         }
-        return exec("COMMIT");
+        DMLTOOL_RETURN_IF_ERROR(exec("COMMIT"));
+        return id;
     }
 
     Result<std::vector<HistoryRow>> query(const HistoryFilter& filter) override {
@@ -157,7 +158,7 @@ private:
         return upgrade_schema(version_, shown_, &SchemaMigration::postgres,
                               [this](const std::string& sql) { return exec(sql); });
     }
-    Status append_in_transaction(const ResultsRun& r, const std::vector<BenchCase>& cases) {
+    Result<long long> append_in_transaction(const ResultsRun& r, const std::vector<BenchCase>& cases) {
         DMLTOOL_ASSIGN_OR_RETURN(
             PgResult inserted,
             run("INSERT INTO runs(date, hostname, cpu_model, adapter, device, dmltool_version, git_commit, cache, "
@@ -178,7 +179,7 @@ private:
                      number(double(c.bytes)), number(double(c.ops))},
                     PGRES_COMMAND_OK, "cannot append benchmark '" + c.name + "'"));
         }
-        return Status::ok();
+        return std::stoll(run_id);
     }
 
     std::string shown_;

@@ -52,21 +52,24 @@ public:
     Status open(const std::string& path, bool create) {
         path_ = path;
         const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+        // Unopenable (a missing directory, no permission): the environment failed, not the input (exit 3).
         if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK)
-            return error("cannot open the results database");
+            return device_error(path_ + ": cannot open the results database (" +
+                                (db_ ? sqlite3_errmsg(db_) : "out of memory") + ")");
         sqlite3_busy_timeout(db_, kBusyWaitMs);
         return upgrade();
     }
 
-    Status append(const ResultsRun& run, const std::vector<BenchCase>& cases) override {
+    Result<long long> append(const ResultsRun& run, const std::vector<BenchCase>& cases) override {
         // IMMEDIATE: the write lock is taken up front, so two writers never both read and then fail to upgrade.
         DMLTOOL_RETURN_IF_ERROR(exec("BEGIN IMMEDIATE"));
-        Status s = append_locked(run, cases);
-        if (!s.is_ok()) {
+        Result<long long> id = append_locked(run, cases);
+        if (!id.is_ok()) {
             sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-            return s;
+            return id.status();
         }
-        return exec("COMMIT");
+        DMLTOOL_RETURN_IF_ERROR(exec("COMMIT"));
+        return id;
     }
 
     Result<std::vector<HistoryRow>> query(const HistoryFilter& filter) override {
@@ -131,7 +134,7 @@ private:
         return upgrade_schema(version_, path_, &SchemaMigration::sqlite,
                               [this](const std::string& sql) { return exec(sql); });
     }
-    Status append_locked(const ResultsRun& run, const std::vector<BenchCase>& cases) {
+    Result<long long> append_locked(const ResultsRun& run, const std::vector<BenchCase>& cases) {
         Statement insert_run(db_, "INSERT INTO runs(date, hostname, cpu_model, adapter, device, dmltool_version, "
                                   "git_commit, cache, stable_power_state, shard) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         if (!insert_run.ok()) return error("cannot prepare the run insert");
@@ -164,7 +167,7 @@ private:
             if (insert.step() != SQLITE_DONE) return error("cannot append benchmark '" + c.name + "'");
             insert.reset();
         }
-        return Status::ok();
+        return run_id;
     }
 
     std::string path_;

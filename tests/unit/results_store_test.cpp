@@ -20,6 +20,18 @@ TEST(ResultsStore, RedactsPasswords) {
     EXPECT_EQ(redact_location("history.sqlite"), "history.sqlite");
 }
 
+// Issue 40: libpq keyword strings were taken as SQLite paths and their password echoed.
+TEST(ResultsStore, KeywordStringsArePostgresAndTheirPasswordsRedacted) {
+    EXPECT_TRUE(is_postgres_url("host=/tmp/pg dbname=results password=s3cret"));
+    EXPECT_TRUE(is_postgres_url(" dbname = results"));
+    EXPECT_FALSE(is_postgres_url("history.sqlite"));
+    EXPECT_FALSE(is_postgres_url("/tmp/a=b/history.sqlite"));
+    EXPECT_EQ(redact_location("host=/tmp/pg dbname=results password=s3cret user=fleet"),
+              "host=/tmp/pg dbname=results password=*** user=fleet");
+    EXPECT_EQ(redact_location("host=db password = 's3 c\\'ret' sslmode=require"), "host=db password = *** sslmode=require");
+    EXPECT_EQ(redact_location("dbname=results passwordless=1"), "dbname=results passwordless=1");
+}
+
 TEST(ResultsStore, ChecksDates) {
     EXPECT_EQ(check_iso_date("--since", "2026-11-28"), "");
     EXPECT_EQ(check_iso_date("--since", "2026-11-28T10:00:00Z"), "");
@@ -51,8 +63,10 @@ TEST(ResultsStore, FilterSqlBindsEveryValue) {
     const SqlWhere lite = history_where(f, false), pg = history_where(f, true);
     // Values are parameters, never SQL text.
     EXPECT_EQ(lite.sql.find("DROP"), std::string::npos);
-    EXPECT_EQ(lite.sql, " WHERE b.case_name = ? AND instr(r.adapter, ?) > 0 AND substr(r.date, 1, length(?)) <= ?");
-    EXPECT_EQ(pg.sql, " WHERE b.case_name = $1::text AND strpos(r.adapter, $2::text) > 0 AND "
+    // --adapter on what history shows: the CPU's model for the CPU reference's rows.
+    const std::string shown = "(CASE WHEN b.backend = 'cpu' THEN r.cpu_model ELSE r.adapter END)";
+    EXPECT_EQ(lite.sql, " WHERE b.case_name = ? AND instr(" + shown + ", ?) > 0 AND substr(r.date, 1, length(?)) <= ?");
+    EXPECT_EQ(pg.sql, " WHERE b.case_name = $1::text AND strpos(" + shown + ", $2::text) > 0 AND "
                       "substr(r.date, 1, length($3::text)) <= $4::text");
     EXPECT_EQ(lite.params, (std::vector<std::string>{f.case_name, "llvmpipe", "2026-11-28", "2026-11-28"}));
     EXPECT_EQ(history_where(HistoryFilter{}, true).sql, "");
@@ -68,22 +82,23 @@ HistoryRow row(long long run_id, const char* name, std::vector<double> samples, 
     return r;
 }
 
-TEST(ResultsStore, BaselinePoolsTheLastRunsOfEachCase) {
+TEST(ResultsStore, BaselineKeepsTheLastRunsOfEachCaseApart) {
     BenchRun next;
     next.cases = {{"a", "gpu", {1.0}, true}, {"b", "gpu", {1.0}, true}, {"new", "gpu", {1.0}, true}};
     const std::vector<HistoryRow> rows = {row(1, "a", {1, 2}), row(2, "a", {3}, false), row(2, "b", {4}),
                                           row(3, "a", {5, 6}), row(3, "other", {7})};
     BaselineSelector last2;
     ASSERT_EQ(parse_baseline_selector("last:2", &last2), "");
-    const BenchRun base = baseline_from_history(next, rows, last2, "db");
-    ASSERT_EQ(base.cases.size(), 2u);  // "new" has no history, "other" is not in the report
-    EXPECT_EQ(base.cases[0].name, "a");
-    EXPECT_EQ(base.cases[0].samples, (std::vector<double>{3, 5, 6}));  // runs 2 and 3, not 1
-    EXPECT_FALSE(base.cases[0].converged);                              // run 2 did not converge
-    EXPECT_EQ(base.cases[1].samples, (std::vector<double>{4}));
+    const auto runs = history_runs_by_case(next, rows, last2);
+    ASSERT_EQ(runs.size(), 2u);  // "new" has no history, "other" is not in the report
+    const auto& a = runs.at({"a", "gpu"});
+    ASSERT_EQ(a.size(), 2u);  // runs 2 and 3, not 1, each its own observation
+    EXPECT_EQ(a[0]->run_id, 2);
+    EXPECT_EQ(a[1]->samples, (std::vector<double>{5, 6}));
+    EXPECT_EQ(runs.at({"b", "gpu"}).size(), 1u);
     BaselineSelector since;
     ASSERT_EQ(parse_baseline_selector("since:2026-01-01", &since), "");
-    EXPECT_EQ(baseline_from_history(next, rows, since, "db").cases[0].samples, (std::vector<double>{1, 2, 3, 5, 6}));
+    EXPECT_EQ(history_runs_by_case(next, rows, since).at({"a", "gpu"}).size(), 3u);
 }
 
 }  // namespace

@@ -1,0 +1,112 @@
+#include "gate/history.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "bench/stats.h"
+
+namespace dmltool::app {
+
+double student_t_two_sided_p(double t, unsigned degrees) {
+    if (degrees == 0 || !std::isfinite(t)) return std::isinf(t) ? 0.0 : 1.0;
+    const double pi = std::acos(-1.0);
+    const double theta = std::atan(std::fabs(t) / std::sqrt(double(degrees)));
+    const double s = std::sin(theta), c2 = std::cos(theta) * std::cos(theta);
+    // A(t | v) = P(|T| < t): for even v, sin(theta) (1 + 1/2 cos^2 + 1.3/(2.4) cos^4 + ... up to cos^(v-2));
+    // for odd v, (2/pi) (theta + sin cos (1 + 2/3 cos^2 + 2.4/(3.5) cos^4 + ... up to cos^(v-3))), v = 1: 2 theta / pi.
+    double inside;
+    if (degrees % 2 == 0) {
+        double term = 1, sum = 1;
+        for (unsigned k = 2; k + 2 <= degrees; k += 2) {
+            term *= double(k - 1) / double(k) * c2;
+            sum += term;
+        }
+        inside = s * sum;
+    } else {
+        double sum = 0;
+        if (degrees > 1) {
+            double term = 1;
+            sum = 1;
+            for (unsigned k = 3; k + 2 <= degrees; k += 2) {
+                term *= double(k - 1) / double(k) * c2;
+                sum += term;
+            }
+        }
+        inside = 2 / pi * (theta + s * std::cos(theta) * sum);
+    }
+    return std::clamp(1 - inside, 0.0, 1.0);
+}
+
+double history_threshold(const CaseComparison& c, const CompareOptions& options) {
+    return std::max(options.threshold, std::expm1(kHistorySpreadK * c.run_spread));
+}
+
+namespace {
+
+void judge_against_history(CaseComparison& c, const CompareOptions& options) {
+    CompareOptions widened = options;
+    widened.threshold = history_threshold(c, options);
+    assign_verdict(c, widened);
+    char text[160];
+    std::snprintf(text, sizeof text, " [history: %zu runs, spread %.1f%%, threshold max(%.1f%%, %g x spread) = %.1f%%]",
+                  c.history_runs, 100 * std::expm1(c.run_spread), 100 * options.threshold, kHistorySpreadK,
+                  100 * widened.threshold);
+    c.reason += text;
+}
+
+}  // namespace
+
+CaseComparison compare_with_runs(const std::vector<double>& run_medians, const RunCase& next,
+                                 const CompareOptions& options) {
+    CaseComparison c;
+    c.name = next.name;
+    c.backend = next.backend;
+    c.history_runs = run_medians.size();
+    std::vector<double> logs;
+    for (double m : run_medians) logs.push_back(std::log(m));
+    const SampleStats log_stats = summarize_samples(logs);
+    c.run_spread = log_stats.stddev;
+    // The base as compare prints it: the runs' medians as its "samples" (count = runs), its median the geometric
+    // mean the test uses.
+    c.base = summarize_samples(run_medians);
+    c.base.median = std::exp(log_stats.mean);
+    c.next = summarize_samples(next.samples);
+    c.next_converged = next.converged;
+    c.change = c.raw_change = c.next.median / c.base.median - 1;
+    const double n = double(run_medians.size());
+    const double distance = std::log(c.next.median) - log_stats.mean;
+    if (c.run_spread > 0)
+        c.p_unadjusted = student_t_two_sided_p(distance / (c.run_spread * std::sqrt(1 + 1 / n)), unsigned(n - 1));
+    else  // runs of identical medians: any other median is outside them (the threshold still applies)
+        c.p_unadjusted = distance == 0 ? 1 : 0;
+    c.p_value = c.p_unadjusted;
+    // The change's margin is the new run's own noise: the history's spread is in the threshold already.
+    c.change_noise = c.next.noise;
+    const double noise_limit = history_threshold(c, options) / 2;
+    char text[160];
+    if (!next.converged) {
+        c.noisy_reason = "new run did not converge";
+    } else if (!(c.next.noise <= noise_limit)) {
+        std::snprintf(text, sizeof text, "new run's noise %.2f%% above threshold/2 = %.2f%%", 100 * c.next.noise,
+                      100 * noise_limit);
+        c.noisy_reason = text;
+    }
+    judge_against_history(c, options);
+    return c;
+}
+
+void adjust_and_judge_mixed(std::vector<CaseComparison>& cases, const CompareOptions& options) {
+    std::vector<double> raw;
+    for (const CaseComparison& c : cases) raw.push_back(c.p_unadjusted);
+    const std::vector<double> adjusted = holm_adjusted_p_values(raw);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        cases[i].p_value = adjusted[i];
+        if (cases[i].history_runs >= kMinHistoryRuns)
+            judge_against_history(cases[i], options);
+        else
+            assign_verdict(cases[i], options);
+    }
+}
+
+}  // namespace dmltool::app

@@ -1,0 +1,54 @@
+#include "gate/probes.h"
+
+#include <cmath>
+#include <vector>
+
+#include "bench/stats.h"
+
+namespace dmltool::app {
+
+std::map<std::string, BackendProbes> run_probes(const BenchRun& run) {
+    std::map<std::string, std::vector<double>> logs;
+    for (const RunCase& c : run.cases)
+        for (double probe : {c.probe_before, c.probe_after})
+            if (probe > 0) logs[c.backend].push_back(std::log(probe));
+    std::map<std::string, BackendProbes> out;
+    for (auto& [backend, values] : logs) {
+        BackendProbes& p = out[backend];
+        // The median, since one probe taken in a hiccup must not rescale the whole run.
+        const double median = summarize_samples(values).median;
+        p.copy_median = std::exp(median);
+        p.copy_probes = values.size();
+        if (values.size() >= 3) {
+            std::vector<double> deviations;
+            for (double v : values) deviations.push_back(std::fabs(v - median));
+            p.copy_log_spread = 1.4826 * summarize_samples(deviations).median;
+        }
+    }
+    for (const auto& [backend, roofline] : run.rooflines) {
+        out[backend].roofline_copy = roofline.copy_bytes_per_second;
+        out[backend].roofline_arithmetic = roofline.int_multiply_adds_per_second;
+    }
+    return out;
+}
+
+MachineDrift machine_drift(const std::map<std::string, BackendProbes>& base,
+                           const std::map<std::string, BackendProbes>& next, const std::string& backend,
+                           bool compute_bound) {
+    MachineDrift d;
+    const auto b = base.find(backend), n = next.find(backend);
+    if (b == base.end() || n == next.end()) return d;
+    const BackendProbes &bp = b->second, &np = n->second;
+    // A rate r means a time 1/r: the drift in time is base rate / new rate.
+    if (compute_bound && bp.roofline_arithmetic > 0 && np.roofline_arithmetic > 0) {
+        d = {true, bp.roofline_arithmetic / np.roofline_arithmetic - 1, 0, "arithmetic roofline"};
+    } else if (bp.copy_median > 0 && np.copy_median > 0) {
+        d = {true, bp.copy_median / np.copy_median - 1, std::hypot(bp.copy_log_spread, np.copy_log_spread),
+             "copy probes"};
+    } else if (bp.roofline_copy > 0 && np.roofline_copy > 0) {
+        d = {true, bp.roofline_copy / np.roofline_copy - 1, 0, "copy roofline"};
+    }
+    return d;
+}
+
+}  // namespace dmltool::app

@@ -1,0 +1,47 @@
+// The machine's drift between two separate bench runs, from the run's probes only (issue 40 item 1): the copy
+// probes bench takes around every case (`throttle.probe_before/after_bytes_per_second`) and the copy and arithmetic
+// rooflines it measures before the cases (`rooflines.BACKEND`). The cases never measure the machine for each
+// other: a change in the code that slows every case alike would move them all together, and a gate that took their
+// common movement for the machine's would call that regression noise (before 2026-11-29 it did: every case 1.5x
+// slower with the probes unchanged was NOISY on every case).
+//
+// Per backend and per kind of case (memory-bound cases follow the copy probes, compute-bound ones the arithmetic
+// roofline when the run measured it, else the copy probes), the drift is new probe time / base probe time - 1
+// (positive: the machine was slower in the new run) and its noise is how much the probes themselves wandered
+// within the runs: 1.4826 x the median absolute deviation of the log probe rates, the two runs combined in
+// quadrature (zero when a run has fewer than three probes or only a roofline). A case judged SLOWER/FASTER must
+// move beyond the drift, in the verdict's direction, by more than the threshold plus that noise; otherwise the
+// machine, not the code, may have done it and the case is NOISY.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "gate/compare.h"
+
+namespace dmltool::app {
+
+// What one run's probes say about the machine, per backend.
+struct BackendProbes {
+    double copy_median = 0;       // bytes/s: median of the copy probes around the cases; 0: none
+    double copy_log_spread = 0;   // 1.4826 x MAD of their log rates (0 with fewer than three probes)
+    size_t copy_probes = 0;
+    double roofline_copy = 0;        // bytes/s from rooflines.BACKEND; 0: not measured
+    double roofline_arithmetic = 0;  // integer multiply-adds/s from rooflines.BACKEND; 0: not measured
+};
+
+std::map<std::string, BackendProbes> run_probes(const BenchRun& run);
+
+struct MachineDrift {
+    bool measured = false;  // false: neither run had a probe of this kind; nothing is known about the machine
+    double drift = 0;       // new probe time / base probe time - 1
+    double log_noise = 0;   // the probes' own spread, both runs (see the top of this file)
+    std::string source;     // "copy probes", "copy roofline", "arithmetic roofline"
+};
+
+// The drift of the machine for a case of `backend` (compute-bound or not) between the two runs.
+MachineDrift machine_drift(const std::map<std::string, BackendProbes>& base,
+                           const std::map<std::string, BackendProbes>& next, const std::string& backend,
+                           bool compute_bound);
+
+}  // namespace dmltool::app

@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""Error rates of the regression gate's separate-run and history modes (docs/compare-gate.md, issue 40).
+
+    scripts/gate_rates.py DMLTOOL CASES_JSON OUT_DIR [--gates 20] [--busy-loop] [--planted-two REGEX]
+
+Runs GATES gates of each kind on the CPU reference with the cases of CASES_JSON (e.g. cases/perf/smoke.json):
+  separate_same     compare RUN(g-1) RUN(g): two separate runs of the same build: no SLOWER, exit 0;
+  separate_all      compare RUN(g-1) ALL(g): every case 1.5x slower (DMLTOOL_TEST_SLOWDOWN=.:1.5), probes
+                    unchanged: SLOWER on every case, exit 1;
+  separate_two      compare RUN(g-1) TWO(g): the cases matching --planted-two 1.3x slower: those SLOWER, no other;
+  history_same, history_all, history_two: the same new runs against `--baseline-db DB --baseline last:5`, DB
+                    holding the same build's earlier runs (5 before the first gate, then each RUN(g) is added).
+With --busy-loop a process spinning on one core runs beside the whole measurement (the 2-core CI machine with
+another job). The bench arguments are those of the separate runs in tests/cli/check_compare_gate_rates.py. The
+tallies, the load averages and examples of misses go to OUT_DIR/rates.txt (and stdout); every report is kept.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+BENCH = ["--backend", "cpu", "--threads", "1", "--roofline-mib", "0", "--max-time", "0.5", "--min-samples", "40",
+         "--max-noise", "1", "--passes", "10"]
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return f.read().split()[0]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("dmltool")
+    parser.add_argument("cases")
+    parser.add_argument("out_dir")
+    parser.add_argument("--gates", type=int, default=20)
+    parser.add_argument("--busy-loop", action="store_true")
+    parser.add_argument("--planted-two", default="^perf/(d2s|split)/",
+                        help="regex of the cases slowed 1.3x in the 'two' gates")
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    db = os.path.join(args.out_dir, "history.sqlite")
+    if os.path.exists(db):
+        os.remove(db)
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if args.busy_loop else None
+    loads = [load_average()]
+    started = time.monotonic()
+    tallies, misses = {}, {}
+
+    def bench(name, slowdown=None, store=False):
+        path = os.path.join(args.out_dir, name + ".json")
+        env = dict(os.environ)
+        env.pop("DMLTOOL_TEST_SLOWDOWN", None)
+        if slowdown:
+            env["DMLTOOL_TEST_SLOWDOWN"] = slowdown
+        command = [args.dmltool, "bench", args.cases, *BENCH, "--report-json", path] + (["--results-db", db] if store else [])
+        r = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+        if r.returncode != 0:
+            sys.exit(f"bench {name}: exit {r.returncode}\n{r.stderr}")
+        return path
+
+    def gate(kind, command, expected_slower, all_cases):
+        r = subprocess.run([args.dmltool, "compare", "--format", "json", *command], capture_output=True, text=True,
+                           timeout=600)
+        if r.returncode not in (0, 1):
+            sys.exit(f"{kind}: compare exited {r.returncode}\n{r.stderr}")
+        result = json.loads(r.stdout)
+        slower = sorted(c["name"] for c in result["cases"] if c["verdict"] == "SLOWER")
+        want = sorted(all_cases) if expected_slower == "all" else sorted(expected_slower)
+        ok = slower == want and r.returncode == (1 if want else 0)
+        tallies.setdefault(kind, [0, 0])
+        tallies[kind][0] += ok
+        tallies[kind][1] += 1
+        if not ok:
+            wrong = [f"{c['name'].split('/')[1]} {c['verdict']} {100 * c['change']:+.1f}% ({c['reason']})"
+                     for c in result["cases"] if (c["name"] in want) != (c["verdict"] == "SLOWER")]
+            misses.setdefault(kind, []).append(f"exit {r.returncode}: " + "; ".join(wrong))
+
+    for h in range(5):
+        bench(f"history{h}", store=True)
+    previous = bench("run0", store=True)
+    with open(previous) as f:
+        names = [c["name"] for c in json.load(f)["cases"]]
+    import re
+    two = [n for n in names if re.search(args.planted_two, n)]
+    if len(two) != 2:
+        sys.exit(f"--planted-two {args.planted_two!r}: expected 2 of the {len(names)} cases, found {two}")
+    for g in range(1, args.gates + 1):
+        current = bench(f"run{g}", store=True)  # compare --baseline-db leaves a report's own run out of its history
+        everything = bench(f"all{g}", ".:1.5")
+        both = bench(f"two{g}", args.planted_two + ":1.3")
+        for kind, new, expected in (("same", current, []), ("all", everything, "all"), ("two", both, two)):
+            gate("separate_" + kind, [previous, new], expected, names)
+            gate("history_" + kind, ["--baseline-db", db, "--baseline", "last:5", new], expected, names)
+        previous = current
+        loads.append(load_average())
+    if busy:
+        busy.kill()
+        busy.wait()
+    lines = [f"{kind}: {ok} of {total} gates as required" for kind, (ok, total) in sorted(tallies.items())]
+    lines.append(f"cases: {len(names)} ({', '.join(names)}); planted two: {', '.join(two)}")
+    lines.append(f"busy loop beside: {'yes' if args.busy_loop else 'no'}; 1-minute load averages per gate: "
+                 f"{' '.join(loads)}; {time.monotonic() - started:.0f} s")
+    for kind, details in sorted(misses.items()):
+        lines.append(f"{kind} misses: " + " | ".join(details[:5]))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out_dir, "rates.txt"), "w") as f:
+        f.write(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()

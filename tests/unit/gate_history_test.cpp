@@ -1,0 +1,132 @@
+// The regression gate against the results database's history (gate/history.h, store/baseline_db.h): each
+// earlier run is one observation (its median), the between-run spread widens the threshold, and fewer than three
+// runs fall back to the two-run test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "store/baseline_db.h"
+#include "gate/history.h"
+
+namespace dmltool::app {
+namespace {
+
+TEST(StudentT, TwoSidedCriticalValuesFromTheTables) {
+    // The 0.05 two-sided critical values of Student's t for 1, 2, 3, 4, 9 and 30 degrees of freedom.
+    EXPECT_NEAR(student_t_two_sided_p(12.706, 1), 0.05, 2e-4);
+    EXPECT_NEAR(student_t_two_sided_p(4.303, 2), 0.05, 2e-4);
+    EXPECT_NEAR(student_t_two_sided_p(3.182, 3), 0.05, 2e-4);
+    EXPECT_NEAR(student_t_two_sided_p(-2.776, 4), 0.05, 2e-4);
+    EXPECT_NEAR(student_t_two_sided_p(2.262, 9), 0.05, 2e-4);
+    EXPECT_NEAR(student_t_two_sided_p(2.042, 30), 0.05, 2e-4);
+    // 0.01 for 4 degrees: 4.604.
+    EXPECT_NEAR(student_t_two_sided_p(4.604, 4), 0.01, 1e-4);
+    EXPECT_EQ(student_t_two_sided_p(0, 4), 1.0);
+    EXPECT_LT(student_t_two_sided_p(1e6, 4), 1e-12);
+}
+
+// `count` samples around `median` seconds, +-0.5%.
+RunCase run_case(double median, size_t count = 30, bool converged = true) {
+    RunCase c{"case", "cpu", {}, converged};
+    for (size_t s = 0; s < count; ++s) c.samples.push_back(median * (1 + 0.001 * double(int(s * 7 % 11) - 5)));
+    return c;
+}
+
+TEST(HistoryRuns, SameBuildIsSameAndAClearSlowdownIsSlower) {
+    const CompareOptions options;  // threshold 5%
+    const std::vector<double> history = {10e-6, 10.2e-6, 9.8e-6, 10.1e-6, 9.9e-6};  // runs 1.6% apart
+    const CaseComparison same = compare_with_runs(history, run_case(10.05e-6), options);
+    EXPECT_EQ(same.verdict, Verdict::kSame) << same.reason;
+    EXPECT_EQ(same.history_runs, 5u);
+    EXPECT_NEAR(same.run_spread, 0.0158, 0.001);
+    for (double factor : {1.3, 1.5}) {
+        const CaseComparison slower = compare_with_runs(history, run_case(10e-6 * factor), options);
+        EXPECT_EQ(slower.verdict, Verdict::kSlower) << factor << ": " << slower.reason;
+        EXPECT_LT(slower.p_unadjusted, 2e-4);  // t = log 1.3 / (1.58% x sqrt(1.2)) = 15.2, 4 degrees: 1.1e-4
+    }
+    EXPECT_EQ(compare_with_runs(history, run_case(7e-6), options).verdict, Verdict::kFaster);
+}
+
+TEST(HistoryRuns, AChangeWithinTheHistorysSpreadIsNotSlower) {
+    const CompareOptions options;
+    // Runs of this case wander +-15% (a tiny case on a shared machine): +30% is within 3 spreads of them.
+    const std::vector<double> wandering = {10e-6, 11.5e-6, 8.7e-6, 10.8e-6, 9.3e-6};
+    const CaseComparison c = compare_with_runs(wandering, run_case(13e-6), options);
+    EXPECT_NE(c.verdict, Verdict::kSlower) << c.reason;
+    EXPECT_GT(history_threshold(c, options), 0.3);
+    // x2.5 is beyond them.
+    EXPECT_EQ(compare_with_runs(wandering, run_case(25e-6), options).verdict, Verdict::kSlower);
+}
+
+TEST(HistoryRuns, TheNewRunsOwnNoiseMustNotExplainTheChange) {
+    const CompareOptions options;
+    const std::vector<double> history = {10e-6, 10.1e-6, 9.9e-6, 10e-6};
+    RunCase noisy{"case", "cpu", {}, true};
+    // Median 11 us, but samples spread 5-17 us: its own noise is far above the change's margin.
+    for (int s = 0; s < 9; ++s) noisy.samples.push_back((5 + 1.5 * s) * 1e-6);
+    const CaseComparison c = compare_with_runs(history, noisy, options);
+    EXPECT_EQ(c.verdict, Verdict::kNoisy) << c.reason;
+}
+
+HistoryRow history_row(long long run_id, double median, size_t count) {
+    HistoryRow r;
+    r.run_id = run_id;
+    r.case_name = "case";
+    r.backend = "cpu";
+    r.samples = run_case(median, count).samples;
+    r.converged = true;
+    return r;
+}
+
+// Issue 40: pooled samples let the run with the most samples (a loaded run: 129 against about 30) set the base,
+// and a case made 1.5x slower read +1.78% SAME. As runs, each is one vote.
+TEST(HistoryRuns, ARunWithManySamplesIsOneRunAmongOthers) {
+    const CompareOptions options;
+    BenchRun next;
+    next.path = "new.json";
+    next.cases = {run_case(15e-6)};
+    // Four quiet runs of 30 samples and a loaded one of 129 at 14.8 us: pooled, its samples would be the median.
+    const std::vector<HistoryRow> rows = {history_row(1, 10.1e-6, 30), history_row(2, 9.9e-6, 30),
+                                          history_row(3, 10.05e-6, 30), history_row(4, 10e-6, 30),
+                                          history_row(5, 14.8e-6, 129)};
+    BaselineSelector last5;
+    ASSERT_EQ(parse_baseline_selector("last:5", &last5), "");
+    const Comparison c = compare_with_history_runs(next, rows, last5, "db", options);
+    ASSERT_EQ(c.cases.size(), 1u);
+    EXPECT_EQ(c.cases[0].history_runs, 5u);
+    EXPECT_NEAR(c.cases[0].base.median, 10.87e-6, 0.05e-6);  // the runs' geometric mean, not the big run's median
+    EXPECT_GT(c.cases[0].change, 0.35);
+}
+
+TEST(HistoryRuns, FewerThanThreeRunsSaySoAndUseTheTwoRunTest) {
+    const CompareOptions options;
+    BenchRun next;
+    next.path = "new.json";
+    next.cases = {run_case(13e-6)};
+    const std::vector<HistoryRow> rows = {history_row(1, 20e-6, 30), history_row(2, 10e-6, 30)};
+    BaselineSelector last5;
+    ASSERT_EQ(parse_baseline_selector("last:5", &last5), "");
+    const Comparison c = compare_with_history_runs(next, rows, last5, "db", options);
+    ASSERT_EQ(c.cases.size(), 1u);
+    EXPECT_EQ(c.cases[0].history_runs, 0u);
+    // Against the most recent run (10 us), not the older one: +30% SLOWER.
+    EXPECT_EQ(c.cases[0].verdict, Verdict::kSlower) << c.cases[0].reason;
+    bool said_so = false;
+    for (const std::string& note : c.notes) said_so = said_so || note.find("fewer than 3 runs") != std::string::npos;
+    EXPECT_TRUE(said_so);
+}
+
+TEST(HistoryRuns, HolmAcrossCasesAndTheWidenedThresholdTogether) {
+    const CompareOptions options;
+    const std::vector<double> history = {10e-6, 10.2e-6, 9.8e-6, 10.1e-6, 9.9e-6};
+    std::vector<CaseComparison> cases;
+    cases.push_back(compare_with_runs(history, run_case(15e-6), options));
+    for (int i = 0; i < 4; ++i) cases.push_back(compare_with_runs(history, run_case(10e-6 * (1 + 0.004 * i)), options));
+    adjust_and_judge_mixed(cases, options);
+    EXPECT_EQ(cases[0].verdict, Verdict::kSlower) << cases[0].reason;
+    for (size_t i = 1; i < cases.size(); ++i) EXPECT_EQ(cases[i].verdict, Verdict::kSame) << cases[i].reason;
+    for (const CaseComparison& c : cases) EXPECT_LE(c.p_value, 1.0);
+}
+
+}  // namespace
+}  // namespace dmltool::app
