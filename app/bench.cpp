@@ -1,6 +1,6 @@
 // `dmltool bench`: correctness first (only cases that pass are timed), then the rooflines of this run (copy and
 // multiply-add probes), then Google Benchmark times each case on the CPU reference and on the GPU
-// (bench_registration), and the report (bench_report) relates every figure to the roofline per case, per
+// (bench/registration.h), and the report (bench/report.h) relates every figure to the roofline per case, per
 // feature level and per operator x data type, on the console and optionally as JSON/CSV files.
 #include <algorithm>
 #include <benchmark/benchmark.h>
@@ -11,20 +11,20 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "app/bench_collect.h"
-#include "app/bench_conditions.h"
-#include "app/bench_machine.h"
-#include "app/bench_registration.h"
-#include "app/bench_report.h"
-#include "app/bench_report_files.h"
-#include "app/bench_roofline.h"
-#include "app/bench_slowdown.h"
 #include "app/commands.h"
 #include "app/deviation_setup.h"
 #include "app/device.h"
-#include "app/results_db.h"
+#include "bench/collect.h"
+#include "bench/conditions.h"
+#include "bench/machine.h"
+#include "bench/registration.h"
+#include "bench/report.h"
+#include "bench/report_files.h"
+#include "bench/roofline.h"
+#include "bench/slowdown.h"
 #include "core/plan_tuning.h"
 #include "core/report.h"
+#include "store/results_db.h"
 
 namespace dmltool::app {
 namespace {

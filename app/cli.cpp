@@ -7,15 +7,14 @@
 #include <filesystem>
 #include <iostream>
 
-#include "app/bench_compare.h"
-#include "app/bench_compare_ab.h"
 #include "app/cli_errors.h"
 #include "app/commands.h"
-#include "app/results_db.h"
-// After the others: keeps merges with other branches editing the list above clean.
-#include "app/baseline_db.h"
-#include "app/html_report.h"
 #include "core/case_schema.h"
+#include "gate/compare.h"
+#include "gate/compare_ab.h"
+#include "store/baseline_db.h"
+#include "store/html_report.h"
+#include "store/results_db.h"
 
 namespace dmltool::app {
 namespace {
@@ -347,7 +346,7 @@ int run_cli(int argc, char** argv) {
     compare->add_option("--format", compare_options.format, "table (default), markdown, junit or json")
         ->check(CLI::IsMember({"table", "markdown", "junit", "json"}));
     compare->add_option("--output", compare_options.output, "Write the comparison to this file instead of stdout");
-    // Baselines from history (app/baseline_db.h): `compare --baseline-db DB [--baseline SEL] REPORT.json`.
+    // Baselines from history (store/baseline_db.h): `compare --baseline-db DB [--baseline SEL] REPORT.json`.
     std::string baseline_db, baseline_selector = "last:5";
     compare->add_option("--baseline-db", baseline_db,
                         "Judge one report (REPORT.json, the only file) against the history in this SQLite file or "

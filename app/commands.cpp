@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cstdio>
 
-#include "app/bench_machine.h"
 #include "app/deviation_setup.h"
 #include "app/device.h"
+#include "bench/machine.h"
 #include "core/platform.h"
 #include "core/report.h"
 

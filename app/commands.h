@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench_stats.h"
+#include "bench/stats.h"
 #include "core/case_selection.h"
 #include "core/op_registry.h"
 #include "core/plan_tuning.h"

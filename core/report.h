@@ -38,7 +38,7 @@ void print_case(std::FILE* out, const CaseResult& result, const ConsoleOptions& 
 void print_summary(std::FILE* out, const RunSummary& summary, const std::vector<CaseResult>& results);
 
 Status write_junit(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& summary);
-// What a run's JSON report says about the run itself, as bench's report does (app/bench_report_files.h): a result
+// What a run's JSON report says about the run itself, as bench's report does (bench/report_files.h): a result
 // without its date, build, options and adapter cannot be compared with anything.
 struct RunReportInfo {
     std::string backend;              // "cpu reference", or the device backends' names joined by " + "

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "app/bench_compare.h"
-#include "app/bench_compare_ab.h"
+#include "gate/compare.h"
+#include "gate/compare_ab.h"
 
 namespace dmltool::app {
 namespace {

@@ -1,11 +1,11 @@
-// The throttle probe's device copy (app/bench_conditions.h) on a fake device whose clock ramps up under load:
+// The throttle probe's device copy (bench/conditions.h) on a fake device whose clock ramps up under load:
 // the probe must warm the device up before it times, or it measures the ramp instead of the clock a busy case
 // runs at.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "app/bench_conditions.h"
+#include "bench/conditions.h"
 #include "core/op_registry.h"
 
 namespace dmltool::app {

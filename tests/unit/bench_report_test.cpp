@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "app/bench_report.h"
-#include "app/bench_report_files.h"
-#include "app/bench_roofline.h"
+#include "bench/report.h"
+#include "bench/report_files.h"
+#include "bench/roofline.h"
 #include "temp_dir.h"
 
 namespace dmltool::app {

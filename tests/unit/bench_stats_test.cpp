@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "app/bench_stats.h"
+#include "bench/stats.h"
 
 namespace dmltool::app {
 namespace {

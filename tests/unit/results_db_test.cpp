@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "app/results_db.h"
+#include "store/results_db.h"
 #include "temp_dir.h"
 
 namespace dmltool::app {

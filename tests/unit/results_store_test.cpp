@@ -2,8 +2,8 @@
 // pooling of history into a baseline (the database round trips are tests/cli/check_results_store.py's).
 #include <gtest/gtest.h>
 
-#include "app/baseline_db.h"
-#include "app/results_store.h"
+#include "store/baseline_db.h"
+#include "store/results_store.h"
 
 namespace dmltool::app {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/baseline_db.h"
+#include "store/baseline_db.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "app/results_store.h"
+#include "store/results_store.h"
 
 namespace dmltool::app {
 

@@ -1,4 +1,4 @@
-#include "app/bench_compare_ab.h"
+#include "gate/compare_ab.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,7 +16,7 @@
 extern char** environ;
 #endif
 
-#include "app/bench_stats.h"
+#include "bench/stats.h"
 
 namespace dmltool::app {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/bench_roofline.h"
+#include "bench/roofline.h"
 
 #include <algorithm>
 #include <chrono>

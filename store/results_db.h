@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "app/bench_report.h"
-#include "app/bench_stats.h"
+#include "bench/report.h"
+#include "bench/stats.h"
 #include "core/status.h"
 
 namespace dmltool::app {

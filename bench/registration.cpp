@@ -1,4 +1,4 @@
-#include "app/bench_registration.h"
+#include "bench/registration.h"
 
 #include <benchmark/benchmark.h>
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "app/bench_report.h"
+#include "bench/report.h"
 #include "core/backend.h"
 #include "core/thread_pool.h"
 

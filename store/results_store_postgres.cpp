@@ -7,7 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "app/results_store.h"
+#include "store/results_store.h"
 
 #if DMLTOOL_HAVE_LIBPQ
 #include <libpq-fe.h>

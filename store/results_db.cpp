@@ -1,5 +1,5 @@
 // The front end of the benchmark history: bench's append, `dmltool history`, over either store (results_store.h).
-#include "app/results_db.h"
+#include "store/results_db.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include <regex>
 #include <tuple>
 
-#include "app/results_store.h"
+#include "store/results_store.h"
 
 namespace dmltool::app {
 

@@ -1,14 +1,14 @@
 // `dmltool compare --baseline-db DB [--baseline last:N|commit:SHA|since:DATE] REPORT.json`: a bench report judged
 // against the history of the same cases on the same adapter, driver (device runtime), cache mode and clock setting
 // (and CPU, for the CPU reference's cases), instead of against one other report. The selected history runs' samples
-// of each case x backend are pooled into the base side of the ordinary comparison (bench_compare.h), so the
+// of each case x backend are pooled into the base side of the ordinary comparison (gate/compare.h), so the
 // verdicts, formats and exit codes are compare's; 3 when the database cannot be reached.
 #pragma once
 
 #include <string>
 
-#include "app/bench_compare.h"
-#include "app/results_db.h"
+#include "gate/compare.h"
+#include "store/results_db.h"
 
 namespace dmltool::app {
 

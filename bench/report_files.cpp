@@ -1,4 +1,4 @@
-#include "app/bench_report_files.h"
+#include "bench/report_files.h"
 
 #include <cerrno>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "app/bench_stats.h"
+#include "bench/stats.h"
 
 namespace dmltool::app {
 namespace {
@@ -164,7 +164,7 @@ std::string csv_number(std::optional<double> value) {
     return text;
 }
 
-// The relative noise of the median (app/bench_stats.h); empty when unknown (fewer than two samples).
+// The relative noise of the median (bench/stats.h); empty when unknown (fewer than two samples).
 std::string csv_noise(const std::vector<double>& samples) {
     const double noise = summarize_samples(samples).noise;
     return std::isfinite(noise) ? csv_number(noise) : "";

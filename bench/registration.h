@@ -1,5 +1,5 @@
 // Registers one Google Benchmark per passing case and backend. Each runs exactly one Google Benchmark iteration
-// in which dmltool samples the case itself (app/bench_stats.h: batches until the median's noise is below
+// in which dmltool samples the case itself (bench/stats.h: batches until the median's noise is below
 // --max-noise or --max-time runs out) and reports the median sample as the iteration's manual time, so Google
 // Benchmark's reporters show the median; the sample count, noise and convergence are counters. A sample is the
 // mean of a batch of back-to-back executions: GPU timestamps on the device, wall time on the (multithreaded) CPU
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "app/bench_conditions.h"
-#include "app/bench_slowdown.h"
-#include "app/bench_stats.h"
+#include "bench/conditions.h"
+#include "bench/slowdown.h"
+#include "bench/stats.h"
 
 #include "core/backend.h"
 #include "core/case_spec.h"
@@ -42,13 +42,13 @@ struct BenchTargets {
     // Called before every sample with the backend label ("cpu", "gpu", "directml"); --cache cold flushes the
     // caches there. Empty: hot caches. A failure stops the benchmark with that error.
     std::function<Status(const std::string& backend)> before_sample;
-    // Throttle awareness (app/bench_conditions.h): runs the copy probe of `backend` after the benchmark `after`
+    // Throttle awareness (bench/conditions.h): runs the copy probe of `backend` after the benchmark `after`
     // ("" before the first) and returns its bandwidth; empty: no probes. The monitor keeps every probe.
     std::function<Result<double>(const std::string& backend, const std::string& after)> probe;
     ThrottleMonitor* throttle = nullptr;
     std::set<std::string> throttle_flag_backends;  // where a slow probe re-measures (others only record it)
     bool cold = false;  // --cache cold: one execution per sample (only the first of a batch would be cold)
-    // DMLTOOL_TEST_SLOWDOWN (app/bench_slowdown.h): the matching cases are made this much slower; null: none.
+    // DMLTOOL_TEST_SLOWDOWN (bench/slowdown.h): the matching cases are made this much slower; null: none.
     const TestSlowdown* slowdown = nullptr;
 };
 

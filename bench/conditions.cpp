@@ -1,4 +1,4 @@
-#include "app/bench_conditions.h"
+#include "bench/conditions.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 // Between Google Benchmark and the display the user asked for (--benchmark_format=console|json|csv): forwards
-// every call to that display. (dmltool's own report takes its samples from bench_registration's SampledRun.)
+// every call to that display. (dmltool's own report takes its samples from bench/registration.h's SampledRun.)
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -7,15 +7,15 @@
 // per build and so one paired log ratio log(new/base); the rounds' ratios are judged by the sign test (distribution-
 // free, paired: the machine's state in a round cancels in its ratio; one vote per round, so a round spoiled by a
 // burst of load weighs no more than another), Holm-adjusted across the
-// cases, and turned into the usual FASTER/SLOWER/SAME/NOISY verdicts (bench_compare.h) with the median ratio as
-// the change and its order-statistic noise (bench_stats.h) as the change's noise. NOISY: the rounds' ratios are too
+// cases, and turned into the usual FASTER/SLOWER/SAME/NOISY verdicts (gate/compare.h) with the median ratio as
+// the change and its order-statistic noise (bench/stats.h) as the change's noise. NOISY: the rounds' ratios are too
 // spread to resolve a change of the threshold's size.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "app/bench_compare.h"
+#include "gate/compare.h"
 
 namespace dmltool::app {
 

@@ -1,7 +1,7 @@
-#include "app/html_report.h"
+#include "store/html_report.h"
 
-#include "app/bench_compare.h"
 #include "core/report.h"
+#include "gate/compare.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +13,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "app/baseline_db.h"
-#include "app/results_store.h"
+#include "store/baseline_db.h"
+#include "store/results_store.h"
 
 namespace dmltool::app {
 namespace {

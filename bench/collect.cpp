@@ -1,4 +1,4 @@
-#include "app/bench_collect.h"
+#include "bench/collect.h"
 
 #include "core/platform.h"
 

@@ -6,12 +6,12 @@
 //           --threshold (new/base - 1 > threshold);
 //   FASTER  the same test rejects AND the median got faster by more than the threshold (new/base - 1 < -threshold);
 //   SAME    otherwise: no significant difference, or one smaller than the threshold.
-// The p-values are Holm-adjusted across the cases of one comparison (app/bench_stats.h): 40 unchanged cases at
+// The p-values are Holm-adjusted across the cases of one comparison (bench/stats.h): 40 unchanged cases at
 // alpha 0.05 would otherwise flag two by chance. Holm, not Benjamini-Hochberg: the gate fails a pull request when
 // ANY case is SLOWER, so the error that matters is the family-wise one (any false SLOWER), which Holm bounds by
 // alpha whatever the other cases do; BH bounds the expected share of false discoveries among the flagged cases.
 // Separate runs are also checked for drift (the machine's speed moving between them): each run's own copy probes
-// (bench_conditions.h) give its speed per backend, and the ratio of the two runs' median probes is the drift. A
+// (bench/conditions.h) give its speed per backend, and the ratio of the two runs' median probes is the drift. A
 // SLOWER/FASTER verdict whose change is smaller than the drift is NOISY instead (the machine moved more than the
 // code did). With --normalize-by-probes the new run's times are also divided by the drift before judging (and a
 // verdict the division made, SLOWER/FASTER after it but not before, is NOISY too). Normalising is not the default:
@@ -30,7 +30,7 @@
 // less than the threshold is NOISY. It works best with `bench --passes N`, which spreads each case's samples over
 // the whole run so that some of them fall between bursts of load. The price: a regression in only some executions
 // (an occasional slow path) is NOISY in separate runs.
-// `compare --ab` (bench_compare_ab.h) judges interleaved rounds of two builds instead.
+// `compare --ab` (gate/compare_ab.h) judges interleaved rounds of two builds instead.
 // Exit codes: 1 when any case is SLOWER, 2 on bad input or refused runs, 0 otherwise.
 #pragma once
 
@@ -39,7 +39,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/bench_stats.h"
+#include "bench/stats.h"
 #include "core/status.h"
 
 namespace dmltool::app {

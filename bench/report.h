@@ -28,7 +28,7 @@ struct BenchCase {
     uint64_t bytes = 0;    // logical bytes read + written once each
     uint64_t ops = 0;      // arithmetic operations (MAC = 2)
     double seconds = 0;    // per execution (the median sample); 0 = not measured (filtered out or failed while timed)
-    std::vector<double> samples;         // seconds per execution, one per batch (app/bench_stats.h)
+    std::vector<double> samples;         // seconds per execution, one per batch (bench/stats.h)
     unsigned executions_per_sample = 1;  // the batch size behind each sample
     bool converged = true;               // false: --max-time ran out before the noise fell below --max-noise
     double probe_before = 0, probe_after = 0;  // throttle probes (bytes/s) around the samples; 0 = none

@@ -1,4 +1,4 @@
-#include "app/results_store.h"
+#include "store/results_store.h"
 
 #include <cctype>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "app/bench_compare.h"
+#include "gate/compare.h"
 
 #include "core/report.h"
 
@@ -9,13 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "app/bench_report.h"
-#include "app/bench_report_files.h"
+#include "bench/report.h"
+#include "bench/report_files.h"
 
 namespace dmltool::app {
 namespace {
 
-// The fast end of a case's samples (see app/bench_compare.h): the 10th percentile, not the minimum, so that one
+// The fast end of a case's samples (see gate/compare.h): the 10th percentile, not the minimum, so that one
 // lucky sample does not decide.
 constexpr double kFastEndQuantile = 0.1;
 
@@ -354,7 +354,7 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
         const auto drift = drift_factors.find(c.backend);
         out.cases.push_back(compare_case(c, *found->second, options, drift == drift_factors.end() ? 1 : drift->second));
     }
-    // Common-mode drift per backend (see bench_compare.h), from three cases up: with two, the median is their mean
+    // Common-mode drift per backend (see gate/compare.h), from three cases up: with two, the median is their mean
     // and a slowdown in one would pull it halfway.
     std::map<std::string, std::vector<double>> log_changes;
     for (const CaseComparison& c : out.cases) log_changes[c.backend].push_back(std::log1p(c.change));

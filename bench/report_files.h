@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "app/bench_machine.h"
-#include "app/bench_report.h"
+#include "bench/machine.h"
+#include "bench/report.h"
 #include "core/status.h"
 
 namespace dmltool::app {

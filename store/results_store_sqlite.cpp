@@ -3,7 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "app/results_store.h"
+#include "store/results_store.h"
 
 #if DMLTOOL_HAVE_SQLITE
 #include <sqlite3.h>

@@ -1,9 +1,9 @@
-#include "app/bench_report.h"
+#include "bench/report.h"
 
 #include <cmath>
 #include <tuple>
 
-#include "app/bench_stats.h"
+#include "bench/stats.h"
 
 namespace dmltool::app {
 

@@ -1,4 +1,4 @@
-#include "app/bench_machine.h"
+#include "bench/machine.h"
 
 #include <ctime>
 #include <fstream>
@@ -26,7 +26,7 @@ MachineInfo describe_machine() {
 }
 
 BuildInfo build_info() {
-    // The version from app/CMakeLists.txt, the commit from the header every build regenerates.
+    // The version from bench/CMakeLists.txt, the commit from the header every build regenerates.
     return {DMLTOOL_VERSION, DMLTOOL_GIT_COMMIT};
 }
 

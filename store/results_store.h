@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "app/results_db.h"
 #include "core/status.h"
+#include "store/results_db.h"
 
 namespace dmltool::app {
 

@@ -1,4 +1,4 @@
-#include "app/bench_slowdown.h"
+#include "bench/slowdown.h"
 
 #include <chrono>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "app/bench_stats.h"
+#include "bench/stats.h"
 
 #include <algorithm>
 #include <cmath>
