@@ -79,7 +79,8 @@ size_t ImportSummary::unsupported_count() const {
 
 std::string ImportSummary::line() const {
     std::string text = "import: " + name + ": " + std::to_string(nodes) + " nodes, " + std::to_string(mapped_nodes) +
-                       " mapped to " + std::to_string(cases_per_operator.size()) + " DirectML operators, " +
+                       " mapped to " + std::to_string(cases_per_operator.size()) + " DirectML operator" +
+                       (cases_per_operator.size() == 1 ? "" : "s") + ", " +
                        std::to_string(layout_only) + " layout-only, " + std::to_string(unsupported_count()) +
                        " unsupported";
     std::string list;
