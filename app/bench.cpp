@@ -480,7 +480,27 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     if (!context.not_benchmarked.empty())
         std::fprintf(human, "%zu selected cases or files were not benchmarked (they did not pass)\n",
                      context.not_benchmarked.size());
-    int code = (selected->broken.empty() && context.not_benchmarked.empty()) ? 0 : 1;
+    // A case that did not pass fails the bench (1), but for UNSUPPORTED ones in a sweep that expects them
+    // (--allow-unsupported); timing nothing because every case was UNSUPPORTED or SKIPPED tested nothing (5).
+    size_t unsupported = 0, skipped = 0;
+    const NotBenchmarked* first_unsupported = nullptr;
+    for (const NotBenchmarked& n : context.not_benchmarked) {
+        skipped += n.status == "SKIPPED";
+        if (n.status != "UNSUPPORTED") continue;
+        if (!first_unsupported) first_unsupported = &n;
+        ++unsupported;
+    }
+    const size_t excused = options.allow_unsupported ? unsupported : 0;
+    int code = (selected->broken.empty() && context.not_benchmarked.size() == excused) ? 0 : 1;
+    if (timed.empty() && selected->broken.empty() && unsupported + skipped == context.not_benchmarked.size() &&
+        excused == 0) {
+        std::fflush(human);
+        std::fprintf(stderr, "%s\n",
+                     nothing_tested_line(context.not_benchmarked.size(), options.selection, unsupported,
+                                         first_unsupported ? first_unsupported->reason : std::string())
+                         .c_str());
+        code = kExitNothingTested;
+    }
     if (!options.report_json_path.empty())
         if (Status s = write_report_json(options.report_json_path, report, context); !s.is_ok()) code = report_error(s, 2);
     if (!options.report_csv_path.empty())

@@ -20,13 +20,23 @@ namespace dmltool::app {
 namespace {
 
 const char* kRunFooter = R"(
-Exit codes: 0 all selected cases passed (UNSUPPORTED/SKIPPED do not fail a run), 1 a case FAILED or was
-MISTRUSTED (or DEVIATES with --strict), 2 invalid input or usage (any INVALID case), 3 device or environment error,
-5 nothing tested (the selection matched no case, or every case was SKIPPED).
 Statuses: PASSED, FAILED, MISTRUSTED (output or expectation is constant: nothing was proven), DEVIATES (DirectML's
 output breaks the contract as its version's deviation registry says it does: named with the entry's id),
 UNSUPPORTED (above the --feature-level cap, or beyond this machine), INVALID (the case breaks a DirectML rule or
 its data is wrong), SKIPPED (nothing to compare against).)";
+
+// Every command's --help ends with the one list of exit codes (README.md and docs/cli.md: Exit codes).
+const char* kExitCodes = R"(
+Exit codes (the same for every command):
+  0  success: every selected case passed (UNSUPPORTED, SKIPPED and DEVIATES do not fail a run); compare: no
+     case SLOWER
+  1  a case FAILED or was MISTRUSTED (or DEVIATES, with --strict); bench: a selected case was not benchmarked;
+     compare: a case SLOWER
+  2  invalid input or usage: a bad option, file or case (any INVALID case), a report that cannot be written
+  3  device or environment error: no GPU or DirectML device, a device fault, a database out of reach
+  5  nothing was tested: no case selected, or every selected case SKIPPED or UNSUPPORTED (run and bench:
+     --allow-unsupported accepts UNSUPPORTED cases, for sweeps that expect them)
+)";
 
 struct CommonFlags {
     std::string backend = "both";
@@ -169,6 +179,9 @@ int run_cli(int argc, char** argv) {
     run->add_flag("-v,--verbose", run_options.verbose, "Also list passed cases with their comparison statistics");
     run->add_flag("--strict", run_options.strict,
                   "DEVIATES fails the run (exit code 1): DirectML's registered departures from the contract count");
+    run->add_flag("--allow-unsupported", run_options.allow_unsupported,
+                  "A run whose cases are all UNSUPPORTED (beyond --feature-level or this machine) exits 0, not 5 "
+                  "(nothing tested): for sweeps that expect such cases");
     run->footer(kRunFooter);
 
     Selection validate_selection;
@@ -260,6 +273,9 @@ int run_cli(int argc, char** argv) {
              "--throttle-threshold", [&](double percent) { bench_options.throttle_threshold = percent / 100; },
              "Percent below the best probe that counts as a throttled clock (default 10)")
         ->check(CLI::Range(0.0, 100.0));
+    bench->add_flag("--allow-unsupported", bench_options.allow_unsupported,
+                    "UNSUPPORTED cases are not benchmarked without failing the run (exit 1), and a selection of "
+                    "only UNSUPPORTED cases exits 0, not 5 (nothing tested): for sweeps that expect such cases");
     bench->add_flag("--stable-power-state", bench_options.device.stable_power_state,
                     "Windows in developer mode: fix the GPU clocks with ID3D12Device::SetStablePowerState for A/B "
                     "comparisons (lower than normal clocks; refused outside developer mode, where the call would "
@@ -379,9 +395,7 @@ int run_cli(int argc, char** argv) {
                     "exceeds threshold/2; then SLOWER or FASTER\nwhen significant and beyond --threshold; SAME "
                     "otherwise. p-values are Holm-adjusted across the cases; for separate runs,\nNOISY when the drift "
                     "of the runs' copy probes exceeds the change.\n"
-                    "A/B mode: dmltool compare --ab BASE_DMLTOOL NEW_DMLTOOL [--rounds N] -- BENCH_ARGS...\n"
-                    "Exit codes: 0 no case SLOWER, 1 a case SLOWER, 2 bad input or "
-                    "refused comparison.");
+                    "A/B mode: dmltool compare --ab BASE_DMLTOOL NEW_DMLTOOL [--rounds N] -- BENCH_ARGS...");
 
     // `compare --ab A B -- BENCH_ARGS...`: what follows `--` is for the builds' bench, not for CLI11.
     if (argc > 2 && std::string(argv[1]) == "compare") {
@@ -394,6 +408,10 @@ int run_cli(int argc, char** argv) {
                 break;
             }
     }
+    const std::vector<CLI::App*> commands = {run, validate, list, bench, compare, history, generate, import, report,
+                                            schema};
+    app.footer(kExitCodes);
+    for (CLI::App* command : commands) command->footer(command->get_footer() + kExitCodes);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -405,10 +423,9 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         // CLI11 reports a mistyped subcommand ("dmltool rnu") as "A subcommand is required": name the word instead.
         const std::string first = argc > 1 ? argv[1] : "";
-        const CLI::App* subcommands[] = {run, validate, list, bench, compare, history, generate, import, report, schema};
-        const auto sub = std::find_if(std::begin(subcommands), std::end(subcommands),
+        const auto sub = std::find_if(commands.begin(), commands.end(),
                                       [&](const CLI::App* s) { return s->check_name(first); });
-        const bool known = sub != std::end(subcommands);
+        const bool known = sub != commands.end();
         if (!first.empty() && first[0] != '-' && !known) {
             std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate, import, report or schema; see "
                          "dmltool --help)\n", first.c_str());

@@ -1,6 +1,7 @@
 #include "app/commands.h"
 
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -39,13 +40,15 @@ std::vector<std::pair<std::string, std::string>> describe_run_options(const RunC
                     {"max_host_mib", std::to_string(o.run.max_host_bytes >> 20)},
                     {"max_device_mib", o.device.max_device_mib ? std::to_string(o.device.max_device_mib) : "adapter"},
                     {"deviations", o.device.deviations},
-                    {"strict", o.strict ? "on" : "off"}});
+                    {"strict", o.strict ? "on" : "off"},
+                    {"allow_unsupported", o.allow_unsupported ? "on" : "off"}});
     return options;
 }
 
 }  // namespace
 
-std::string nothing_tested_line(size_t total, const Selection& selection) {
+std::string nothing_tested_line(size_t total, const Selection& selection, size_t unsupported,
+                                const std::string& first_unsupported_reason) {
     std::string chosen;
     if (!selection.filter.empty()) chosen += " --filter '" + selection.filter + "'";
     for (const std::string& tag : selection.tags) chosen += " --tag " + tag;
@@ -57,9 +60,16 @@ std::string nothing_tested_line(size_t total, const Selection& selection) {
         return "dmltool: error: no case selected: " +
                (chosen.empty() ? "the " + files + (selection.files.size() == 1 ? " holds" : " hold") + " no case" : chosen.substr(1) + " matches none of the cases in " + files) +
                " (exit code 5)";
-    return "dmltool: error: nothing was tested: " +
-           (total == 1 ? std::string("the selected case was") : "all " + std::to_string(total) + " selected cases were") +
-           " SKIPPED (the [SKIPPED] lines say why; exit code 5)";
+    const std::string cases =
+        total == 1 ? std::string("the selected case was") : "all " + std::to_string(total) + " selected cases were";
+    if (unsupported == 0) return "dmltool: error: nothing was tested: " + cases + " SKIPPED (the [SKIPPED] lines say why; exit code 5)";
+    const std::string accept = "; --allow-unsupported accepts UNSUPPORTED cases; exit code 5)";
+    if (unsupported < total)
+        return "dmltool: error: nothing was tested: " + cases + " SKIPPED (" + std::to_string(total - unsupported) +
+               ") or UNSUPPORTED (" + std::to_string(unsupported) + ") (the [SKIPPED] and [UNSUPPORTED] lines say why" +
+               accept;
+    return "dmltool: error: nothing was tested: " + cases + " UNSUPPORTED (" +
+           (total == 1 ? "" : "the first: ") + first_unsupported_reason + accept;
 }
 
 int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
@@ -122,13 +132,21 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     }
     progress.clear();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const RunSummary summary = summarize(results, seconds, options.strict);
+    const RunSummary summary = summarize(results, seconds, options.strict, options.allow_unsupported);
     print_summary(stdout, summary, results);
     if (summary.device_error)
         std::printf("dmltool: device error: the cases above name the failing call and its HRESULT (exit code 3)\n");
     int code = exit_code_for(summary);
     std::fflush(stdout);  // the line follows the summary on a shared terminal or log
-    if (code == kExitNothingTested) std::fprintf(stderr, "%s\n", nothing_tested_line(summary.total, options.selection).c_str());
+    if (code == kExitNothingTested) {
+        const auto unsupported = std::find_if(results.begin(), results.end(), [](const CaseResult& r) {
+            return r.status == CaseStatus::kUnsupported;
+        });
+        std::fprintf(stderr, "%s\n",
+                     nothing_tested_line(summary.total, options.selection, summary.unsupported,
+                                         unsupported == results.end() ? std::string() : unsupported->reason)
+                         .c_str());
+    }
     for (const auto& [path, write] :
          {std::pair{options.junit_path, 0}, std::pair{options.json_path, 1}}) {
         if (path.empty()) continue;

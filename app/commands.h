@@ -40,6 +40,7 @@ struct RunCommandOptions {
     unsigned threads = 0;
     bool verbose = false;
     bool strict = false;  // --strict: DEVIATES fails the run (exit code 1)
+    bool allow_unsupported = false;  // --allow-unsupported: all cases UNSUPPORTED is exit 0, not 5 (nothing tested)
     std::string junit_path;
     std::string json_path;
 };
@@ -62,6 +63,7 @@ struct BenchCommandOptions {
     std::string throttle = "auto";            // --throttle auto|on|off: may a slow clock probe re-measure a case
     double throttle_threshold = 0.10;         // --throttle-threshold: how far below the best probe counts as slow
     std::string results_db;                   // --results-db: append every benchmark to this SQLite database
+    bool allow_unsupported = false;           // --allow-unsupported: UNSUPPORTED cases neither fail nor empty a run
 };
 
 // "a,b,c": items joined by `separator`.
@@ -70,9 +72,11 @@ std::string join(const std::vector<std::string>& items, const char* separator);
 // record them: option name -> value as used.
 std::vector<std::pair<std::string, std::string>> describe_shared_options(const Selection& selection, const RunOptions& run,
                                                                          const DeviceOptions& device, unsigned threads);
-// The one line (exit code 5) that says why a run or bench of `total` cases, all SKIPPED, tested nothing; with
-// total 0, that the selection (--filter, --tag, --shard) chose no case.
-std::string nothing_tested_line(size_t total, const Selection& selection);
+// The one line (exit code 5) that says why a run or bench of `total` cases, all SKIPPED or UNSUPPORTED
+// (`unsupported` of them, the first for `first_unsupported_reason`), tested nothing; with total 0, that the
+// selection (--filter, --tag, --shard) chose no case.
+std::string nothing_tested_line(size_t total, const Selection& selection, size_t unsupported = 0,
+                                const std::string& first_unsupported_reason = "");
 int run_command(const RunCommandOptions& options, const OpRegistry& registry);
 // `verbose` (-v): also list the valid cases.
 int validate_command(const Selection& selection, const RunOptions& options, const OpRegistry& registry,

@@ -1,4 +1,4 @@
-// CaseSpec is one parsed test case of a case file (spec/case-format.md): the operator and its validated desc,
+// CaseSpec is one parsed test case of a case file (docs/case-format.md): the operator and its validated desc,
 // where each input and expected output comes from, tolerance overrides and labels. Loading never throws and
 // never stops at the first bad case: each case carries its own Status, so one typo makes one INVALID case.
 #pragma once

@@ -38,10 +38,11 @@ std::string xml_escape(const std::string& text) {
     return out;
 }
 
-RunSummary summarize(const std::vector<CaseResult>& results, double seconds, bool strict) {
+RunSummary summarize(const std::vector<CaseResult>& results, double seconds, bool strict, bool allow_unsupported) {
     RunSummary s;
     s.seconds = seconds;
     s.strict = strict;
+    s.allow_unsupported = allow_unsupported;
     for (const CaseResult& r : results) {
         ++s.total;
         s.device_error |= r.device_error;
@@ -62,8 +63,9 @@ int exit_code_for(const RunSummary& s) {
     if (s.device_error) return 3;
     if (s.invalid) return 2;
     if (s.failed || s.mistrusted || (s.strict && s.deviates)) return 1;
-    // A run that tested nothing must not look like a pass (as pytest's exit 5, "no tests collected").
-    if (s.skipped == s.total) return kExitNothingTested;
+    // A run that tested nothing must not look like a pass (as pytest's exit 5, "no tests collected"): an
+    // UNSUPPORTED case ran nothing either, unless the run says it expects them.
+    if (s.skipped + (s.allow_unsupported ? 0 : s.unsupported) == s.total) return kExitNothingTested;
     return 0;
 }
 

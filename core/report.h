@@ -18,11 +18,16 @@ struct RunSummary {
     size_t total = 0, passed = 0, failed = 0, mistrusted = 0, unsupported = 0, invalid = 0, skipped = 0, deviates = 0;
     bool device_error = false;
     bool strict = false;  // --strict: a DEVIATES case fails the run (exit code 1)
+    // --allow-unsupported: UNSUPPORTED cases do not make a run "nothing tested" (a sweep that expects cases beyond
+    // this machine or the feature-level cap).
+    bool allow_unsupported = false;
     double seconds = 0;
 };
 
-RunSummary summarize(const std::vector<CaseResult>& results, double seconds, bool strict = false);
-// No case selected, or every selected case SKIPPED: the run tested nothing (docs/cli.md: Exit codes).
+RunSummary summarize(const std::vector<CaseResult>& results, double seconds, bool strict = false,
+                     bool allow_unsupported = false);
+// No case selected, or every selected case SKIPPED or UNSUPPORTED (UNSUPPORTED counts as tested with
+// --allow-unsupported): the run tested nothing (docs/cli.md: Exit codes).
 constexpr int kExitNothingTested = 5;
 // 3 device/environment error, 2 any INVALID, 1 any FAILED or MISTRUSTED (or DEVIATES with strict), 5 nothing
 // tested, else 0.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Markdown summary of `dmltool bench` (GPU) against pytorch_baseline.py, workload by workload, with issue 12's
-speed target per row (met / missed) and the copy probe against 3.6 TB/s; optionally the CPU reference's rows.
+"""Markdown summary of `dmltool bench` (GPU) against pytorch_baseline.py, workload by workload, with the speed
+target per row (met / missed) and the copy probe against 3.6 TB/s; optionally the CPU reference's rows.
 
     compare.py BENCH_JSON PYTORCH_JSON [--report REPORT_JSON] [--cpu-report CPU_REPORT_JSON] > summary.md
     compare.py --cpu-report CPU_REPORT_JSON > summary.md      # the CPU reference's rows only
@@ -9,39 +9,33 @@ BENCH_JSON is Google Benchmark's --benchmark_out file; REPORT_JSON (dmltool benc
 probe that "% of copy" divides by (and the row's % of roofline), and the throttle probes run right before and after
 each case: "% of probes around" divides by the faster of those two (the clock/bandwidth the case could have had;
 the slower one may come from a dip that began after it). The copy targets are judged on "% of copy, drift-adjusted":
-the run's copy probe scaled by the case's probes around over the median of every case's probes around. A GPU whose
+the run's copy probe scaled by the case's probes around over the median of every case's probes around (judge()). A GPU whose
 bandwidth drifts (the shared H100 ranged 1.3-2.7 TB/s within one run on 2026-11-26) must not be judged against a
 start-of-run probe for a case measured in a dip; but the probes around are 64 MiB copies, which run below the 256 MiB
 copy probe on a steady GPU (the H200 of 2026-11-28: 3.3 against 4.19 TB/s, cases up to 4.09), so they are the drift's
-measure, never the denominator. The tallies against the single copy probe and against the probes around are printed
-too. "% of a same-size copy" divides by the report's copy of the case's own bytes (timed like the case after all
+measure, never the denominator. The summary prints one count, by that rule. "% of a same-size copy" divides by the report's copy of the case's own bytes (timed like the case after all
 cases); a copy-target row that misses names that copy as its measured limit. With --benchmark_repetitions, the median of the
 repetitions is used. Both sides count the same logical bytes; the convolution compares operations per second
 (MAC = 2). CPU_REPORT_JSON is `dmltool bench --backend cpu --report-json` on the CI-sized machine (issue 12's
 CPU rows: % of the host copy, Gop/s).
 
-Issue 12's targets (a row is met when its measured value reaches the target):
-  QLinearConv (qlconv)                          >= 1.0x PyTorch (cuDNN fp32, TF32 off)
-  DEPTH_TO_SPACE1, SPLIT, RESAMPLE nearest x2   >= 85% of the copy probe
-  RESAMPLE nearest x0.5                         >= 1.5x PyTorch (int8 viewed as uint8)
-  RESAMPLE linear x2 (float32, float16)         >= 70% of the copy probe
-  RESAMPLE linear x0.5 (float32, float16)       >= 1.5x PyTorch
-  RESAMPLE linear int8 (x2 and x0.5)            >= 50% of the copy probe (PyTorch has no 8-bit bilinear kernel)
-  CPU reference: D2S, SPLIT, RESAMPLE nearest >= 25% of the host copy; RESAMPLE linear >= 5%; QLinearConv
-  >= 15 Gop/s
+The targets and what "met" means are defined once, in docs/benchmarks.md (section "Speed targets"); target_for,
+cpu_target_for and judge() implement that definition, and the summary links to it.
 """
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
 
-COPY_TARGET = 3.6e12  # bytes/s, issue 4
+COPY_TARGET = 3.6e12  # bytes/s: the copy probe's own target (docs/benchmarks.md, "Speed targets")
+TARGETS_DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "benchmarks.md")
 TORCH_THROTTLE_THRESHOLD = 0.10  # as dmltool bench's default --throttle-threshold
 
 
 def target_for(name):
-    """Issue 12's target for a perf case: (kind, value) with kind "ratio" (dmltool / PyTorch) or "copy" (% of the
+    """The speed target of a perf case (docs/benchmarks.md, "Speed targets"): (kind, value) with kind "ratio" (dmltool / PyTorch) or "copy" (% of the
     copy probe), or None where it sets none."""
     parts = name.split("/")  # perf/<op>/<variant>/<dtype>/<shape>_<parameters>
     if len(parts) < 5 or parts[0] != "perf":
@@ -62,7 +56,7 @@ def target_for(name):
 
 
 def cpu_target_for(name):
-    """Issue 12's CPU reference target: ("copy", %) or ("gops", Gop/s), or None."""
+    """The CPU reference's target of a perf case: ("copy", %) or ("gops", Gop/s), or None."""
     parts = name.split("/")
     if len(parts) < 5 or parts[0] != "perf":
         return None
@@ -114,8 +108,43 @@ def verdict(value, target):
     return ("met", True) if value >= target else ("**missed**", False)
 
 
+def judge(name, mine, ratio, percent, adjusted):
+    """The one verdict (docs/benchmarks.md, "Speed targets"): (target, judged value, "met"/"missed"/None).
+
+    A ratio target is judged on dmltool / PyTorch; a copy target on the drift-adjusted share of the copy probe, or
+    the plain share where the report has no probes around the cases. None: no target, or nothing to judge on."""
+    target = target_for(name)
+    if target is None:
+        return None, None, None
+    kind, value = target
+    judged = ratio if kind == "ratio" else (adjusted if adjusted is not None else percent)
+    if judged is None:
+        return target, None, None
+    return target, judged, "met" if judged >= value else "missed"
+
+
+def drift(report, backend="gpu"):
+    """Per case: the faster of its probes before and after, with the throttle flag; and their median over the run
+    (the probes' level when the GPU is not drifting)."""
+    around = {}
+    for case in (report or {}).get("cases", []):
+        probes = case.get("throttle", {})
+        best = max(probes.get("probe_before_bytes_per_second") or 0, probes.get("probe_after_bytes_per_second") or 0)
+        if case.get("backend") == backend and best > 0:
+            around[case["name"]] = (best, probes.get("flagged", False))
+    return around, (statistics.median(best for best, _ in around.values()) if around else None)
+
+
+def targets_link(summary_dir):
+    """A Markdown link to the targets' definition from the summary's folder when both are in the repository."""
+    doc = os.path.realpath(TARGETS_DOC)
+    if summary_dir and os.path.exists(doc):
+        return f"[Speed targets]({os.path.relpath(doc, os.path.realpath(summary_dir))}#speed-targets)"
+    return 'docs/benchmarks.md, "Speed targets"'
+
+
 def cpu_rows(report):
-    """Issue 12's CPU rows from a `dmltool bench --backend cpu` report; returns (lines, met, missed)."""
+    """The CPU reference's rows from a `dmltool bench --backend cpu` report; returns (lines, met, missed)."""
     copy = report["rooflines"].get("cpu", {}).get("copy_bytes_per_second")
     machine = report.get("machine", {})
     lines = [f"\nCPU reference on {machine.get('cpu_model', '?')} ({machine.get('logical_cores', '?')} logical cores); "
@@ -155,15 +184,16 @@ def main():
             ap.error("BENCH_JSON and PYTORCH_JSON, or --cpu-report, are required")
         lines, cpu_met, cpu_missed = cpu_rows(json.load(open(args.cpu_report)))
         print("\n".join(lines).lstrip("\n"))
-        print(f"\nCPU targets: {cpu_met} met, {cpu_missed} missed.")
+        print(f"\nCPU targets: {cpu_met} of {cpu_met + cpu_missed} met, {cpu_missed} missed.")
         return 0
     ours = gpu_results(json.load(open(args.bench)))
     theirs_file = json.load(open(args.pytorch))
     theirs = {r["name"]: r for r in theirs_file["results"]}
     report = json.load(open(args.report)) if args.report else None
 
+    link = targets_link(os.path.dirname(args.bench))
     print(f"dmltool vs PyTorch {theirs_file.get('torch', '?')} on {theirs_file.get('device', '?')} "
-          f"(GB = 1e9 bytes; ratio = dmltool / PyTorch throughput; issue 12's targets)\n")
+          f"(GB = 1e9 bytes; ratio = dmltool / PyTorch throughput; targets and \"met\": {link})\n")
     copy = report["rooflines"].get("gpu", {}).get("copy_bytes_per_second") if report else None
     torch_copy = theirs.get("copy/1GiB", {}).get("bytes_per_second")
     copy_verdict = "not measured" if copy is None else ("met" if copy >= COPY_TARGET else "missed")
@@ -171,17 +201,11 @@ def main():
     print(f"Copy probe: {fmt_rate(copy, 'B/s')} ({method or 'no report'}) against the target 3.60 TB/s: "
           f"**{copy_verdict}**; PyTorch device-to-device copy: {fmt_rate(torch_copy, 'B/s')}\n")
 
-    around = {}
     same_size = {}  # a copy of the case's own bytes on the device (dmltool bench's same-size copies)
     for case in (report or {}).get("cases", []):
         if case.get("backend") == "gpu" and (case.get("same_size_copy") or {}).get("bytes_per_second"):
             same_size[case["name"]] = case["same_size_copy"]["bytes_per_second"]
-        probes = case.get("throttle", {})
-        best = max(probes.get("probe_before_bytes_per_second") or 0, probes.get("probe_after_bytes_per_second") or 0)
-        if case.get("backend") == "gpu" and best > 0:
-            around[case["name"]] = (best, probes.get("flagged", False))
-    # The probes' level on this GPU when it is not drifting: their median over the run.
-    around_median = statistics.median(best for best, _ in around.values()) if around else None
+    around, around_median = drift(report)
 
     # PyTorch's own throttle probes (pytorch_baseline.py): a case timed more than 10% below PyTorch's best probe
     # of the run ran on a slower GPU than its peers; its ratio is marked (dmltool's side is marked as above).
@@ -196,7 +220,7 @@ def main():
     print("| workload | dmltool | % of copy | % of probes around | % of copy, drift-adjusted | % of a same-size copy | "
           "PyTorch | PyTorch op | ratio | target | |")
     print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|")
-    met = missed = run_probe_met = run_probe_missed = around_met = around_missed = 0
+    met = missed = 0
     for name, (bytes_per_second, ops_per_second) in ours.items():
         other = theirs.get(name, {})
         compute = ops_per_second is not None and name.split("/")[1:2] == ["qlconv"]
@@ -210,25 +234,19 @@ def main():
         near_text = "n/a" if near is None else f"{near:.1f}%" + (" (throttled)" if flagged else "")
         adjusted = percent * around_median / probe if percent is not None and probe else None
         same = 100 * bytes_per_second / same_size[name] if name in same_size and not compute else None
-        target = target_for(name)
+        target, _, result = judge(name, mine, ratio, percent, adjusted)
         if target is None:
             outcome, target_text = "", ""
         else:
             kind, value = target
-            outcome, ok = verdict(ratio if kind == "ratio" else (adjusted if adjusted is not None else percent), value)
+            outcome = {"met": "met", "missed": "**missed**", None: "no baseline"}[result]
             target_text = f"{value:g}x" if kind == "ratio" else f"{value:g}% copy"
-            met += ok is True
-            missed += ok is False
-            _, run_ok = verdict(ratio if kind == "ratio" else percent, value)
-            if ok is False and kind == "copy" and same is not None:
+            met += result == "met"
+            missed += result == "missed"
+            if result == "missed" and kind == "copy" and same is not None:
                 # The row names its measured limit: what a copy of as many bytes reaches on this device.
                 outcome += (f" (a copy of the same bytes runs at {fmt_rate(same_size[name], 'B/s')}, "
                             f"{100 * same_size[name] / copy:.0f}% of the copy probe; the case is at {same:.0f}% of it)")
-            run_probe_met += run_ok is True
-            run_probe_missed += run_ok is False
-            _, around_ok = verdict(ratio if kind == "ratio" else (near if near is not None else percent), value)
-            around_met += around_ok is True
-            around_missed += around_ok is False
         note = other.get("not_measured") or other.get("note", "")
         print(f"| {name} | {fmt_rate(mine, unit)} | {fmt_percent(percent)} | {near_text} | {fmt_percent(adjusted)} | "
               f"{fmt_percent(same)} | "
@@ -237,12 +255,9 @@ def main():
               f"{'n/a' if ratio is None else f'{ratio:.2f}x'}"
               f"{' (PyTorch throttled)' if ratio is not None and name in torch_throttled else ''} | {target_text} | "
               f"{outcome} |")
-    print(f"\nGPU targets: {met} met, {missed} missed (rows without a target or a baseline are not counted; copy "
-          f"targets judged on the drift-adjusted copy probe where the report has probes around the cases). Against "
-          f"the run's single copy probe: {run_probe_met} met, {run_probe_missed} missed. Against the probes around "
-          f"as the denominator: {around_met} met, {around_missed} missed"
-          + (f" (64 MiB copies, median {fmt_rate(around_median, 'B/s')} against the copy probe's "
-             f"{fmt_rate(copy, 'B/s')})." if around_median and copy else "."))
+    print(f"\nGPU targets: {met} of {met + missed} met, {missed} missed ({link}: copy targets on the drift-adjusted "
+          f"share of the copy probe, ratio targets on dmltool / PyTorch; rows without a target or a baseline are not "
+          f"counted).")
     if any(flagged for _, flagged in around.values()):
         print(f"\n{sum(f for _, f in around.values())} of {len(around)} GPU cases were measured while the copy probe was "
               "more than the throttle threshold below the run's best (\"throttled\"): their absolute throughputs and "
@@ -266,7 +281,7 @@ def main():
     if args.cpu_report:
         lines, cpu_met, cpu_missed = cpu_rows(json.load(open(args.cpu_report)))
         print("\n".join(lines))
-        print(f"\nCPU targets: {cpu_met} met, {cpu_missed} missed.")
+        print(f"\nCPU targets: {cpu_met} of {cpu_met + cpu_missed} met, {cpu_missed} missed.")
 
 
 if __name__ == "__main__":

@@ -432,6 +432,17 @@ TEST(ExitCode, Precedence) {
                                        with(CaseStatus::kUnsupported)}, 0)), 0);
     EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kPassed), with(CaseStatus::kMistrusted)}, 0)), 1);
     EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kFailed), with(CaseStatus::kInvalid)}, 0)), 2);
+    // Nothing tested: every case SKIPPED or UNSUPPORTED (exit 5), unless UNSUPPORTED is expected.
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kSkipped), with(CaseStatus::kSkipped)}, 0)), kExitNothingTested);
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kUnsupported), with(CaseStatus::kUnsupported)}, 0)),
+              kExitNothingTested);
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kUnsupported), with(CaseStatus::kSkipped)}, 0)),
+              kExitNothingTested);
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kUnsupported), with(CaseStatus::kUnsupported)}, 0, false,
+                                      /*allow_unsupported=*/true)), 0);
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kSkipped)}, 0, false, /*allow_unsupported=*/true)),
+              kExitNothingTested);
+    EXPECT_EQ(exit_code_for(summarize({with(CaseStatus::kDeviates), with(CaseStatus::kUnsupported)}, 0)), 0);
     RunSummary s = summarize({with(CaseStatus::kFailed), with(CaseStatus::kInvalid), with(CaseStatus::kInvalid)}, 0);
     EXPECT_EQ(s.total, 3u);
     EXPECT_EQ(s.invalid, 2u);
