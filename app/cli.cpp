@@ -347,6 +347,22 @@ int run_cli(int argc, char** argv) {
     generate->add_option("--seed", generate_options.seed,
                          "Unsigned 64-bit seed (default 1): the same seed writes byte-identical files");
 
+    ImportCommandOptions import_options;
+    CLI::App* import = app.add_subcommand(
+        "import", "Turn an ONNX model into a case file: one case per distinct DirectML operator and desc the "
+                  "network runs, initializers in an HDF5 file beside it (docs/importing-models.md)");
+    import->add_option("model", import_options.model, "The .onnx file")->required();
+    import->add_option("--out", import_options.out_dir, "Directory for NAME.json and NAME.h5 (created when missing)")
+        ->required();
+    import->add_option("--batch", import_options.batch, "The value of a symbolic batch dimension (1 to 65536)")
+        ->check(CLI::Range(1u, 65536u));
+    import->add_option("--name", import_options.name, "Case name prefix and file stem (default: the model's graph name)");
+    import->add_flag("--dedupe,!--no-dedupe", [&import_options](int64_t count) { import_options.no_dedupe = count < 0; },
+                     "One case per distinct (operator, desc), tagged with every node it stands for (default); "
+                     "--no-dedupe writes one case per node");
+    import->add_flag("--strict", import_options.strict, "Exit 1 when any node is unsupported");
+    import->add_flag("-v,--verbose", import_options.verbose, "Print why each unsupported operator type is unsupported");
+
     CLI::App* schema = app.add_subcommand(
         "schema", "Print the JSON Schema (draft 2020-12) of case files, generated from the operators' own readers "
                   "and feature-level tables (a copy is schema/dmltool-case.schema.json)");
@@ -410,7 +426,8 @@ int run_cli(int argc, char** argv) {
                 break;
             }
     }
-    const std::vector<CLI::App*> commands = {run, validate, list, bench, compare, history, generate, report, schema};
+    const std::vector<CLI::App*> commands = {run, validate, list, bench, compare, history, generate, import, report,
+                                            schema};
     app.footer(kExitCodes);
     for (CLI::App* command : commands) command->footer(command->get_footer() + kExitCodes);
     try {
@@ -428,7 +445,7 @@ int run_cli(int argc, char** argv) {
                                       [&](const CLI::App* s) { return s->check_name(first); });
         const bool known = sub != commands.end();
         if (!first.empty() && first[0] != '-' && !known) {
-            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate, report or schema; see "
+            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate, import, report or schema; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
@@ -501,6 +518,7 @@ int run_cli(int argc, char** argv) {
     if (store->parsed()) return store_command(store_report, store_db, store_retry_seconds);
     if (report->parsed()) return html_report_command(html_options);
     if (generate->parsed()) return generate_command(generate_options, registry);
+    if (import->parsed()) return import_command(import_options, registry);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
     for (const std::string& extra : bench->remaining()) {
         if (extra.rfind("--benchmark_", 0) != 0) return usage_error("bench: unknown option '" + extra + "'");

@@ -100,6 +100,17 @@ struct GenerateOptions {
     std::string outdir;
 };
 int generate_command(const GenerateOptions& options, const OpRegistry& registry);
+// `dmltool import`: an ONNX model -> one case file + one HDF5 file (app/import.cpp, model_import/).
+struct ImportCommandOptions {
+    std::string model;
+    std::string out_dir;
+    std::optional<uint32_t> batch;
+    std::string name;
+    bool no_dedupe = false;
+    bool strict = false;   // exit 1 when a node is unsupported
+    bool verbose = false;  // -v: each unsupported operator type's reason
+};
+int import_command(const ImportCommandOptions& options, const OpRegistry& registry);
 
 // The device backend a run asks for; null for --backend cpu. --backend all is refused (use open_backends).
 Result<std::unique_ptr<Backend>> open_backend(const RunOptions& run, const DeviceOptions& device);

@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libcli11-dev nlohmann-json3-dev directx-headers-dev libbenchmark-dev libgtest-dev libhdf5-dev
   libsqlite3-dev  # bench --results-db and `dmltool history` (optional: without it they say so)
+  libonnx-dev libprotobuf-dev  # `dmltool import` (model_import/): ONNX protobuf, checker and shape inference
   libpq-dev postgresql  # --results-db postgresql://... (libpq); the tests start a throwaway server (docs/results-store.md)
   chromium python3-pil  # the HTML report's test opens it headless and checks the screenshot
   libvkd3d-dev libvkd3d-utils1 mesa-vulkan-drivers libvulkan-dev vkd3d-compiler spirv-tools

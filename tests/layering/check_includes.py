@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"/]+)/')
-ROOMS = ['bench', 'gate', 'store', 'app']  # bottom to top
+ROOMS = ['bench', 'gate', 'store', 'model_import', 'app']  # bottom to top
 # What each room may include: itself, core/ and the rooms below it.
 ALLOWED = {room: {'core', *ROOMS[:i + 1]} for i, room in enumerate(ROOMS[:-1])}
 # Folders below every room: they include none of them.

@@ -1,0 +1,191 @@
+#include "model_import/importer.h"
+
+#include <fstream>
+#include <set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/case_spec.h"
+#include "core/hdf5_io.h"
+#include "model_import/onnx_model.h"
+#include "model_import/onnx_to_dml.h"
+
+namespace dmltool::model_import {
+namespace {
+
+using nlohmann::json;
+
+// One case to write: a mapped desc and every node it stands for (several when identical layers were deduplicated).
+struct PendingCase {
+    MappedCase mapped;
+    std::string onnx_op;
+    std::vector<std::string> nodes;
+    std::string name;
+};
+
+// Case and file names keep letters, digits, '_', '-' and '.'; anything else becomes '_'.
+std::string sanitize(const std::string& text) {
+    std::string out;
+    for (char ch : text) {
+        const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                          ch == '_' || ch == '-' || ch == '.';
+        out += keep ? ch : '_';
+    }
+    return out.empty() ? std::string("model") : out;
+}
+
+std::string short_operator(const std::string& dml) {
+    std::string s = dml.rfind("DML_OPERATOR_", 0) == 0 ? dml.substr(13) : dml;
+    for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+
+json source_json(const InputSource& source, const std::string& data_file, const std::string& dataset) {
+    switch (source.kind) {
+        case InputSource::Kind::kData: return {{"hdf5", data_file}, {"dataset", dataset}};
+        case InputSource::Kind::kConstant: return {{"constant", source.constant}};
+        case InputSource::Kind::kActivation: break;
+    }
+    return {{"random", json::object()}};
+}
+
+json case_json(const PendingCase& c, const std::string& model, const std::string& data_file, bool validation) {
+    json inputs = json::object();
+    for (const auto& [member, source] : c.mapped.inputs) {
+        // Validation needs no data file: a random source of the same tensor checks the same desc.
+        if (validation && source.kind == InputSource::Kind::kData)
+            inputs[member] = {{"random", json::object()}};
+        else
+            inputs[member] = source_json(source, data_file, "/" + c.name + "/" + member);
+    }
+    std::string nodes;
+    for (const auto& n : c.nodes) nodes += (nodes.empty() ? "" : ", ") + n;
+    return {{"name", c.name},
+            {"description", model + ": ONNX " + c.onnx_op + " (" + std::to_string(c.nodes.size()) + " node" +
+                                (c.nodes.size() == 1 ? "" : "s") + "): " + nodes},
+            {"operator", {{"type", c.mapped.dml_operator}, {"desc", c.mapped.desc}}},
+            {"inputs", inputs},
+            {"tags", {"imported", "model:" + model, "nodes:" + std::to_string(c.nodes.size())}}};
+}
+
+}  // namespace
+
+size_t ImportSummary::unsupported_count() const {
+    size_t n = 0;
+    for (const auto& [op, count] : unsupported) n += count;
+    return n;
+}
+
+std::string ImportSummary::line() const {
+    std::string text = "import: " + name + ": " + std::to_string(nodes) + " nodes, " + std::to_string(mapped_nodes) +
+                       " mapped to " + std::to_string(cases_per_operator.size()) + " DirectML operator" +
+                       (cases_per_operator.size() == 1 ? "" : "s") + ", " +
+                       std::to_string(layout_only) + " layout-only, " + std::to_string(unsupported_count()) +
+                       " unsupported";
+    std::string list;
+    for (const auto& [op, count] : unsupported) list += (list.empty() ? "" : ", ") + op + "\u00d7" + std::to_string(count);
+    return list.empty() ? text : text + ": " + list;
+}
+
+Result<ImportSummary> import_model(const ImportOptions& options, const OpRegistry& registry) {
+    auto model = read_model(options.model, ReadOptions{options.batch});
+    if (!model.is_ok()) return model.status();
+    ImportSummary summary;
+    summary.name = sanitize(options.name.empty() ? model->name : options.name);
+
+    auto mark_unsupported = [&](const std::string& op, const std::string& reason) {
+        ++summary.unsupported[op];
+        summary.why.emplace(op, reason);
+    };
+    std::vector<PendingCase> cases;
+    std::map<std::string, size_t> by_desc;  // operator + desc -> index into cases
+    for (const Node& node : model->nodes) {
+        ++summary.nodes;
+        const std::string op = node.domain.empty() ? node.op_type : node.domain + ":" + node.op_type;
+        auto mapping = map_node(*model, node);
+        if (!mapping.is_ok()) return mapping.status().with_context(options.model.string());
+        if (mapping->kind == NodeMapping::Kind::kLayoutOnly) {
+            ++summary.layout_only;
+            continue;
+        }
+        if (mapping->kind == NodeMapping::Kind::kUnsupported) {
+            mark_unsupported(op, mapping->reason);
+            continue;
+        }
+        std::string missing;
+        for (const MappedCase& c : mapping->cases)
+            if (!registry.find(c.dml_operator)) missing = c.dml_operator;
+        if (!missing.empty()) {
+            mark_unsupported(op, "dmltool has no " + missing + " yet");
+            continue;
+        }
+        ++summary.mapped_nodes;
+        for (MappedCase& c : mapping->cases) {
+            const std::string key = c.dml_operator + c.desc.dump();
+            auto found = by_desc.find(key);
+            if (options.dedupe && found != by_desc.end()) {
+                cases[found->second].nodes.push_back(node.name);
+                continue;
+            }
+            by_desc.emplace(key, cases.size());
+            cases.push_back({std::move(c), op, {node.name}, ""});
+        }
+    }
+
+    // Names: MODEL/operator/first-node, made unique within the file.
+    std::set<std::string> names;
+    for (PendingCase& c : cases) {
+        std::string name = summary.name + "/" + short_operator(c.mapped.dml_operator) + "/" + sanitize(c.nodes[0]);
+        for (int i = 2; names.count(name); ++i) name += "_" + std::to_string(i);
+        names.insert(name);
+        c.name = name;
+    }
+
+    // Every desc is checked by the case loader that `dmltool validate` uses; a desc dmltool rejects makes its nodes
+    // unsupported, with the loader's message.
+    std::filesystem::create_directories(options.out_dir);
+    summary.case_file = options.out_dir / (summary.name + ".json");
+    summary.data_file = options.out_dir / (summary.name + ".h5");
+    const std::string data_name = summary.data_file.filename().string();
+    std::vector<PendingCase> valid;
+    for (PendingCase& c : cases) {
+        json single = {{"cases", json::array({case_json(c, summary.name, data_name, true)})}};
+        CaseFile loaded = load_case_text(single.dump(), summary.case_file.string(), registry);
+        const Status status = !loaded.status.is_ok() ? loaded.status
+                              : loaded.cases.empty() ? internal_error("no case loaded")
+                                                     : loaded.cases[0].status;
+        if (!status.is_ok()) {
+            summary.mapped_nodes -= c.nodes.size();
+            for (size_t i = 0; i < c.nodes.size(); ++i) mark_unsupported(c.onnx_op, "dmltool rejects the desc: " + status.message());
+            continue;
+        }
+        valid.push_back(std::move(c));
+    }
+
+    std::error_code ignored;
+    std::filesystem::remove(summary.data_file, ignored);
+    json file = {{"comment", "Imported by `dmltool import` from " + options.model.filename().string() + " (" +
+                                 std::to_string(summary.nodes) + " nodes; docs/importing-models.md). Each case stands "
+                                 "for the nodes its description names (tag nodes:N)."},
+                 {"cases", json::array()}};
+    bool wrote_data = false;
+    for (const PendingCase& c : valid) {
+        for (const auto& [member, source] : c.mapped.inputs) {
+            if (source.kind != InputSource::Kind::kData) continue;
+            if (Status s = write_hdf5_tensor(summary.data_file, "/" + c.name + "/" + member, source.data); !s.is_ok())
+                return s;
+            wrote_data = true;
+        }
+        file["cases"].push_back(case_json(c, summary.name, data_name, false));
+        ++summary.cases_per_operator[short_operator(c.mapped.dml_operator)];
+        ++summary.cases;
+    }
+    if (!wrote_data) summary.data_file.clear();
+    std::ofstream out(summary.case_file);
+    out << file.dump(1) << "\n";
+    if (!out) return io_error(summary.case_file.string() + ": cannot write the case file");
+    return summary;
+}
+
+}  // namespace dmltool::model_import

@@ -1,0 +1,285 @@
+// `dmltool import` on small models built here with ONNX's own protobuf classes: mapping, deduplication, layout-only
+// and unsupported counts, the written case file (loaded by the same loader as `dmltool validate`), and the one-line
+// errors for models that are not ONNX, truncated, of an unknown opset, with missing external data or with a batch
+// dimension left symbolic.
+#include <onnx/onnx_pb.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/case_spec.h"
+#include "core/hdf5_io.h"
+#include "model_import/importer.h"
+
+namespace dmltool::model_import {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ScratchDir {
+public:
+    ScratchDir() {
+        std::random_device rd;
+        path_ = fs::temp_directory_path() / ("dmltool_import_test_" + std::to_string(rd()));
+        fs::create_directories(path_);
+    }
+    ~ScratchDir() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// A small QOperator graph: quantize -> two identical QLinearConv layers (other weights) -> Reshape -> an operator
+// dmltool does not map -> Resize (nearest, asymmetric, floor, 2x) -> Split.
+class ModelBuilder {
+public:
+    ModelBuilder() {
+        model_.set_ir_version(8);
+        auto* opset = model_.add_opset_import();
+        opset->set_domain("");
+        opset->set_version(13);
+        graph()->set_name("tiny_net");
+    }
+    onnx::GraphProto* graph() { return model_.mutable_graph(); }
+    onnx::ModelProto& model() { return model_; }
+
+    void input(const std::string& name, int32_t type, const std::vector<std::string>& dims) {
+        auto* v = graph()->add_input();
+        v->set_name(name);
+        auto* t = v->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(type);
+        for (const auto& d : dims) {
+            auto* dim = t->mutable_shape()->add_dim();
+            if (!d.empty() && std::isdigit(static_cast<unsigned char>(d[0])))
+                dim->set_dim_value(std::stoll(d));
+            else
+                dim->set_dim_param(d);
+        }
+    }
+    void output(const std::string& name, int32_t type, const std::vector<std::string>& dims) {
+        auto* v = graph()->add_output();
+        v->set_name(name);
+        auto* t = v->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(type);
+        for (const auto& d : dims) {
+            auto* dim = t->mutable_shape()->add_dim();
+            if (std::isdigit(static_cast<unsigned char>(d[0])))
+                dim->set_dim_value(std::stoll(d));
+            else
+                dim->set_dim_param(d);
+        }
+    }
+    template <typename T>
+    void initializer(const std::string& name, int32_t type, const std::vector<int64_t>& dims, const std::vector<T>& values) {
+        auto* t = graph()->add_initializer();
+        t->set_name(name);
+        t->set_data_type(type);
+        for (int64_t d : dims) t->add_dims(d);
+        t->set_raw_data(std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)));
+    }
+    onnx::NodeProto* node(const std::string& op, const std::vector<std::string>& inputs,
+                          const std::vector<std::string>& outputs, const std::string& name) {
+        auto* n = graph()->add_node();
+        n->set_op_type(op);
+        n->set_name(name);
+        for (const auto& i : inputs) n->add_input(i);
+        for (const auto& o : outputs) n->add_output(o);
+        return n;
+    }
+    static void ints(onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& values) {
+        auto* a = n->add_attribute();
+        a->set_name(name);
+        a->set_type(onnx::AttributeProto::INTS);
+        for (int64_t v : values) a->add_ints(v);
+    }
+    static void text(onnx::NodeProto* n, const std::string& name, const std::string& value) {
+        auto* a = n->add_attribute();
+        a->set_name(name);
+        a->set_type(onnx::AttributeProto::STRING);
+        a->set_s(value);
+    }
+    fs::path save(const fs::path& file) {
+        std::ofstream out(file, std::ios::binary);
+        model_.SerializeToOstream(&out);
+        return file;
+    }
+
+private:
+    onnx::ModelProto model_;
+};
+
+ModelBuilder tiny_network() {
+    ModelBuilder b;
+    b.input("image", onnx::TensorProto::UINT8, {"N", "4", "6", "6"});
+    b.initializer<float>("x_scale", onnx::TensorProto::FLOAT, {}, {0.02f});
+    b.initializer<uint8_t>("x_zp", onnx::TensorProto::UINT8, {}, {3});
+    b.initializer<float>("y_scale", onnx::TensorProto::FLOAT, {}, {0.05f});
+    b.initializer<uint8_t>("y_zp", onnx::TensorProto::UINT8, {}, {7});
+    for (int layer = 0; layer < 2; ++layer) {
+        const std::string w = "w" + std::to_string(layer);
+        std::vector<int8_t> weights(4 * 4 * 3 * 3);
+        for (size_t i = 0; i < weights.size(); ++i) weights[i] = int8_t(int(i * 7 + layer * 13) % 255 - 127);
+        b.initializer<int8_t>(w, onnx::TensorProto::INT8, {4, 4, 3, 3}, weights);
+        b.initializer<float>(w + "_scale", onnx::TensorProto::FLOAT, {4}, {0.01f, 0.02f, 0.03f, 0.04f});
+        b.initializer<int8_t>(w + "_zp", onnx::TensorProto::INT8, {4}, {0, 0, 0, 0});
+        b.initializer<int32_t>(w + "_bias", onnx::TensorProto::INT32, {4}, {10, -20, 30, -40});
+        const std::string in = layer == 0 ? "image" : "conv0";
+        auto* conv = b.node("QLinearConv",
+                            {in, "x_scale", "x_zp", w, w + "_scale", w + "_zp", "y_scale", "y_zp", w + "_bias"},
+                            {"conv" + std::to_string(layer)}, "conv" + std::to_string(layer));
+        ModelBuilder::ints(conv, "pads", {1, 1, 1, 1});
+        ModelBuilder::ints(conv, "kernel_shape", {3, 3});
+    }
+    b.initializer<int64_t>("flat_shape", onnx::TensorProto::INT64, {4}, {0, 4, 6, 6});
+    b.node("Reshape", {"conv1", "flat_shape"}, {"reshaped"}, "reshape");
+    b.node("Cast", {"reshaped"}, {"cast"}, "cast")->add_attribute()->CopyFrom([] {
+        onnx::AttributeProto a;
+        a.set_name("to");
+        a.set_type(onnx::AttributeProto::INT);
+        a.set_i(onnx::TensorProto::UINT8);
+        return a;
+    }());
+    b.initializer<float>("scales", onnx::TensorProto::FLOAT, {4}, {1, 1, 2, 2});
+    auto* resize = b.node("Resize", {"cast", "", "scales"}, {"up"}, "upsample");
+    ModelBuilder::text(resize, "mode", "nearest");
+    ModelBuilder::text(resize, "coordinate_transformation_mode", "asymmetric");
+    ModelBuilder::text(resize, "nearest_mode", "floor");
+    b.initializer<int64_t>("split_sizes", onnx::TensorProto::INT64, {2}, {1, 3});
+    auto* split = b.node("Split", {"up", "split_sizes"}, {"part0", "part1"}, "split");
+    auto* axis = split->add_attribute();
+    axis->set_name("axis");
+    axis->set_type(onnx::AttributeProto::INT);
+    axis->set_i(1);
+    b.output("part0", onnx::TensorProto::UINT8, {"N", "1", "12", "12"});
+    b.output("part1", onnx::TensorProto::UINT8, {"N", "3", "12", "12"});
+    return b;
+}
+
+TEST(ModelImport, MapsDeduplicatesAndCountsEveryNode) {
+    ScratchDir dir;
+    const fs::path model = tiny_network().save(dir.path() / "tiny.onnx");
+    const OpRegistry registry = make_builtin_registry();
+    auto summary = import_model({model, dir.path() / "out", 2, "", true}, registry);
+    ASSERT_TRUE(summary.is_ok()) << summary.status().message();
+    EXPECT_EQ(summary->nodes, 6u);
+    EXPECT_EQ(summary->layout_only, 1u);                   // Reshape
+    EXPECT_EQ(summary->unsupported_count(), 1u);           // Cast
+    EXPECT_EQ(summary->unsupported.count("Cast"), 1u);
+    EXPECT_EQ(summary->mapped_nodes, 4u);                  // 2 convolutions, Resize, Split
+    EXPECT_EQ(summary->cases, 3u);                         // the two convolutions are one case
+    EXPECT_EQ(summary->line(),
+              "import: tiny_net: 6 nodes, 4 mapped to 3 DirectML operators, 1 layout-only, 1 unsupported: Cast\u00d71");
+
+    CaseFile file = load_case_file(summary->case_file.string(), registry);
+    ASSERT_TRUE(file.status.is_ok()) << file.status.message();
+    ASSERT_EQ(file.cases.size(), 3u);
+    bool saw_conv = false;
+    for (const LoadedCase& c : file.cases) {
+        EXPECT_TRUE(c.status.is_ok()) << c.status.message();
+        if (c.spec.operator_type != "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION") continue;
+        saw_conv = true;
+        EXPECT_EQ(c.spec.name, "tiny_net/quantized_linear_convolution/conv0");
+        EXPECT_NE(std::find(c.spec.tags.begin(), c.spec.tags.end(), "nodes:2"), c.spec.tags.end());
+        EXPECT_NE(c.spec.description.find("conv0, conv1"), std::string::npos) << c.spec.description;
+    }
+    EXPECT_TRUE(saw_conv);
+    // The first layer's weights are the ones written, as the case's logical FilterTensor.
+    TensorDesc filter;
+    filter.data_type = DataType::kInt8;
+    filter.sizes = {4, 4, 3, 3};
+    ASSERT_TRUE(validate_tensor_desc(filter, TensorRole::kInput, false).is_ok());
+    auto weights = read_hdf5_tensor(summary->data_file, "/tiny_net/quantized_linear_convolution/conv0/FilterTensor",
+                                    filter);
+    ASSERT_TRUE(weights.is_ok()) << weights.status().message();
+    EXPECT_EQ(weights->get<int8_t>(1), int8_t(7 - 127));
+}
+
+TEST(ModelImport, WithoutDedupeEveryLayerIsACase) {
+    ScratchDir dir;
+    const fs::path model = tiny_network().save(dir.path() / "tiny.onnx");
+    const OpRegistry registry = make_builtin_registry();
+    auto summary = import_model({model, dir.path() / "out", 1, "net", false}, registry);
+    ASSERT_TRUE(summary.is_ok()) << summary.status().message();
+    EXPECT_EQ(summary->cases, 4u);
+    EXPECT_EQ(summary->case_file.filename(), "net.json");
+}
+
+TEST(ModelImport, SymbolicBatchNamesTheInputAndTheOption) {
+    ScratchDir dir;
+    const fs::path model = tiny_network().save(dir.path() / "tiny.onnx");
+    auto summary = import_model({model, dir.path() / "out", std::nullopt, "", true}, make_builtin_registry());
+    ASSERT_FALSE(summary.is_ok());
+    EXPECT_EQ(summary.status().code(), ErrorCode::kInvalidInput);
+    EXPECT_NE(summary.status().message().find("input 'image'"), std::string::npos) << summary.status().message();
+    EXPECT_NE(summary.status().message().find("--batch N"), std::string::npos);
+    EXPECT_EQ(summary.status().message().find('\n'), std::string::npos);
+}
+
+TEST(ModelImport, BadFilesAreOneLineErrors) {
+    ScratchDir dir;
+    const OpRegistry registry = make_builtin_registry();
+    const fs::path good = tiny_network().save(dir.path() / "tiny.onnx");
+    std::ifstream in(good, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto write = [&](const std::string& name, const std::string& content) {
+        std::ofstream(dir.path() / name, std::ios::binary) << content;
+        return dir.path() / name;
+    };
+    const std::vector<std::pair<fs::path, std::string>> cases = {
+        {write("truncated.onnx", bytes.substr(0, bytes.size() / 2)), "not an ONNX model"},
+        {write("foreign.onnx", "{\"cases\": []}\n"), "not an ONNX model"},
+        {write("empty.onnx", ""), "the file is empty"},
+        {dir.path() / "missing.onnx", "cannot open"},
+    };
+    for (const auto& [file, expected] : cases) {
+        auto summary = import_model({file, dir.path() / "out", 1, "", true}, registry);
+        ASSERT_FALSE(summary.is_ok()) << file;
+        EXPECT_NE(summary.status().message().find(expected), std::string::npos) << summary.status().message();
+        EXPECT_NE(summary.status().message().find(file.filename().string()), std::string::npos);
+        EXPECT_EQ(summary.status().message().find('\n'), std::string::npos);
+    }
+}
+
+TEST(ModelImport, UnknownOpsetIsRefused) {
+    ScratchDir dir;
+    ModelBuilder b = tiny_network();
+    b.model().mutable_opset_import(0)->set_version(99);
+    auto summary = import_model({b.save(dir.path() / "future.onnx"), dir.path() / "out", 1, "", true},
+                                make_builtin_registry());
+    ASSERT_FALSE(summary.is_ok());
+    EXPECT_NE(summary.status().message().find("opset 99"), std::string::npos) << summary.status().message();
+}
+
+TEST(ModelImport, MissingExternalDataIsNamed) {
+    ScratchDir dir;
+    ModelBuilder b = tiny_network();
+    auto* weights = b.graph()->mutable_initializer(4);  // w0
+    ASSERT_EQ(weights->name(), "w0");
+    weights->clear_raw_data();
+    weights->set_data_location(onnx::TensorProto::EXTERNAL);
+    auto* location = weights->add_external_data();
+    location->set_key("location");
+    location->set_value("weights.bin");
+    auto summary = import_model({b.save(dir.path() / "external.onnx"), dir.path() / "out", 1, "", true},
+                                make_builtin_registry());
+    ASSERT_FALSE(summary.is_ok());
+    EXPECT_NE(summary.status().message().find("external data of initializer 'w0'"), std::string::npos)
+        << summary.status().message();
+    // With the data beside the model, the same model imports.
+    std::vector<int8_t> data(4 * 4 * 3 * 3, 1);
+    std::ofstream(dir.path() / "weights.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
+    auto again = import_model({dir.path() / "external.onnx", dir.path() / "out", 1, "", true},
+                              make_builtin_registry());
+    EXPECT_TRUE(again.is_ok()) << again.status().message();
+}
+
+}  // namespace
+}  // namespace dmltool::model_import
