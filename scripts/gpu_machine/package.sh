@@ -46,7 +46,8 @@ fi
 for lib in libGLdispatch.so.0 libGLX.so.0 libGL.so.1 libEGL.so.1 libOpenGL.so.0; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/lib/"; done
 cp -r "$repo/cases" "$out/cases"
 cp "$repo/scripts/gpu_machine/run.sh" "$out/"
-cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$repo/scripts/gpu_machine/compare.py" "$out/"
+cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$repo/scripts/gpu_machine/pytorch_element_wise.py" \
+   "$repo/scripts/gpu_machine/compare.py" "$out/"
 if [ "$with_directml" = 1 ]; then
   cp "$repo/scripts/gpu_machine/wine_env.sh" "$out/"
   "$repo/scripts/gpu_machine/package_wine.sh" "$out"

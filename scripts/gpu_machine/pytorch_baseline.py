@@ -21,6 +21,8 @@ file's sweeps are expanded by `dmltool list --json` (the packaged binary beside 
   cuDNN's pick is itself a timing, made once per process: on an H100 the 256x14x14 layer ran 186 us in two
   processes and 255 us in a third. So each convolution is timed in --cudnn-picks processes (default 3: this one
   and fresh ones) and the fastest counts; every pick's median is kept (cudnn_picks_ms).
+- ELEMENT_WISE_* and ACTIVATION_*: PyTorch's own out-of-place operation on tensors with the case's sizes and strides
+  (pytorch_element_wise.py beside this script says how each is mirrored and which are not).
 - copy: a plain device-to-device copy of 1 GiB, for reference against dmltool's copy probe.
 
 Timing: after warm-up, the median over 15 samples of the mean of 20 back-to-back calls between two CUDA events
@@ -40,6 +42,8 @@ import sys
 
 import torch
 import torch.nn.functional as F
+
+import pytorch_element_wise  # beside this script: the element-wise and activation families
 
 TORCH_DTYPES = {"FLOAT32": torch.float32, "FLOAT16": torch.float16, "INT8": torch.int8, "UINT8": torch.uint8,
                 "INT32": torch.int32}
@@ -289,6 +293,8 @@ def main():
             continue
         op = case["operator"]
         build = WORKLOADS.get(op["type"])
+        if build is None and op["type"].startswith(("DML_OPERATOR_ELEMENT_WISE_", "DML_OPERATOR_ACTIVATION_")):
+            build = lambda desc, op_type=op["type"]: pytorch_element_wise.workload(op_type, desc)  # noqa: E731
         if build is None:
             results.append({"name": case["name"], "not_measured": f"no PyTorch equivalent for {op['type']}"})
         else:
