@@ -460,6 +460,7 @@ int run_cli(int argc, char** argv) {
     if (run->parsed()) {
         if (auto e = apply_flags(run_flags, run_options.run, &run_options.selection); !e.empty()) return usage_error(e);
         warn_options_without_effect(*run, run_options.run.backend, run_flags.backend);
+        run_options.run.repro_tool = argv[0];
         if (run_options.run.backend == BackendChoice::kDirectml || run_options.run.backend == BackendChoice::kAll)
             run_options.run.repro_extra_args += directml_repro_args(run_options.device);
         return run_command(run_options, registry);
