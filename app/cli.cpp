@@ -144,10 +144,12 @@ std::string apply_flags(const CommonFlags& f, RunOptions& run, Selection* select
 std::string options_without_effect(const CLI::App& cmd, BackendChoice backend) {
     const bool uses_gpu = backend == BackendChoice::kGpu || backend == BackendChoice::kBoth || backend == BackendChoice::kAll;
     const bool uses_directml = backend == BackendChoice::kDirectml || backend == BackendChoice::kAll;
-    std::vector<std::string> device_options = {"--adapter", "--max-device-memory", "--stable-power-state"};
+    // --stable-power-state is refused with --backend cpu by bench itself, and --deviations files are checked whatever
+    // the backend: neither is listed.
+    std::vector<std::string> device_options = {"--adapter", "--max-device-memory"};
     std::vector<std::string> kernel_options = {"--autotune", "--tuning-cache"};
     std::vector<std::string> directml_options = {"--directml-dll", "--dml-disable-metacommands",
-                                                 "--dml-allow-half-precision", "--dml-debug", "--deviations"};
+                                                 "--dml-allow-half-precision", "--dml-debug"};
     std::vector<std::string> unused;
     if (!uses_gpu && !uses_directml) unused.insert(unused.end(), device_options.begin(), device_options.end());
     if (!uses_gpu) unused.insert(unused.end(), kernel_options.begin(), kernel_options.end());
