@@ -377,6 +377,12 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     auto opened = open_backend(options.run, options.device);
     if (!opened.is_ok()) return report_error(opened.status(), 3);
     std::unique_ptr<Backend> device = std::move(opened).value();
+    // Tuning writes a file outside the working tree: say where, once (issue 41 item 5).
+    const bool runs_kernels = options.run.backend == BackendChoice::kGpu || options.run.backend == BackendChoice::kBoth;
+    if (runs_kernels && options.device.autotune == TuningMode::kTune)
+        std::fprintf(human, "dmltool: note: --autotune tune: tuned plans are stored in %s (--tuning-cache FILE moves it)\n",
+                     (options.device.tuning_cache.empty() ? default_tuning_cache_path().string()
+                                                          : options.device.tuning_cache).c_str());
     ThreadPool pool(options.threads);
     Runner runner(options.run, pool, device.get());
     // DirectML's registered departures (DEVIATES) are still timed: the speed of what DirectML computes.

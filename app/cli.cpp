@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -107,7 +108,8 @@ void add_run_flags(CLI::App* cmd, CommonFlags& f, RunOptions& run, DeviceOptions
                     "memory); larger cases are UNSUPPORTED before anything is allocated")
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     cmd->add_option("--adapter", device.adapter, "GPU adapter: index or name substring (see `dmltool list`)");
-    cmd->add_option("--threads", threads, "CPU reference threads (default: all hardware threads)");
+    cmd->add_option("--threads", threads, "CPU reference threads, at least 1 (default: all hardware threads)")
+        ->check(CLI::Range(1u, 4096u));
     cmd->add_option_function<std::string>(
            "--autotune", [&device](const std::string& mode) { device.autotune = *parse_tuning_mode(mode); },
            std::string("GPU plan variants (docs/benchmarks.md: Autotuning): off (the planner's heuristic plan), cached (the "
@@ -148,6 +150,36 @@ std::string apply_flags(const CommonFlags& f, RunOptions& run, Selection* select
     return {};
 }
 
+// The options given on `cmd`'s command line that the chosen backend never reads ("--adapter" with --backend cpu):
+// named in a warning, so that a user who thinks they picked a GPU learns that nothing used one.
+std::string options_without_effect(const CLI::App& cmd, BackendChoice backend) {
+    const bool uses_gpu = backend == BackendChoice::kGpu || backend == BackendChoice::kBoth || backend == BackendChoice::kAll;
+    const bool uses_directml = backend == BackendChoice::kDirectml || backend == BackendChoice::kAll;
+    // --stable-power-state is refused with --backend cpu by bench itself, and --deviations files are checked whatever
+    // the backend: neither is listed.
+    std::vector<std::string> device_options = {"--adapter", "--max-device-memory"};
+    std::vector<std::string> kernel_options = {"--autotune", "--tuning-cache"};
+    std::vector<std::string> directml_options = {"--directml-dll", "--dml-disable-metacommands",
+                                                 "--dml-allow-half-precision", "--dml-debug"};
+    std::vector<std::string> unused;
+    if (!uses_gpu && !uses_directml) unused.insert(unused.end(), device_options.begin(), device_options.end());
+    if (!uses_gpu) unused.insert(unused.end(), kernel_options.begin(), kernel_options.end());
+    if (!uses_directml) unused.insert(unused.end(), directml_options.begin(), directml_options.end());
+    std::string given;
+    for (const std::string& name : unused) {
+        const CLI::Option* option = cmd.get_option_no_throw(name);
+        if (option && option->count() > 0) given += (given.empty() ? "" : ", ") + name;
+    }
+    return given;
+}
+
+void warn_options_without_effect(const CLI::App& cmd, BackendChoice backend, const std::string& backend_name) {
+    const std::string unused = options_without_effect(cmd, backend);
+    if (!unused.empty())
+        std::fprintf(stderr, "dmltool: warning: %s: no effect with --backend %s (ignored)\n", unused.c_str(),
+                     backend_name.c_str());
+}
+
 // The DirectML options that change results, for the repro lines of failing cases.
 std::string directml_repro_args(const DeviceOptions& d) {
     std::string out;
@@ -168,6 +200,8 @@ int run_cli(int argc, char** argv) {
     // subcommand is added: subcommands inherit it.
     app.allow_windows_style_options(false);
     app.require_subcommand(1);
+    app.footer("\nRun `dmltool SUBCOMMAND --help` for a subcommand's options. The README's tour starts with "
+               "`dmltool list`.");
     app.set_version_flag("--version", "dmltool 0.1.0");
 
     RunCommandOptions run_options;
@@ -175,8 +209,11 @@ int run_cli(int argc, char** argv) {
     CLI::App* run = app.add_subcommand("run", "Run cases on the CPU reference and/or the GPU and compare outputs");
     add_selection(run, run_options.selection);
     add_run_flags(run, run_flags, run_options.run, run_options.device, run_options.threads, true);
-    run->add_option("--junit", run_options.junit_path, "Write a JUnit XML report to this file");
-    run->add_option("--json", run_options.json_path, "Write a JSON report (every case, comparison and timing)");
+    // Report options are --report-FORMAT in run and bench alike; run's older --json and --junit stay as aliases.
+    run->add_option("--report-junit,--junit", run_options.junit_path, "Write a JUnit XML report to this file");
+    run->add_option("--report-json,--json", run_options.json_path,
+                    "Write a JSON report (every case, comparison and timing) to this file. A run report, not a bench "
+                    "report: `compare` takes `bench --report-json` files");
     run->add_flag("-v,--verbose", run_options.verbose, "Also list passed cases with their comparison statistics");
     run->add_flag("--strict", run_options.strict,
                   "DEVIATES fails the run (exit code 1): DirectML's registered departures from the contract count");
@@ -190,7 +227,9 @@ int run_cli(int argc, char** argv) {
     RunOptions validate_run;
     CLI::App* validate = app.add_subcommand("validate", "Parse and validate cases: every check of run short of executing");
     add_selection(validate, validate_selection);
-    validate->add_option("--feature-level", validate_flags.feature_level, "Report cases above this feature level");
+    validate->add_option("--feature-level", validate_flags.feature_level,
+                         "Report cases above this feature level, e.g. 5_1 (default: none, every level up to 6_4 is "
+                         "valid)");
     validate->add_flag("--allow-outside-paths", validate_run.sources.allow_outside_paths,
                        "Let case files read HDF5 files outside their own directory tree (as run)");
     validate->add_option("--max-host-memory", validate_flags.max_host_mib,
@@ -204,9 +243,10 @@ int run_cli(int argc, char** argv) {
                                                 "DirectML device's maximum feature level; with case files, the cases "
                                                 "they hold, sweeps expanded");
     list->add_option("files", list_cases.files,
-                     "Case files: list their cases instead (an operator name instead of files, e.g. SPLIT: its desc "
-                     "members with their types and enum values);, one line each (name, operator, minimum feature level, "
-                     "data type, input and output shapes), with every sweep expanded and derived outputs filled in");
+                     "Case files: list their cases instead, one line each (name, operator, minimum feature level, data "
+                     "type, input and output shapes), with every sweep expanded and derived outputs filled in. An "
+                     "operator name instead of files (e.g. split or DML_OPERATOR_SPLIT, any case): its desc members "
+                     "with their types and enum values");
     list->add_flag("--json", list_cases.json,
                    "With case files: print the expanded cases as one {\"cases\": [...]} document (derived outputs and "
                    "omitted random seeds and ranges filled in) that `dmltool validate` and `run` accept; HDF5 paths "
@@ -426,10 +466,15 @@ int run_cli(int argc, char** argv) {
                 break;
             }
     }
-    const std::vector<CLI::App*> commands = {run, validate, list, bench, compare, history, generate, import, report,
+    const std::vector<CLI::App*> commands = {run, validate, list, bench, compare, history, store, generate, import, report,
                                             schema};
     app.footer(kExitCodes);
     for (CLI::App* command : commands) command->footer(command->get_footer() + kExitCodes);
+    if (argc == 1) {  // `dmltool` alone: the usage, not "A subcommand is required"
+        app.name("dmltool");
+        std::cout << app.help();
+        return 2;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -445,7 +490,7 @@ int run_cli(int argc, char** argv) {
                                       [&](const CLI::App* s) { return s->check_name(first); });
         const bool known = sub != commands.end();
         if (!first.empty() && first[0] != '-' && !known) {
-            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, generate, import, report or schema; see "
+            std::fprintf(stderr, "dmltool: error: unknown subcommand '%s' (expected run, validate, list, bench, compare, history, store, generate, import, report or schema; see "
                          "dmltool --help)\n", first.c_str());
             return 2;
         }
@@ -467,6 +512,8 @@ int run_cli(int argc, char** argv) {
     };
     if (run->parsed()) {
         if (auto e = apply_flags(run_flags, run_options.run, &run_options.selection); !e.empty()) return usage_error(e);
+        warn_options_without_effect(*run, run_options.run.backend, run_flags.backend);
+        run_options.run.repro_tool = argv[0];
         if (run_options.run.backend == BackendChoice::kDirectml || run_options.run.backend == BackendChoice::kAll)
             run_options.run.repro_extra_args += directml_repro_args(run_options.device);
         return run_command(run_options, registry);
@@ -480,15 +527,31 @@ int run_cli(int argc, char** argv) {
         return 0;
     }
     if (list->parsed()) {
-        // `dmltool list SPLIT`: arguments that name operators (and no existing file) print their desc members.
-        const bool operators = !list_cases.files.empty() &&
-                               std::all_of(list_cases.files.begin(), list_cases.files.end(), [&](const std::string& f) {
-                                   std::error_code ec;
-                                   return registry.find(f) && !std::filesystem::exists(f, ec);
-                               });
-        if (operators) {
-            for (const std::string& name : list_cases.files) std::cout << format_desc_members(*registry.find(name));
+        // `dmltool list SPLIT`: arguments that name operators (and no existing file) print their desc members. A
+        // command line is typed, not a case file: any case goes ("resample"), and a word that is neither a file nor
+        // an operator is most likely a misspelled operator ("SPLT"), not a missing case file.
+        const auto find_operator = [&](const std::string& word) -> const Op* {
+            std::error_code ec;
+            if (std::filesystem::exists(word, ec)) return nullptr;
+            std::string upper = word;
+            for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+            return registry.find(upper);
+        };
+        const auto looks_like_operator = [](const std::string& word) {
+            return !word.empty() && word.find_first_of("./\\") == std::string::npos;
+        };
+        if (!list_cases.files.empty() && std::all_of(list_cases.files.begin(), list_cases.files.end(), find_operator)) {
+            for (const std::string& name : list_cases.files) std::cout << format_desc_members(*find_operator(name));
             return 0;
+        }
+        for (const std::string& word : list_cases.files) {
+            std::error_code ec;
+            if (!find_operator(word) && looks_like_operator(word) && !std::filesystem::exists(word, ec)) {
+                std::string upper = word;
+                for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+                return usage_error("list: '" + word + "' is neither a case file nor an operator: " +
+                                   registry.unknown_operator_message(upper));
+            }
         }
         if (!list_cases.files.empty()) return list_cases_command(list_cases, registry);
         if (list_cases.json) return usage_error("list --json: expected case files to list");
@@ -520,6 +583,7 @@ int run_cli(int argc, char** argv) {
     if (generate->parsed()) return generate_command(generate_options, registry);
     if (import->parsed()) return import_command(import_options, registry);
     if (auto e = apply_flags(bench_flags, bench_options.run, &bench_options.selection); !e.empty()) return usage_error(e);
+    warn_options_without_effect(*bench, bench_options.run.backend, bench_flags.backend);
     for (const std::string& extra : bench->remaining()) {
         if (extra.rfind("--benchmark_", 0) != 0) return usage_error("bench: unknown option '" + extra + "'");
         if (bench_options.passes > 1 && (extra.rfind("--benchmark_repetitions", 0) == 0 ||

@@ -100,9 +100,11 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     }
     // One header line naming what judges the cases: "GPU passed" means little when the GPU is lavapipe. A
     // DirectML backend's name carries its device, DLL and maximum feature level.
-    const size_t files = options.selection.files.size();
-    std::printf("dmltool run: backends cpu (reference)%s%s: %zu cases from %zu file%s\n", backend_name.empty() ? "" : " + ",
-                backend_name.c_str(), selected->cases.size(), files, files == 1 ? "" : "s");
+    // Counted as the summary counts them: an unreadable file is one INVALID case.
+    const size_t cases = selected->cases.size() + selected->broken.size();
+    std::printf("dmltool run: backends cpu (reference)%s%s: %s from %s\n", backend_name.empty() ? "" : " + ",
+                backend_name.c_str(), count_of(cases, "case").c_str(),
+                count_of(options.selection.files.size(), "file").c_str());
     RunReportInfo info{backend_name.empty() ? "cpu reference" : backend_name,
                        backend_name.empty() ? "none" : backend_name,
                        utc_timestamp(),
@@ -177,7 +179,7 @@ int validate_command(const Selection& selection, const RunOptions& options, cons
         std::printf("[%s] %s\n", is_unsupported ? "UNSUPPORTED" : "INVALID", checked.message().c_str());
     }
     const size_t total = selected->cases.size() + selected->broken.size();
-    std::printf("dmltool: validated %zu cases: %zu valid, %zu unsupported, %zu invalid\n", total,
+    std::printf("dmltool: validated %s: %zu valid, %zu unsupported, %zu invalid\n", count_of(total, "case").c_str(),
                 total - invalid - unsupported, unsupported, invalid);
     return invalid ? 2 : 0;
 }

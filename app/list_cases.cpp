@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "core/report.h"
 
 namespace dmltool::app {
 namespace {
@@ -74,8 +75,8 @@ int list_cases_command(const ListCasesOptions& options, const OpRegistry& regist
                 std::printf("%-*s  %s\n", int(width), c.spec.name.c_str(), case_summary(c.spec).c_str());
         }
     }
-    std::printf("dmltool: %zu cases in %zu files: %zu valid, %zu invalid\n", valid + invalid.size(), files.size(), valid,
-                invalid.size());
+    std::printf("dmltool: %s in %s: %zu valid, %zu invalid\n", count_of(valid + invalid.size(), "case").c_str(),
+                count_of(files.size(), "file").c_str(), valid, invalid.size());
     return invalid.empty() ? 0 : 2;
 }
 

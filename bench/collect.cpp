@@ -1,8 +1,33 @@
 #include "bench/collect.h"
 
+#include <sstream>
+
 #include "core/platform.h"
 
 namespace dmltool::app {
+
+std::string explain_library_build_warning(const std::string& context_text) {
+    const std::string warning = "***WARNING*** Library was built as DEBUG. Timings may be affected.\n";
+    const size_t at = context_text.find(warning);
+    if (at == std::string::npos) return context_text;
+    // Debian's libbenchmark is built without NDEBUG, hence the warning on a Release dmltool. It concerns the
+    // library's own timer, which dmltool does not use: registration.cpp times every sample itself and hands the
+    // library the result (manual time).
+    return context_text.substr(0, at) +
+           "note: Google Benchmark's library was built without NDEBUG (as Debian's package is); dmltool times "
+           "every sample itself, so that build does not change the figures\n" +
+           context_text.substr(at + warning.size());
+}
+
+bool CollectingReporter::ReportContext(const Context& context) {
+    std::ostream& error_stream = display_->GetErrorStream();
+    std::ostringstream captured;
+    display_->SetErrorStream(&captured);
+    const bool ok = display_->ReportContext(context);
+    display_->SetErrorStream(&error_stream);
+    error_stream << explain_library_build_warning(captured.str()) << std::flush;
+    return ok;
+}
 
 Result<std::unique_ptr<benchmark::BenchmarkReporter>> make_display_reporter(const std::vector<std::string>& benchmark_args,
                                                                             bool* is_console) {

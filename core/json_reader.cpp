@@ -278,13 +278,20 @@ Result<uint32_t> JsonObjectReader::required_enum(std::string_view key, std::stri
     std::string choices;
     for (const EnumName& n : names) choices += (choices.empty() ? "" : ", ") + std::string(n.name);
     if (!v) return missing_member(object_, known_keys_, path_, key, "one of " + choices);
+    std::string suggestion;
     if (v->is_string()) {
         std::string_view text = v->get_ref<const std::string&>();
         if (text.substr(0, prefix.size()) == prefix) text.remove_prefix(prefix.size());
         for (const EnumName& n : names)
             if (n.name == text) return n.value;
+        // A typo, a lower-case name or an abbreviation (ONNX's CRD for COLUMN_ROW_DEPTH) gets the same
+        // "did you mean" as a misspelled member.
+        std::vector<std::string> suffixes;
+        for (const EnumName& n : names) suffixes.emplace_back(n.name);
+        suggestion = did_you_mean(text, suffixes);
     }
-    return expected(path, "one of " + choices + " (optionally prefixed with " + std::string(prefix) + ")", *v);
+    return invalid_input(path + ": expected one of " + choices + " (optionally prefixed with " + std::string(prefix) +
+                         "), found " + describe_json(*v) + suggestion);
 }
 
 Result<TensorDesc> JsonObjectReader::required_tensor(std::string_view key, TensorRole role) {

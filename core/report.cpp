@@ -171,12 +171,16 @@ void print_summary(std::FILE* out, const RunSummary& s, const std::vector<CaseRe
         std::fprintf(out, "%s\n", line.c_str());
     }
     std::fprintf(out,
-                 "dmltool: %zu cases in %.2f s: %zu passed, %zu failed, %zu mistrusted, %zu unsupported, %zu invalid, "
+                 "dmltool: %s in %.2f s: %zu passed, %zu failed, %zu mistrusted, %zu unsupported, %zu invalid, "
                  "%zu skipped%s\n",
-                 s.total, s.seconds, s.passed, s.failed, s.mistrusted, s.unsupported, s.invalid, s.skipped,
+                 count_of(s.total, "case").c_str(), s.seconds, s.passed, s.failed, s.mistrusted, s.unsupported, s.invalid, s.skipped,
                  s.deviates ? (", " + std::to_string(s.deviates) + " deviates" + (s.strict ? " (--strict: failing)" : ""))
                                   .c_str()
                             : "");
+}
+
+std::string count_of(size_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
 Status write_junit(const std::string& path, const std::vector<CaseResult>& results, const RunSummary& s) {

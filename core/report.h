@@ -14,6 +14,9 @@ namespace dmltool {
 // forbids even escaped replaced by '?'.
 std::string xml_escape(const std::string& text);
 
+// "1 case", "3 cases": a count with its noun in the right number, for every summary line.
+std::string count_of(size_t count, const std::string& noun);
+
 struct RunSummary {
     size_t total = 0, passed = 0, failed = 0, mistrusted = 0, unsupported = 0, invalid = 0, skipped = 0, deviates = 0;
     bool device_error = false;

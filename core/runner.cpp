@@ -5,6 +5,7 @@
 #include "core/runner_deviations.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -74,7 +75,10 @@ const char* backend_choice_name(BackendChoice choice) {
 
 std::string repro_command(const CaseSpec& spec, const RunOptions& options) {
     const std::string backend = backend_choice_name(options.backend);
-    std::string out = "dmltool run " + shell_quote(spec.file) + " --filter " +
+    const bool plain_word = std::all_of(options.repro_tool.begin(), options.repro_tool.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '.' || c == '_' || c == '-';
+    });
+    std::string out = (plain_word ? options.repro_tool : shell_quote(options.repro_tool)) + " run " + shell_quote(spec.file) + " --filter " +
                       shell_quote("^" + regex_escape(spec.name) + "$") + " --backend " + backend;
     if (options.feature_level_cap != kHighestFeatureLevel)
         out += " --feature-level " + options.feature_level_cap.to_string();

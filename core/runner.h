@@ -75,6 +75,9 @@ struct RunOptions {
     uint64_t max_host_bytes = 8ull << 30;
     size_t max_reported_mismatches = 8;
     std::string repro_extra_args;  // options that change results, appended to repro lines
+    // The program repro lines start with: the path dmltool was invoked by (argv[0]), so that a repro line pasted
+    // into the same shell runs the same build ("dmltool" when unknown).
+    std::string repro_tool = "dmltool";
 };
 
 class Runner {

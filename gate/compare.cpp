@@ -94,6 +94,10 @@ Result<BenchRun> load_bench_run(const std::string& path) {
     }
     if (!root.is_object()) return bad_field(path, "/", "an object (dmltool bench --report-json)", &root);
     const auto format = root.find("sample_format");
+    // `run --report-json` and `bench --report-json` share a flag name; a run report holds verdicts, not timings.
+    if (format == root.end() && root.contains("summary") && root.contains("files"))
+        return invalid_input(path + ": a run report (dmltool run --report-json): it holds verdicts, not timings; "
+                                    "compare takes bench reports (dmltool bench --report-json FILE)");
     if (format == root.end() || *format != kSampleFormat)
         return bad_field(path, "/sample_format",
                          std::string("\"") + kSampleFormat + "\" (a report of dmltool bench with samples)",
@@ -198,7 +202,9 @@ CaseComparison compare_case(const RunCase& base, const RunCase& next, const Comp
     c.change_noise = std::sqrt(c.base.noise * c.base.noise + c.next.noise * c.next.noise);
     const double noise_limit = options.threshold / 2;
     char text[160];
-    if (!base.converged || !next.converged) {
+    if (base.samples == next_samples) {
+        // The same measurements (a report compared with itself) cannot differ, however noisy: SAME, not NOISY.
+    } else if (!base.converged || !next.converged) {
         c.noisy_reason = !base.converged ? "base run did not converge" : "new run did not converge";
     } else if (!(c.base.noise <= noise_limit) || !(c.next.noise <= noise_limit)) {
         const double b = 100 * c.base.noise, n = 100 * c.next.noise, l = 100 * noise_limit;

@@ -76,6 +76,25 @@ def main():
         if abs(float(testcase.get("time")) - case_seconds) > 1e-5 * case_seconds + 1e-9:
             fail(f"JUnit time {testcase.get('time')} of {testcase.get('name')} is not the case's {case_seconds}")
     print("check_run_edges: header line, run report metadata, JUnit case times")
+
+    # A run report given to compare (issue 41 item 7): named as one, with what to pass instead, exit 2.
+    result = run(dmltool, ["compare", report, report], cases)
+    expected = (f"dmltool: error: {report}: a run report (dmltool run --report-json): it holds verdicts, not timings; "
+                "compare takes bench reports (dmltool bench --report-json FILE)")
+    if result.returncode != 2 or result.stdout.strip() != expected:
+        fail(f"compare RUN_REPORT RUN_REPORT: exit {result.returncode}, expected 2 and '{expected}':\n{result.stdout}")
+
+    # A bench report compared with itself is SAME even when it did not converge (issue 41 item 7): the same samples
+    # cannot differ. --max-noise 0.001% guarantees a run that does not converge.
+    bench_report = os.path.join(work, "bench.json")
+    result = run(dmltool, ["bench", "--backend", "cpu", "--max-time", "0.05", "--max-noise", "0.001", "--roofline-mib",
+                           "0", "--report-json", bench_report, "pass.json"], cases)
+    if result.returncode != 0 or "not converged" not in result.stdout:
+        fail(f"bench: exit {result.returncode}, expected 0 and a case that did not converge:\n{result.stdout}")
+    result = run(dmltool, ["compare", bench_report, bench_report], cases)
+    if result.returncode != 0 or "0 slower, 0 faster, 1 same, 0 noisy of 1 compared" not in result.stdout:
+        fail(f"compare REPORT REPORT: exit {result.returncode}, expected 0 and SAME:\n{result.stdout}")
+    print("check_run_edges: a run report refused by compare; a report compared with itself is SAME")
     return 0
 
 

@@ -121,11 +121,18 @@ TEST(JsonObjectReader, EnumBySuffixOrFullName) {
     EXPECT_EQ(*r.required_enum("B", kModePrefix, kModes), 1u);
     const std::string expected_prefix =
         ": expected one of NEAREST_NEIGHBOR, LINEAR (optionally prefixed with DML_INTERPOLATION_MODE_), found ";
-    EXPECT_EQ(error_of(r.required_enum("C", kModePrefix, kModes)), "/d/C" + expected_prefix + "string \"linear\"");
+    EXPECT_EQ(error_of(r.required_enum("C", kModePrefix, kModes)), "/d/C" + expected_prefix + "string \"linear\" (did you mean LINEAR?)");
     EXPECT_EQ(error_of(r.required_enum("D", kModePrefix, kModes)), "/d/D" + expected_prefix + "number 1");
     EXPECT_EQ(error_of(r.required_enum("E", kModePrefix, kModes)),
               "/d/E" + expected_prefix + "string \"DML_INTERPOLATION_MODE_\"");
     EXPECT_EQ(error_of(r.required_enum("F", kModePrefix, kModes)), "/d/F" + expected_prefix + "string \"CUBIC\"");
+    // Typos and abbreviations get a suggestion, as misspelled members do.
+    const json typos = json::parse(R"({"G": "NEAREST_NEIGHBOUR", "H": "DML_INTERPOLATION_MODE_LINAER"})");
+    JsonObjectReader t(typos, "/d");
+    EXPECT_EQ(error_of(t.required_enum("G", kModePrefix, kModes)),
+              "/d/G" + expected_prefix + "string \"NEAREST_NEIGHBOUR\" (did you mean NEAREST_NEIGHBOR?)");
+    EXPECT_EQ(error_of(t.required_enum("H", kModePrefix, kModes)),
+              "/d/H" + expected_prefix + "string \"DML_INTERPOLATION_MODE_LINAER\" (did you mean LINEAR?)");
 }
 
 TEST(JsonObjectReader, FinishRejectsUnknownMembers) {
