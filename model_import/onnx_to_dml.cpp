@@ -114,11 +114,13 @@ void add_channel_parameter(const NodeContext& c, MappedCase& m, size_t input, co
     m.inputs[member] = c.source(input, sizes, std::nullopt);
 }
 
-// A scale or zero point applied to every element of a tensor of `sizes`: broadcast with stride 0.
+// A per-tensor scale or zero point of a tensor of `sizes`: DirectML's QUANTIZED_LINEAR_ADD takes it as one element
+// of the same rank ({1,1,1,1}).
 void add_scalar_parameter(const NodeContext& c, MappedCase& m, size_t input, const std::string& member,
                           DataType type, const Dims& sizes) {
-    m.desc[member] = tensor_json(type, sizes, zeros(sizes.size()));
-    m.inputs[member] = c.source(input, sizes, zeros(sizes.size()));
+    const Dims one(sizes.size(), 1);
+    m.desc[member] = tensor_json(type, one);
+    m.inputs[member] = c.source(input, one, std::nullopt);
 }
 
 // ONNX pads [x1_begin, x2_begin, ..., x1_end, x2_end] or auto_pad, for the spatial dimensions.

@@ -33,6 +33,19 @@ TEST_F(FamilyParse, InputSizesMustBeTheOutputsBroadcastIsByStrides) {
     EXPECT_TRUE(dmltool::testing::parse_desc(op("ELEMENT_WISE_ADD"), d.dump()).is_ok());
 }
 
+// Throughput counts bytes moved: a broadcast input (stride 0) is one read per distinct element, as the copy
+// roofline and PyTorch's peer count it; a logical count would put a broadcast add above 100% of the copy.
+TEST_F(FamilyParse, WorkCountsEachBroadcastElementOnce) {
+    json d = {{"ATensor", t("FLOAT32", {2, 64, 8, 8})},
+              {"BTensor", {{"DataType", "FLOAT32"}, {"Sizes", {2, 64, 8, 8}}, {"Strides", {0, 1, 0, 0}}}},
+              {"OutputTensor", t("FLOAT32", {2, 64, 8, 8})}};
+    auto desc = dmltool::testing::parse_desc(op("ELEMENT_WISE_ADD"), d.dump());
+    ASSERT_TRUE(desc.is_ok());
+    const uint64_t n = 2 * 64 * 8 * 8;
+    EXPECT_EQ(op("ELEMENT_WISE_ADD").work(**desc).bytes, 4 * (n + 64 + n));
+    EXPECT_EQ(op("ELEMENT_WISE_ADD").work(**desc).ops, n);
+}
+
 TEST_F(FamilyParse, SameTypeGroupsAndRowRules) {
     json d = {{"ATensor", t("FLOAT32", {4})}, {"BTensor", t("FLOAT16", {4})}, {"OutputTensor", t("FLOAT32", {4})}};
     EXPECT_EQ(rejection(op("ELEMENT_WISE_MULTIPLY"), d.dump()),

@@ -242,19 +242,28 @@ void add_math_rows(RowMap& rows) {
         c.b.add(d, x.abs(), imm_f(1.0f));
         c.b.div(out, x, d);
     });
-    rows["softplus"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Steepness: log(1 + exp(s x)) / s
+    // softplus(t) = log(1 + exp(t)) as max(t, 0) + log1p(exp(-|t|)): exp never overflows (exp(88) is 1.7e38, and
+    // log1p of it overflowed to 0 on NVIDIA's compiler of the direct form), and the small term is exact to its ulps.
+    auto softplus = [](BodyContext& c, Operand out, Operand t) {
         Operand e = c.temp();
-        c.b.mul(e, x, c.parameter(0));
+        c.b.mov(e, -t.abs());
         math::exp(c, e, e);
         math::log1p(c, e, e);
-        c.b.div(out, e, c.parameter(0));
+        Operand positive = c.temp();
+        c.b.max(positive, t, imm_f(0.0f));
+        c.b.add(out, positive, e);
+    };
+    rows["softplus"] = float_unary([softplus](BodyContext& c, Operand out, Operand x) {  // Steepness: softplus(s x) / s
+        Operand t = c.temp();
+        c.b.mul(t, x, c.parameter(0));
+        softplus(c, t, t);
+        c.b.div(out, t, c.parameter(0));
     });
-    rows["parametric_softplus"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
-        Operand e = c.temp();
-        c.b.mul(e, x, c.parameter(1));
-        math::exp(c, e, e);
-        math::log1p(c, e, e);
-        c.b.mul(out, e, c.parameter(0));
+    rows["parametric_softplus"] = float_unary([softplus](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta
+        Operand t = c.temp();
+        c.b.mul(t, x, c.parameter(1));
+        softplus(c, t, t);
+        c.b.mul(out, t, c.parameter(0));
     });
     rows["scaled_tanh"] = float_unary([](BodyContext& c, Operand out, Operand x) {  // Alpha, Beta: Alpha tanh(Beta x)
         Operand t = c.temp();

@@ -84,12 +84,19 @@ public:
 
     WorkEstimate work(const OpDesc& op_desc) const override {
         const auto& desc = static_cast<const ElementWiseDesc&>(op_desc);
-        // Logical bytes: each input element read once (a broadcast input's repeats are counted: they are reads of
-        // the logical tensor), each output element written once; one operation per output element.
+        // Bytes read + written: each input's distinct addressed elements read once (a dimension of stride 0
+        // broadcasts one element: it is read once, as a copy-roofline comparison and PyTorch's peer count it), each
+        // output element written once; one operation per output element.
         const uint64_t n = desc.output.element_count();
         uint64_t bytes = n * element_size(desc.output.data_type);
-        for (const auto& input : desc.inputs)
-            if (input) bytes += n * element_size(input->data_type);
+        for (const auto& input : desc.inputs) {
+            if (!input) continue;
+            const Dims strides = input->effective_strides();
+            uint64_t addressed = 1;
+            for (size_t d = 0; d < input->sizes.size(); ++d)
+                if (strides[d] != 0) addressed *= input->sizes[d];
+            bytes += addressed * element_size(input->data_type);
+        }
         return {.bytes = bytes, .ops = n};
     }
 
