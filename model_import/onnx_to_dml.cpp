@@ -177,80 +177,88 @@ NodeMapping unsupported_node(std::string reason) {
     return m;
 }
 
+// What a 2-D convolution node gives both convolution operators: its tensors' types and sizes and its geometry.
+struct ConvolutionGeometry {
+    TensorInfo x, w, y;
+    Dims x_dims, w_dims, y_dims, strides, dilations, start, end;
+};
+
+// The node's input `x_input`, filter `w_input` and output 0; unsupported (empty optional) unless rank-4 NCHW.
+Result<std::optional<ConvolutionGeometry>> convolution_geometry(const NodeContext& c, size_t x_input, size_t w_input) {
+    ConvolutionGeometry g;
+    TRY_ASSIGN(x, c.input(x_input));
+    TRY_ASSIGN(w, c.input(w_input));
+    TRY_ASSIGN(y, c.output(0));
+    if (x.shape.size() != 4) return std::optional<ConvolutionGeometry>();
+    TRY_ASSIGN(x_dims, to_dims(x.shape, c.node().inputs[x_input]));
+    TRY_ASSIGN(w_dims, to_dims(w.shape, c.node().inputs[w_input]));
+    TRY_ASSIGN(y_dims, to_dims(y.shape, c.node().outputs[0]));
+    g.x = x, g.w = w, g.y = y, g.x_dims = x_dims, g.w_dims = w_dims, g.y_dims = y_dims;
+    const Node& n = c.node();
+    g.strides = attribute_dims(n, "strides", 2, 1);
+    g.dilations = attribute_dims(n, "dilations", 2, 1);
+    if (Status s = spatial_padding(n, x_dims, {w_dims[2], w_dims[3]}, g.strides, g.dilations, g.start, g.end);
+        !s.is_ok())
+        return s;
+    return std::optional<ConvolutionGeometry>(std::move(g));
+}
+
+void add_geometry(MappedCase& m, const ConvolutionGeometry& g, int64_t groups) {
+    m.desc["Strides"] = g.strides;
+    m.desc["Dilations"] = g.dilations;
+    m.desc["StartPadding"] = g.start;
+    m.desc["EndPadding"] = g.end;
+    m.desc["GroupCount"] = groups;
+}
+
 // QLinearConv -> DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION (DmlOperatorQLinearConv.cpp).
 Result<NodeMapping> map_qlinear_conv(const NodeContext& c) {
-    TRY_ASSIGN(x, c.input(0));
-    TRY_ASSIGN(w, c.input(3));
-    TRY_ASSIGN(y, c.output(0));
-    if (x.shape.size() != 4) return unsupported_node("only 2-D convolutions (rank-4 NCHW) are imported");
-    TRY_ASSIGN(x_dims, to_dims(x.shape, c.node().inputs[0]));
-    TRY_ASSIGN(w_dims, to_dims(w.shape, c.node().inputs[3]));
-    TRY_ASSIGN(y_dims, to_dims(y.shape, c.node().outputs[0]));
-    const Node& n = c.node();
-    const Dims strides = attribute_dims(n, "strides", 2, 1), dilations = attribute_dims(n, "dilations", 2, 1);
-    const Dims window = {w_dims[2], w_dims[3]};
-    Dims start, end;
-    if (Status s = spatial_padding(n, x_dims, window, strides, dilations, start, end); !s.is_ok()) return s;
+    TRY_ASSIGN(geometry, convolution_geometry(c, 0, 3));
+    if (!geometry) return unsupported_node("only 2-D convolutions (rank-4 NCHW) are imported");
+    const ConvolutionGeometry& g = *geometry;
     MappedCase m;
     m.dml_operator = "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION";
-    const uint32_t channels = w_dims[0];
-    m.desc["InputTensor"] = tensor_json(x.type, x_dims);
-    m.inputs["InputTensor"] = c.source(0, x_dims, std::nullopt);
+    const uint32_t channels = g.w_dims[0];
+    m.desc["InputTensor"] = tensor_json(g.x.type, g.x_dims);
+    m.inputs["InputTensor"] = c.source(0, g.x_dims, std::nullopt);
     add_channel_parameter(c, m, 1, "InputScaleTensor", DataType::kFloat32, channels);
-    if (c.has_input(2)) add_channel_parameter(c, m, 2, "InputZeroPointTensor", x.type, channels);
-    m.desc["FilterTensor"] = tensor_json(w.type, w_dims);
-    m.inputs["FilterTensor"] = c.source(3, w_dims, std::nullopt);
+    if (c.has_input(2)) add_channel_parameter(c, m, 2, "InputZeroPointTensor", g.x.type, channels);
+    m.desc["FilterTensor"] = tensor_json(g.w.type, g.w_dims);
+    m.inputs["FilterTensor"] = c.source(3, g.w_dims, std::nullopt);
     add_channel_parameter(c, m, 4, "FilterScaleTensor", DataType::kFloat32, channels);
-    if (c.has_input(5)) add_channel_parameter(c, m, 5, "FilterZeroPointTensor", w.type, channels);
+    if (c.has_input(5)) add_channel_parameter(c, m, 5, "FilterZeroPointTensor", g.w.type, channels);
     if (c.has_input(8)) {
         m.desc["BiasTensor"] = tensor_json(DataType::kInt32, {1, channels, 1, 1});
         m.inputs["BiasTensor"] = c.source(8, {1, channels, 1, 1}, std::nullopt);
     }
     add_channel_parameter(c, m, 6, "OutputScaleTensor", DataType::kFloat32, channels);
-    if (c.has_input(7)) add_channel_parameter(c, m, 7, "OutputZeroPointTensor", y.type, channels);
-    m.desc["OutputTensor"] = tensor_json(y.type, y_dims);
-    m.desc["Strides"] = strides;
-    m.desc["Dilations"] = dilations;
-    m.desc["StartPadding"] = start;
-    m.desc["EndPadding"] = end;
-    m.desc["GroupCount"] = n.int_attribute("group", 1);
+    if (c.has_input(7)) add_channel_parameter(c, m, 7, "OutputZeroPointTensor", g.y.type, channels);
+    m.desc["OutputTensor"] = tensor_json(g.y.type, g.y_dims);
+    add_geometry(m, g, c.node().int_attribute("group", 1));
     return mapped(std::move(m));
 }
 
 // Conv -> DML_OPERATOR_CONVOLUTION (DmlOperatorConvolution.cpp).
 Result<NodeMapping> map_conv(const NodeContext& c) {
-    TRY_ASSIGN(x, c.input(0));
-    TRY_ASSIGN(w, c.input(1));
-    TRY_ASSIGN(y, c.output(0));
-    if (x.shape.size() != 4) return unsupported_node("only 2-D convolutions (rank-4 NCHW) are imported");
-    TRY_ASSIGN(x_dims, to_dims(x.shape, c.node().inputs[0]));
-    TRY_ASSIGN(w_dims, to_dims(w.shape, c.node().inputs[1]));
-    TRY_ASSIGN(y_dims, to_dims(y.shape, c.node().outputs[0]));
-    const Node& n = c.node();
-    const Dims strides = attribute_dims(n, "strides", 2, 1), dilations = attribute_dims(n, "dilations", 2, 1);
-    Dims start, end;
-    if (Status s = spatial_padding(n, x_dims, {w_dims[2], w_dims[3]}, strides, dilations, start, end); !s.is_ok())
-        return s;
+    TRY_ASSIGN(geometry, convolution_geometry(c, 0, 1));
+    if (!geometry) return unsupported_node("only 2-D convolutions (rank-4 NCHW) are imported");
+    const ConvolutionGeometry& g = *geometry;
     MappedCase m;
     m.dml_operator = "DML_OPERATOR_CONVOLUTION";
-    m.desc["InputTensor"] = tensor_json(x.type, x_dims);
-    m.inputs["InputTensor"] = c.source(0, x_dims, std::nullopt);
-    m.desc["FilterTensor"] = tensor_json(w.type, w_dims);
-    m.inputs["FilterTensor"] = c.source(1, w_dims, std::nullopt);
+    m.desc["InputTensor"] = tensor_json(g.x.type, g.x_dims);
+    m.inputs["InputTensor"] = c.source(0, g.x_dims, std::nullopt);
+    m.desc["FilterTensor"] = tensor_json(g.w.type, g.w_dims);
+    m.inputs["FilterTensor"] = c.source(1, g.w_dims, std::nullopt);
     if (c.has_input(2)) {
-        const Dims bias = {1, w_dims[0], 1, 1};
-        m.desc["BiasTensor"] = tensor_json(x.type, bias);
+        const Dims bias = {1, g.w_dims[0], 1, 1};
+        m.desc["BiasTensor"] = tensor_json(g.x.type, bias);
         m.inputs["BiasTensor"] = c.source(2, bias, std::nullopt);
     }
-    m.desc["OutputTensor"] = tensor_json(y.type, y_dims);
+    m.desc["OutputTensor"] = tensor_json(g.y.type, g.y_dims);
     m.desc["Mode"] = "DML_CONVOLUTION_MODE_CROSS_CORRELATION";
     m.desc["Direction"] = "DML_CONVOLUTION_DIRECTION_FORWARD";
-    m.desc["Strides"] = strides;
-    m.desc["Dilations"] = dilations;
-    m.desc["StartPadding"] = start;
-    m.desc["EndPadding"] = end;
     m.desc["OutputPadding"] = Dims{0, 0};
-    m.desc["GroupCount"] = n.int_attribute("group", 1);
+    add_geometry(m, g, c.node().int_attribute("group", 1));
     return mapped(std::move(m));
 }
 
