@@ -408,7 +408,7 @@ const std::map<std::string, KernelBody, std::less<>>& bodies() {
     static const std::map<std::string, KernelBody, std::less<>> table = [] {
         std::map<std::string, KernelBody, std::less<>> out;
         for (auto& [id, row] : make_rows()) {
-            auto accepts = [id, rule = row.accepts](Types inputs, DataType output) -> Status {
+            auto accepts = [id = std::string(id), rule = row.accepts](Types inputs, DataType output) -> Status {
                 Status status = rule(inputs, output);
                 if (status.is_ok()) return status;
                 return {status.code(), "element-wise body '" + id + "' " + status.message()};
