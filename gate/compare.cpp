@@ -123,8 +123,9 @@ Result<BenchRun> load_bench_run(const std::string& path) {
     // Optional (runs with --roofline-mib 0 measure none): machine drift evidence beside the copy probes.
     const auto rooflines = root.find("rooflines");
     if (rooflines != root.end() && rooflines->is_object())
-        for (const auto& [backend, r] : rooflines->items()) {
-            if (!r.is_object()) continue;
+        for (const auto& [backend, roofline] : rooflines->items()) {
+            if (!roofline.is_object()) continue;
+            const auto& r = roofline;  // a plain reference: clang 14 lambdas cannot capture a structured binding
             auto rate = [&](const char* key) {
                 const auto v = r.find(key);
                 return v != r.end() && v->is_number() && v->get<double>() > 0 ? v->get<double>() : 0.0;
