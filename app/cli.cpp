@@ -36,6 +36,8 @@ Exit codes (the same for every command):
      compare: a case SLOWER
   2  invalid input or usage: a bad option, file or case (any INVALID case), a report that cannot be written
   3  device or environment error: no GPU or DirectML device, a device fault, a database out of reach
+  4  compare: undecided: no case SLOWER, but a case NOISY or INCONCLUSIVE (the gate could not judge it;
+     --allow-undecided exits 0 instead)
   5  nothing was tested: no case selected, or every selected case SKIPPED or UNSUPPORTED (run and bench:
      --allow-unsupported accepts UNSUPPORTED cases, for sweeps that expect them)
 )";
@@ -447,12 +449,15 @@ int run_cli(int argc, char** argv) {
                         "(a prefix) or since:DATE (UTC)");
     compare->add_flag("--allow-different-adapters", compare_options.allow_different_adapters,
                       "Compare runs from different adapters, drivers, CPUs or cache modes (refused by default)");
+    compare->add_flag("--allow-undecided", compare_options.allow_undecided,
+                      "Exit 0, not 4, when no case is SLOWER but some are NOISY or INCONCLUSIVE (reports, not gates)");
     compare->footer("\nVerdicts: SLOWER or FASTER when the Mann-Whitney U test is significant at --alpha and the "
                     "median moved by more\nthan --threshold plus the runs' noise (1.96 x the medians' standard errors "
                     "combined), whatever the noise;\nNOISY otherwise when either run did not converge or its noise "
                     "exceeds threshold/2; then SLOWER or FASTER\nwhen significant and beyond --threshold; SAME "
-                    "otherwise. p-values are Holm-adjusted across the cases; for separate runs,\nNOISY when the drift "
-                    "of the runs' copy probes exceeds the change.\n"
+                    "otherwise. p-values are Holm-adjusted across the cases; for separate runs,\nNOISY when twice the "
+                    "drift of the runs' copy probes explains the change, and INCONCLUSIVE for a SAME\nwhen the probes "
+                    "say the machine was faster (or wandered) by more than the threshold.\n"
                     "A/B mode: dmltool compare --ab BASE_DMLTOOL NEW_DMLTOOL [--rounds N] -- BENCH_ARGS...");
 
     // `compare --ab A B -- BENCH_ARGS...`: what follows `--` is for the builds' bench, not for CLI11.

@@ -20,6 +20,12 @@ namespace {
 // lucky sample does not decide.
 constexpr double kFastEndQuantile = 0.1;
 
+// How much more strongly than the copy probes a case may feel the machine's drift between separate runs. The
+// probes copy memory; a small case is also slowed by load on its core that a copy hardly notices. Measured in CI
+// (2026-11-29, tests/cli/gate_cases.json, same build): the copy probes +27% slower, a DEPTH_TO_SPACE1 case +44% to
+// +54% (sensitivity up to 1.7); with the probes' drift taken once, 4 of 20 same-build gates were false SLOWERs.
+constexpr double kCaseSensitivityToDrift = 2;
+
 using nlohmann::json;
 
 std::string found_text(const json& value) {
@@ -217,6 +223,26 @@ CaseComparison compare_case(const RunCase& base, const RunCase& next, const Comp
     return c;
 }
 
+// A SAME between separate runs says the case stayed within the threshold. That is evidence of no regression
+// only if the machine could not have hidden one: when its probes say it was faster in the new run by more than the
+// threshold, or wandered by more than the threshold within the runs, a slower build on a faster machine reads the
+// same as an unchanged one, and the verdict is INCONCLUSIVE (never SAME). A machine that was slower cannot hide a
+// regression (it would make one look larger), so a SAME on a slower machine stands.
+static void judge_sameness_against_drift(CaseComparison& c, const CompareOptions& options) {
+    if (!c.drift_measured) return;
+    const double threshold_log = std::log1p(options.threshold);
+    const bool faster_machine = std::log1p(c.drift) < -threshold_log;
+    const bool wandering_machine = c.drift_log_noise > threshold_log;
+    if (!faster_machine && !wandering_machine) return;
+    char text[300];
+    std::snprintf(text, sizeof text, "the machine %s (%s: %+.1f%%, spread %.1f%%), more than the %.1f%% threshold: a "
+                  "regression could hide behind it (%s; rerun, or gate with compare --ab)",
+                  faster_machine ? "was faster in the new run" : "wandered within the runs", c.drift_source.c_str(),
+                  100 * c.drift, 100 * std::expm1(c.drift_log_noise), 100 * options.threshold, c.reason.c_str());
+    c.verdict = Verdict::kInconclusive;
+    c.reason = text;
+}
+
 void assign_verdict(CaseComparison& c, const CompareOptions& options) {
     // A change so large that even the runs' own noise cannot explain it is judged, noisy or not: the change's
     // 95% interval lies wholly beyond the threshold. Without this a regression on a noisy machine would hide
@@ -255,7 +281,10 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
     }
     c.reason = text;
     const bool judged = c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster;
-    if (!judged) return;
+    if (!judged) {
+        if (c.verdict == Verdict::kSame) judge_sameness_against_drift(c, options);
+        return;
+    }
     // Other work on the machine lengthens some samples and shortens none: a change in the code moves the fast end
     // of a case's samples with the rest, load from elsewhere moves the slow end (and the median when it lasted
     // long enough). A verdict whose fast end stayed within the threshold is the machine's, not the code's.
@@ -282,20 +311,21 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
         return;
     }
     // The machine's drift by its probes (gate/probes.h), never by the other cases: the case must move beyond
-    // it, in the verdict's direction, by more than the threshold plus the probes' own spread. A drift against the
-    // verdict's direction takes nothing away (the probes may miss load that the case met; they cannot show load
-    // that made a case faster).
+    // kCaseSensitivityToDrift times it, in the verdict's direction, by more than the threshold plus as many times
+    // the probes' own spread. A drift against the verdict's direction takes nothing away (the probes may miss
+    // load that the case met; they cannot show load that made a case faster).
     if (!c.drift_measured) return;
     const double raw_log = std::log1p(c.raw_change);
-    const double drift_log = std::log1p(c.drift);
+    const double drift_log = kCaseSensitivityToDrift * std::log1p(c.drift);
     const double beyond_log = c.verdict == Verdict::kSlower ? raw_log - std::max(drift_log, 0.0)
                                                             : -(raw_log - std::min(drift_log, 0.0));
-    const double allowed_log = std::log1p(options.threshold) + c.drift_log_noise;
+    const double allowed_log = std::log1p(options.threshold) + kCaseSensitivityToDrift * c.drift_log_noise;
     if (beyond_log > allowed_log) return;
-    std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (%s, spread %.1f%%); the change %+.1f%% is %.1f%% "
-                  "beyond it, within %.1f%% (would be %s)", 100 * c.drift, c.drift_source.c_str(),
-                  100 * std::expm1(c.drift_log_noise), 100 * c.raw_change, 100 * std::expm1(beyond_log),
-                  100 * std::expm1(allowed_log), verdict_name(c.verdict));
+    std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (%s, spread %.1f%%); a case may feel up to %gx that: "
+                  "the change %+.1f%% is %.1f%% beyond it, within %.1f%% (would be %s)", 100 * c.drift,
+                  c.drift_source.c_str(), 100 * std::expm1(c.drift_log_noise), kCaseSensitivityToDrift,
+                  100 * c.raw_change, 100 * std::expm1(beyond_log), 100 * std::expm1(allowed_log),
+                  verdict_name(c.verdict));
     c.verdict = Verdict::kNoisy;
     c.reason = text;
 }
@@ -377,10 +407,13 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
     return out;
 }
 
-int comparison_exit_code(const Comparison& comparison) {
-    for (const CaseComparison& c : comparison.cases)
+int comparison_exit_code(const Comparison& comparison, const CompareOptions& options) {
+    bool undecided = false;
+    for (const CaseComparison& c : comparison.cases) {
         if (c.verdict == Verdict::kSlower) return 1;
-    return 0;
+        undecided = undecided || c.verdict == Verdict::kNoisy || c.verdict == Verdict::kInconclusive;
+    }
+    return undecided && !options.allow_undecided ? kExitUndecided : 0;
 }
 
 namespace {
@@ -527,7 +560,7 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
                   {{"slower", counts[Verdict::kSlower]}, {"faster", counts[Verdict::kFaster]},
                    {"same", counts[Verdict::kSame]}, {"noisy", counts[Verdict::kNoisy]},
                    {"inconclusive", counts[Verdict::kInconclusive]}}},
-                 {"exit_code", comparison_exit_code(comparison)},
+                 {"exit_code", comparison_exit_code(comparison, options)},
                  {"cases", cases},
                  {"only_in_base", comparison.only_in_base},
                  {"only_in_new", comparison.only_in_new},
@@ -573,7 +606,7 @@ int emit_comparison(const Comparison& comparison, const CompareOptions& options)
         std::fprintf(stderr, "dmltool compare: %s (written to %s)\n", summary_line(comparison).c_str(),
                      options.output.c_str());
     }
-    return comparison_exit_code(comparison);
+    return comparison_exit_code(comparison, options);
 }
 
 }  // namespace dmltool::app

@@ -51,7 +51,12 @@ struct CompareOptions {
     std::string format = "table";  // table, markdown, junit, json
     std::string output;            // file; empty = stdout
     bool normalize_by_probes = false;  // --normalize-by-probes: divide the new run's times by the probes' drift
+    bool allow_undecided = false;      // --allow-undecided: NOISY/INCONCLUSIVE cases exit 0, not kExitUndecided
 };
+
+// compare's exit code when no case is SLOWER but some case could not be judged (NOISY or INCONCLUSIVE): the gate
+// neither passes nor fails the change (docs/compare-gate.md: Exit codes).
+constexpr int kExitUndecided = 4;
 
 // One case x backend of one run.
 struct RunCase {
@@ -132,7 +137,7 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
 std::string format_comparison(const Comparison& comparison, const CompareOptions& options);
 
 // 1 when any case is SLOWER, else 0.
-int comparison_exit_code(const Comparison& comparison);
+int comparison_exit_code(const Comparison& comparison, const CompareOptions& options);
 
 // Writes the comparison (stdout or options.output) and returns its exit code (2 when the file cannot be written).
 int emit_comparison(const Comparison& comparison, const CompareOptions& options);

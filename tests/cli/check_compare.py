@@ -5,7 +5,7 @@
 
 Synthetic runs have 30 samples around 100 us with a deterministic +-0.5% jitter (noise ~0.05%), or +-20% for the
 noisy ones; the new run is shifted by a factor. Expected: identical -> SAME (0), +10% -> SLOWER (1), -10% ->
-FASTER (0), wide noise -> NOISY (0), not converged -> NOISY (0), +2% (under the 5% threshold) -> SAME (0), other
+FASTER (0), wide noise -> NOISY (4, undecided; 0 with --allow-undecided), not converged -> NOISY (4), +2% (under the 5% threshold) -> SAME (0), other
 adapter -> refused (2) unless --allow-different-adapters, malformed input -> one-line error naming file and
 field (2).
 """
@@ -64,8 +64,9 @@ def main(dmltool, out_dir):
         "slower": ([("c", "gpu", samples(1.10, 0.005, phase=3), True)], "SLOWER", 1),
         "faster": ([("c", "gpu", samples(0.90, 0.005, phase=3), True)], "FASTER", 0),
         "small_shift": ([("c", "gpu", samples(1.02, 0.005, phase=3), True)], "SAME", 0),
-        "noisy": ([("c", "gpu", samples(1.10, 0.40, phase=3), True)], "NOISY", 0),
-        "not_converged": ([("c", "gpu", samples(1.06, 0.10, phase=3), False)], "NOISY", 0),
+        # Undecided: neither a pass nor a fail (exit 4; --allow-undecided below turns it into 0).
+        "noisy": ([("c", "gpu", samples(1.10, 0.40, phase=3), True)], "NOISY", 4),
+        "not_converged": ([("c", "gpu", samples(1.06, 0.10, phase=3), False)], "NOISY", 4),
         # Far beyond the threshold and the noise: judged even though noisy or not converged (never hidden).
         "noisy_but_clear": ([("c", "gpu", samples(2.0, 0.40, phase=3), True)], "SLOWER", 1),
         "not_converged_but_clear": ([("c", "gpu", samples(2.0, 0.10, phase=3), False)], "SLOWER", 1),
@@ -76,6 +77,8 @@ def main(dmltool, out_dir):
         code, got, log = verdicts(dmltool, base, new)
         check(got.get("c") == expected and code == expected_code,
               f"{name}: expected {expected} with exit {expected_code}, got {got.get('c')} with exit {code}", log)
+    code, got, log = verdicts(dmltool, base, os.path.join(out_dir, "new_noisy.json"), "--allow-undecided")
+    check(got.get("c") == "NOISY" and code == 0, f"--allow-undecided: expected NOISY with exit 0, got exit {code}", log)
     identical_code, identical, log = verdicts(dmltool, base, base)
     check(identical.get("c") == "SAME" and identical_code == 0, "a run against itself must be SAME, exit 0", log)
 

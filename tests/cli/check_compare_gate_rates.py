@@ -11,9 +11,14 @@ Runs GATES (default 20) gates of each kind on the CPU reference with the tiny ca
                  compare's defaults and longer sampling per run (see SEPARATE_BENCH);
   separate_planted  compare of a same-build run with a run under the planted slowdown (every other run is
                  under the control value).
-Requirements (issue 33): the same-build gates exit 0 with no SLOWER in at least 19 of 20 (GATES - GATES/20); the
-A/B planted gates say SLOWER naming the planted case and no other (exit 1) in at least as many. The separate-run
-planted rate is measured and printed, not required (separate runs are the weaker gate: the docs say so).
+Requirements (issues 33 and 40), each in at least 19 of 20 gates (GATES - GATES/20):
+  same-build gates (A/B and separate): no false alarm: no case SLOWER and exit 0, or exit 4 (undecided: some case
+      NOISY or INCONCLUSIVE, the gate declined to judge it);
+  A/B planted gates: SLOWER naming the planted case and no other (exit 1);
+  separate-run planted gates: never a silent pass and no false alarm: exit 1 naming only the planted case, or exit 4
+      with no case SLOWER (the machine moved: the gate declined). Exit 0 would pass a 1.3x regression.
+How many gates decided (exit 0 or 1, not 4) and how many separate planted gates named the planted case are printed,
+not required: separate runs are the weaker gate on a shared machine (the docs say so).
 Any gate exiting 2 (bad input, a failed run) fails the test at once. The rates go to OUT_DIR/rates.txt.
 """
 import json
@@ -67,7 +72,7 @@ def why(result):
 
 def run(command, what, timeout=120):
     r = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    if r.returncode not in (0, 1):
+    if r.returncode not in (0, 1, 4):
         fail(f"{what}: `{' '.join(command)}` exited {r.returncode}", r.stdout + r.stderr)
     return r
 
@@ -89,10 +94,13 @@ def main(dmltool, cases, out_dir, gates="20"):
     tallies = {}
     examples = {}
 
-    def record(kind, ok, detail):
+    decided = {}
+
+    def record(kind, ok, detail, code):
         tallies.setdefault(kind, [0, 0])
         tallies[kind][0] += ok
         tallies[kind][1] += 1
+        decided[kind] = decided.get(kind, 0) + (code != 4)
         if not ok:
             examples.setdefault(kind, []).append(detail)
 
@@ -103,8 +111,8 @@ def main(dmltool, cases, out_dir, gates="20"):
                     f"{kind} gate {g}")
             got, result = verdicts(r.stdout, f"{kind} gate {g}")
             slower = sorted(n for n, v in got.items() if v == "SLOWER")
-            ok = (r.returncode == 0 and not slower) if kind == "ab_same" else (r.returncode == 1 and slower == [PLANTED_CASE])
-            record(kind, ok, f"exit {r.returncode}, SLOWER: {slower}, {why(result)}")
+            ok = (r.returncode in (0, 4) and not slower) if kind == "ab_same" else (r.returncode == 1 and slower == [PLANTED_CASE])
+            record(kind, ok, f"exit {r.returncode}, SLOWER: {slower}, {why(result)}", r.returncode)
     ab_seconds = time.monotonic() - started
 
     started = time.monotonic()
@@ -117,6 +125,7 @@ def main(dmltool, cases, out_dir, gates="20"):
         return path
     planted_env = dict(os.environ, DMLTOOL_TEST_SLOWDOWN=PLANTED_VALUE)
     control_env = dict(os.environ, DMLTOOL_TEST_SLOWDOWN=CONTROL_VALUE)
+    detected = [0]
     previous = bench("run0", control_env)
     with open(previous) as f:
         first = json.load(f)
@@ -130,13 +139,18 @@ def main(dmltool, cases, out_dir, gates="20"):
             r = run([dmltool, "compare", base, new, "--format", "json"], f"{kind} gate {g}")
             got, result = verdicts(r.stdout, f"{kind} gate {g}")
             slower = sorted(n for n, v in got.items() if v == "SLOWER")
-            ok = ((r.returncode == 0 and not slower) if kind == "separate_same"
-                  else (r.returncode == 1 and slower == [PLANTED_CASE]))
-            record(kind, ok, f"exit {r.returncode}, SLOWER: {slower}, {why(result)}")
+            if kind == "separate_same":
+                ok = r.returncode in (0, 4) and not slower
+            else:
+                ok = (r.returncode == 1 and slower == [PLANTED_CASE]) or (r.returncode == 4 and not slower)
+                detected[0] += r.returncode == 1 and slower == [PLANTED_CASE]
+            record(kind, ok, f"exit {r.returncode}, SLOWER: {slower}, {why(result)}", r.returncode)
         previous = current
     separate_seconds = time.monotonic() - started
 
-    lines = [f"{kind}: {ok} of {total} gates as required" for kind, (ok, total) in sorted(tallies.items())]
+    lines = [f"{kind}: {ok} of {total} gates as required, {decided[kind]} decided (exit 0 or 1)"
+             for kind, (ok, total) in sorted(tallies.items())]
+    lines.append(f"separate_planted: the planted case named SLOWER in {detected[0]} of {tallies['separate_planted'][1]}")
     lines.append(f"seconds: A/B gates {ab_seconds:.1f} ({2 * gates} gates of {ROUNDS} rounds), separate runs "
                  f"{separate_seconds:.1f} ({2 * gates + 1} bench runs, {2 * gates} compares)")
     for kind, details in sorted(examples.items()):
@@ -144,7 +158,7 @@ def main(dmltool, cases, out_dir, gates="20"):
     with open(os.path.join(out_dir, "rates.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("check_compare_gate_rates: " + "\n  ".join(lines))
-    for kind in ("ab_same", "ab_planted", "separate_same"):
+    for kind in ("ab_same", "ab_planted", "separate_same", "separate_planted"):
         ok, total = tallies[kind]
         if ok < needed:
             fail(f"{kind}: {ok} of {total} gates as required, expected at least {needed}")
