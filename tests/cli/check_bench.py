@@ -10,12 +10,13 @@
 - every case keeps its samples, statistics and convergence, and the stopping rule holds: with --max-noise 100 and
   --min-samples 7 a case stops converged at the first sample count >= 7 whose noise (re-implemented here from the
   README's formula) is below 100%; with an unreachable --max-noise it samples until --max-time and warns
-  "not converged (noise X%)".
+  "not converged" on its row and one warning line for all.
 
     check_bench.py DMLTOOL CASES_JSON OUT_DIR BACKEND(both|cpu)
 """
 import csv
 import json
+import re
 import math
 import os
 import shutil
@@ -224,8 +225,12 @@ def main(dmltool, cases_path, out_dir, backend):
     check_plans(report2, paths["tuning.json"], backend, "cache", run2.stdout)
     for c in report2["cases"]:
         check(c["converged"] is False and len(c["samples"]) >= 2, f"{c['name']}: expected not converged, >= 2 samples")
-        check(f"{c['name']} on {c['backend']}: not converged (noise " in run2.stdout,
-              f"{c['name']}: no 'not converged' warning", run2.stdout)
+        check(re.search(rf"^  {c['backend']} .* {re.escape(c['name'])} .* n=\d+  not converged$", run2.stdout, re.M),
+              f"{c['name']}: its row is not marked 'not converged'", run2.stdout)
+    n = len(report2["cases"])
+    warnings = re.findall(r"^dmltool: warning: .*not converged.*$", run2.stdout, re.M)
+    check(len(warnings) == 1 and f"{n} of {n} benchmarks not converged" in warnings[0],
+          f"expected one warning line for the {n} unconverged benchmarks, found {len(warnings)}", run2.stdout)
     print(f"check_bench: {len(levels)} benchmarks, {len(table)} feature-level groups: OK")
 
 
