@@ -14,12 +14,12 @@
 namespace dmltool::app {
 
 Status append_results(const std::string& db_path, const ResultsRun& run, const std::vector<BenchCase>& cases) {
-    DMLTOOL_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store, open_results_store(db_path, true));
+    DMLTOOL_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store, open_results_store(db_path, StoreAccess::kWrite));
     return store->append(run, cases).status();
 }
 
 Status check_results_store(const std::string& db_path) {
-    return open_results_store(db_path, true).status();
+    return open_results_store(db_path, StoreAccess::kWrite).status();
 }
 
 namespace {
@@ -40,7 +40,7 @@ Result<long long> find_stored_run(ResultsStore& store, const ResultsRun& run, co
 }
 
 Result<StoredRun> store_once(const std::string& db_path, const ResultsRun& run, const std::vector<BenchCase>& cases) {
-    DMLTOOL_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store, open_results_store(db_path, true));
+    DMLTOOL_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store, open_results_store(db_path, StoreAccess::kWrite));
     DMLTOOL_ASSIGN_OR_RETURN(long long existing, find_stored_run(*store, run, cases));
     if (existing) return StoredRun{existing, true};
     DMLTOOL_ASSIGN_OR_RETURN(long long id, store->append(run, cases));
@@ -65,7 +65,7 @@ Result<StoredRun> store_results(const std::string& db_path, const ResultsRun& ru
 }
 
 Result<std::vector<HistoryRow>> load_history(const std::string& db_path, const HistoryFilter& filter) {
-    DMLTOOL_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store, open_results_store(db_path, false));
+    DMLTOOL_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store, open_results_store(db_path, StoreAccess::kRead));
     return store->query(filter);
 }
 

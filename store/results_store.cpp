@@ -50,10 +50,7 @@ int latest_schema_version() { return schema_migrations().back().version; }
 
 Status upgrade_schema(int& version, const std::string& shown, const char* SchemaMigration::*statements,
                       const std::function<Status(const std::string&)>& exec) {
-    if (version > latest_schema_version())
-        return invalid_input(shown + ": results database schema version " + std::to_string(version) +
-                             " is newer than this dmltool's " + std::to_string(latest_schema_version()) +
-                             " (written by a newer dmltool: use that one)");
+    DMLTOOL_RETURN_IF_ERROR(check_schema_version(version, shown));
     for (const SchemaMigration& m : schema_migrations()) {
         if (m.version <= version) continue;
         DMLTOOL_RETURN_IF_ERROR(exec(m.*statements));
@@ -126,12 +123,20 @@ std::string redact_location(const std::string& location) {
     return out;
 }
 
-Result<std::unique_ptr<ResultsStore>> open_results_store(const std::string& location, bool create) {
+Result<std::unique_ptr<ResultsStore>> open_results_store(const std::string& location, StoreAccess access) {
     if (location.empty())
         return invalid_input("--results-db: expected a file, a postgresql:// URL or a libpq keyword string "
                              "(host=... dbname=...), found nothing");
-    if (is_postgres_url(location)) return open_postgres_store(location);
-    return open_sqlite_store(location, create);
+    if (is_postgres_url(location)) return open_postgres_store(location, access);
+    return open_sqlite_store(location, access);
+}
+
+Status check_schema_version(int version, const std::string& shown) {
+    if (version > latest_schema_version())
+        return invalid_input(shown + ": results database schema version " + std::to_string(version) +
+                             " is newer than this dmltool's " + std::to_string(latest_schema_version()) +
+                             " (written by a newer dmltool: use that one)");
+    return Status::ok();
 }
 
 std::string check_iso_date(const std::string& what, const std::string& date) {
@@ -147,6 +152,20 @@ std::string check_iso_date(const std::string& what, const std::string& date) {
     };
     if (matches(shape) || matches(full)) return "";
     return what + ": expected a UTC date YYYY-MM-DD or date-time YYYY-MM-DDTHH:MM:SSZ, found '" + date + "'";
+}
+
+std::string history_select(int version, bool postgres) {
+    if (version >= 2) return kHistorySelect;
+    // Schema 1 (before versions): the columns that version 2 added, as the upgrade would fill them ('off', '',
+    // NULL work), so that a read-only command reads an old database without changing it.
+    const std::string real = postgres ? "DOUBLE PRECISION" : "REAL";
+    std::string select = kHistorySelect;
+    const std::string from = "FROM benchmarks b JOIN runs r ON r.id = b.run_id";
+    select.replace(select.find(from), from.size(),
+                   "FROM (SELECT b1.*, CAST(NULL AS " + real + ") AS bytes, CAST(NULL AS " + real +
+                       ") AS ops FROM benchmarks b1) b JOIN (SELECT r1.*, 'off' AS stable_power_state, '' AS shard "
+                       "FROM runs r1) r ON r.id = b.run_id");
+    return select;
 }
 
 const char* const kHistorySelect =

@@ -41,9 +41,17 @@ public:
     virtual int schema_version() const = 0;
 };
 
-// Opens (create: creating a missing SQLite file) and upgrades the store. Errors name the location with its
-// password redacted; an unreachable PostgreSQL server is a kDevice error (exit code 3: the environment failed).
-Result<std::unique_ptr<ResultsStore>> open_results_store(const std::string& location, bool create);
+// kWrite (bench, store): creates a missing SQLite file and upgrades the schema to this dmltool's. kRead (history,
+// compare --baseline-db, report): opens read-only and changes nothing: an older schema is read as the upgrade
+// would show it, a database without tables reads as empty (issue 40: read-only commands do not upgrade a schema).
+enum class StoreAccess { kRead, kWrite };
+
+// Opens the store. Errors name the location with its password redacted; an unreachable PostgreSQL server is a
+// kDevice error (exit code 3: the environment failed).
+Result<std::unique_ptr<ResultsStore>> open_results_store(const std::string& location, StoreAccess access);
+
+// Refuses a schema newer than this dmltool's (both accesses).
+Status check_schema_version(int version, const std::string& shown);
 
 bool is_postgres_url(const std::string& location);  // postgresql://, postgres:// or a libpq keyword string
 bool is_libpq_keyword_string(const std::string& location);  // "host=... dbname=..." (keyword, '=')
@@ -51,8 +59,8 @@ bool is_libpq_keyword_string(const std::string& location);  // "host=... dbname=
 std::string redact_location(const std::string& location);
 
 // The backends; open_results_store picks one.
-Result<std::unique_ptr<ResultsStore>> open_sqlite_store(const std::string& path, bool create);
-Result<std::unique_ptr<ResultsStore>> open_postgres_store(const std::string& url);
+Result<std::unique_ptr<ResultsStore>> open_sqlite_store(const std::string& path, StoreAccess access);
+Result<std::unique_ptr<ResultsStore>> open_postgres_store(const std::string& url, StoreAccess access);
 
 }  // namespace dmltool::app
 
@@ -61,6 +69,8 @@ namespace dmltool::app {
 // What both backends share so that they read and filter alike.
 // The SELECT (without WHERE/ORDER) whose columns decode_history_row reads.
 extern const char* const kHistorySelect;
+// kHistorySelect for a database of `version` (1 reads the columns version 2 added as their upgrade defaults).
+std::string history_select(int version, bool postgres);
 // The WHERE clause for a filter: "?" placeholders for SQLite, "$n::text" for PostgreSQL; params in order.
 struct SqlWhere {
     std::string sql;

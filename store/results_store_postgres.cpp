@@ -60,7 +60,7 @@ std::string number(double value) {
 
 class PostgresStore : public ResultsStore {
 public:
-    Status open(const std::string& url) {
+    Status open(const std::string& url, StoreAccess access) {
         shown_ = redact_location(url);
         // A fleet's database is remote: a dead host must fail in seconds, not hang a CI job. A connect_timeout in
         // the URL wins (expand_dbname: later keywords override earlier ones, and the URL comes last).
@@ -72,7 +72,11 @@ public:
             return device_error("cannot connect to the results database " + shown_ + ": " +
                                 first_line(PQerrorMessage(conn_.get())));
         PQsetNoticeProcessor(conn_.get(), ignore_notice, nullptr);
-        return upgrade();
+        if (access == StoreAccess::kWrite) return upgrade();
+        // Read-only in the server's sense too: a later statement that would write fails rather than changes.
+        DMLTOOL_RETURN_IF_ERROR(exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"));
+        DMLTOOL_ASSIGN_OR_RETURN(version_, read_version());
+        return check_schema_version(version_, shown_);
     }
 
     Result<long long> append(const ResultsRun& run, const std::vector<BenchCase>& cases) override {
@@ -87,9 +91,10 @@ public:
     }
 
     Result<std::vector<HistoryRow>> query(const HistoryFilter& filter) override {
+        if (version_ == 0) return std::vector<HistoryRow>{};  // no tables (opened read-only): nothing stored yet
         const SqlWhere where = history_where(filter, true);
         DMLTOOL_ASSIGN_OR_RETURN(PgResult result,
-                                 run(std::string(kHistorySelect) + where.sql + " ORDER BY r.id, b.id", where.params,
+                                 run(history_select(version_, true) + where.sql + " ORDER BY r.id, b.id", where.params,
                                      PGRES_TUPLES_OK, "cannot read the history"));
         std::vector<HistoryRow> rows;
         for (int i = 0; i < PQntuples(result.get()); ++i) {
@@ -189,15 +194,15 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<ResultsStore>> open_postgres_store(const std::string& url) {
+Result<std::unique_ptr<ResultsStore>> open_postgres_store(const std::string& url, StoreAccess access) {
     auto store = std::make_unique<PostgresStore>();
-    DMLTOOL_RETURN_IF_ERROR(store->open(url));
+    DMLTOOL_RETURN_IF_ERROR(store->open(url, access));
     return std::unique_ptr<ResultsStore>(std::move(store));
 }
 
 #else  // built without libpq
 
-Result<std::unique_ptr<ResultsStore>> open_postgres_store(const std::string& url) {
+Result<std::unique_ptr<ResultsStore>> open_postgres_store(const std::string& url, StoreAccess) {
     return unsupported(redact_location(url) + ": this dmltool was built without PostgreSQL support (install libpq-dev "
                        "and rebuild)");
 }

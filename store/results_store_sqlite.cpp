@@ -49,15 +49,17 @@ public:
         if (db_) sqlite3_close(db_);
     }
 
-    Status open(const std::string& path, bool create) {
+    Status open(const std::string& path, StoreAccess access) {
         path_ = path;
-        const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+        const int flags = access == StoreAccess::kWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
         // Unopenable (a missing directory, no permission): the environment failed, not the input (exit 3).
         if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK)
             return device_error(path_ + ": cannot open the results database (" +
                                 (db_ ? sqlite3_errmsg(db_) : "out of memory") + ")");
         sqlite3_busy_timeout(db_, kBusyWaitMs);
-        return upgrade();
+        if (access == StoreAccess::kWrite) return upgrade();
+        DMLTOOL_ASSIGN_OR_RETURN(version_, read_version());
+        return check_schema_version(version_, path_);
     }
 
     Result<long long> append(const ResultsRun& run, const std::vector<BenchCase>& cases) override {
@@ -73,8 +75,9 @@ public:
     }
 
     Result<std::vector<HistoryRow>> query(const HistoryFilter& filter) override {
+        if (version_ == 0) return std::vector<HistoryRow>{};  // no tables (opened read-only): nothing stored yet
         const SqlWhere where = history_where(filter, false);
-        Statement q(db_, std::string(kHistorySelect) + where.sql + " ORDER BY r.id, b.id");
+        Statement q(db_, history_select(version_, false) + where.sql + " ORDER BY r.id, b.id");
         if (!q.ok()) return error("not a dmltool results database");
         for (size_t i = 0; i < where.params.size(); ++i) q.bind(int(i + 1), where.params[i]);
         std::vector<HistoryRow> rows;
@@ -177,15 +180,15 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<ResultsStore>> open_sqlite_store(const std::string& path, bool create) {
+Result<std::unique_ptr<ResultsStore>> open_sqlite_store(const std::string& path, StoreAccess access) {
     auto store = std::make_unique<SqliteStore>();
-    DMLTOOL_RETURN_IF_ERROR(store->open(path, create));
+    DMLTOOL_RETURN_IF_ERROR(store->open(path, access));
     return std::unique_ptr<ResultsStore>(std::move(store));
 }
 
 #else  // built without SQLite
 
-Result<std::unique_ptr<ResultsStore>> open_sqlite_store(const std::string&, bool) {
+Result<std::unique_ptr<ResultsStore>> open_sqlite_store(const std::string&, StoreAccess) {
     return unsupported("--results-db: this dmltool was built without SQLite (install libsqlite3-dev and rebuild)");
 }
 

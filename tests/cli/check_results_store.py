@@ -6,7 +6,8 @@ fixture tests/cli/pg_server.sh).
 
 MODE:
   upgrade-sqlite, upgrade-postgres    a database of schema version 1 (what dmltool wrote before versions) is
-                                      read, upgraded to 2 on the next append, its rows kept; a newer one is refused
+                                      read by history without changing it (read-only), upgraded to 2 on the next
+                                      append, its rows kept; a newer one is refused
   concurrent-sqlite, concurrent-postgres
                                       8 bench processes append to one fresh database at once: nothing is lost
   baseline-sqlite, baseline-postgres  the issue's done-when: two bench runs land in a fresh database, history lists
@@ -80,6 +81,11 @@ class Store:
         run(self.psql_base + ["-d", "postgres", "-c", f"CREATE DATABASE {self.name}"], expect=0, env=CLEAN_ENV)
         self.url = f"postgresql://{env['PGUSER']}@/{self.name}?host={env['PGHOST']}"
 
+    def has_table(self, name):
+        if self.kind == "sqlite":
+            return self.sql(f"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '{name}'") != [["0"]]
+        return self.sql(f"SELECT to_regclass('{name}') IS NOT NULL") == [["t"]]
+
     def sql(self, statements):
         """Runs SQL; returns the rows of the last statement as lists of strings."""
         if self.kind == "sqlite":
@@ -115,10 +121,13 @@ def upgrade(dmltool, cases, out_dir, backend, kind, pg_state):
         store.sql("INSERT INTO benchmarks(run_id, case_name, file, operator, feature_level, dtype, backend, "
                   "median_seconds, noise, converged, executions_per_sample, samples) VALUES(1, "
                   f"'{name}', 'old.json', 'SPLIT', '2_1', 'INT8', '{b}', {median}, 0.01, 1, 20, '{samples}')")
-    # Read first: the old rows come back as they were (history upgrades the schema when it opens the database).
+    # Read first: the old rows come back as they were, and the read-only command leaves the schema as it found it
+    # (issue 40: history, compare --baseline-db and report never upgrade a schema; bench and store do).
     rows = history_csv(dmltool, store.url, "old/case_a")
     if len(rows) != 1 or not rows[0].startswith("2026-11-01T09:00:00Z,0123abcd,cpu,\"Old CPU\",\"none\",hot,1.5e-06,"):
         fail(f"{kind}: the schema-1 row of old/case_a read back wrong", "\n".join(rows))
+    if store.has_table("dmltool_schema"):
+        fail(f"{kind}: history (read-only) upgraded a schema-1 database")
     run(bench(dmltool, cases, "cpu", os.path.join(out_dir, f"upgrade_{kind}.json"), store.url), expect=0)
     version = store.sql("SELECT version FROM dmltool_schema")
     if version != [["2"]]:
@@ -141,9 +150,8 @@ def upgrade(dmltool, cases, out_dir, backend, kind, pg_state):
 
 
 def concurrent(dmltool, cases, out_dir, backend, kind, pg_state):
-    # The schema's creation itself, raced: bench opens the database only after its timing, so its writers rarely
-    # meet there; 8 `history` processes on a fresh database all upgrade it at once (3 rounds). Each must find the
-    # database empty, never fail on another's half-made schema.
+    # 8 `history` processes on a fresh database at once (3 rounds): each finds it empty and, being read-only,
+    # creates nothing (before issue 40 they raced to create the schema).
     for round in range(3):
         store = Store(kind, out_dir, f"race_{kind}", pg_state)
         procs = [subprocess.Popen([dmltool, "history", "--results-db", store.url], stdout=subprocess.PIPE,
@@ -153,8 +161,8 @@ def concurrent(dmltool, cases, out_dir, backend, kind, pg_state):
             if p.returncode != 2 or "no benchmark matches the filters" not in err:
                 fail(f"{kind}: round {round}, history {i} on a fresh database opened by 8 at once: exit "
                      f"{p.returncode}, expected 2 with an empty history", err)
-        if store.sql("SELECT version FROM dmltool_schema") != [["2"]]:
-            fail(f"{kind}: after the race the schema version must be 2 (one row)")
+        if store.has_table("runs") or store.has_table("dmltool_schema"):
+            fail(f"{kind}: 8 read-only history processes created tables in a fresh database")
     store = Store(kind, out_dir, f"concurrent_{kind}", pg_state)
     # Fresh database: the writers also race to create the schema. One small case each, on the CPU reference.
     procs = [subprocess.Popen(bench(dmltool, cases, "cpu", os.path.join(out_dir, f"concurrent_{kind}_{i}.json"),
