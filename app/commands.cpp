@@ -116,7 +116,8 @@ int run_command(const RunCommandOptions& options, const OpRegistry& registry) {
     Runner runner(options.run, pool, backend_pointers);
     attach_deviation_registries(runner, backend_pointers, *deviation_registries, options.device.deviations, stdout);
     std::vector<CaseResult> results;
-    ConsoleOptions console{options.verbose};
+    std::map<std::string, std::string> tolerance_labels;  // one per run: see ConsoleOptions
+    ConsoleOptions console{options.verbose, &tolerance_labels};
     for (const CaseFile* file : selected->broken) {
         results.push_back(Runner::invalid_file(*file));
         print_case(stdout, results.back(), console);

@@ -76,6 +76,18 @@ bool backends_disagree(const CaseResult& r) {
     });
 }
 
+// A tolerance as a verbose line shows it: in full, labelled, the first time; by its label after that. Short ones
+// ("bit-exact") are always shown in full.
+static std::string tolerance_shown(const std::string& description, const ConsoleOptions& options) {
+    if (!options.tolerance_labels || description.size() <= 24) return description;
+    auto& labels = *options.tolerance_labels;
+    const auto found = labels.find(description);
+    if (found != labels.end()) return found->second;
+    const std::string label = "T" + std::to_string(labels.size() + 1);
+    labels.emplace(description, label);
+    return label + " = " + description;
+}
+
 void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& options) {
     if (r.status == CaseStatus::kPassed && !options.verbose && !backends_disagree(r)) return;
     std::string level = r.feature_level ? " FL " + r.feature_level->to_string() : "";
@@ -93,14 +105,15 @@ void print_case(std::FILE* out, const CaseResult& r, const ConsoleOptions& optio
             }
             if (!options.verbose) continue;
             const std::string note = o.note.empty() ? "" : "; " + o.note;
+            const std::string tolerance = tolerance_shown(describe_tolerance(o.tolerance), options);
             if (o.tolerance.error_bound && o.exact)
                 std::fprintf(out, "  %s (%s, %s): %llu elements, max error %g, max error/bound %.3g%s\n",
-                             o.output.c_str(), o.comparison.c_str(), describe_tolerance(o.tolerance).c_str(),
+                             o.output.c_str(), o.comparison.c_str(), tolerance.c_str(),
                              (unsigned long long)o.result.element_count, o.result.max_abs_error,
                              o.result.max_bound_ratio, note.c_str());
             else
                 std::fprintf(out, "  %s (%s, %s): %llu elements, max |diff| %g, max %llu ulp%s\n", o.output.c_str(),
-                             o.comparison.c_str(), describe_tolerance(o.tolerance).c_str(),
+                             o.comparison.c_str(), tolerance.c_str(),
                              (unsigned long long)o.result.element_count, o.result.max_abs_error,
                              (unsigned long long)o.result.max_ulp_error, note.c_str());
         }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ int exit_code_for(const RunSummary& summary);
 
 struct ConsoleOptions {
     bool verbose = false;  // also list PASSED cases and per-output comparison details
+    // Verbose lines name a tolerance in full the first time it occurs ("T1 = error bound ...") and by its label
+    // after that ("T1"), so a run of 400 cases does not repeat one formula 400 times. Owned by the caller, one per
+    // run; null: every line in full.
+    std::map<std::string, std::string>* tolerance_labels = nullptr;
 };
 
 // Details of one case (nothing for a PASSED case unless verbose).
