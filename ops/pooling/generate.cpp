@@ -43,7 +43,13 @@ Status generate_case(PoolingKind kind, const FeatureLevelTable& table, CaseRng& 
     std::string shape = std::string(data_type_name(type)) + "_" + dims_text(sizes) + "_k" + dims_text(window);
     if (is_quantized(kind)) {
         const uint32_t channels = sizes[1];
-        const auto per_channel = [&](bool yes) { return yes ? Dims{1, channels, 1, 1} : Dims{1, 1, 1, 1}; };
+        // Quantization tensors of any rank the table allows: per tensor all ones, per channel {C} (1-D) or C on
+        // dim 1 and 1 elsewhere.
+        const auto per_channel = [&](bool yes, const char* member) {
+            Dims shape(pick_rank(rng, support_of(row, member)), 1);
+            if (yes) shape[shape.size() == 1 ? 0 : 1] = channels;
+            return shape;
+        };
         const bool channel_scales = rng.percent(40);
         const DataType out_type = pick_type(rng, support_of(row, "OutputTensor"));
         json in_scales = json::array(), out_scales = json::array();
@@ -51,17 +57,17 @@ Status generate_case(PoolingKind kind, const FeatureLevelTable& table, CaseRng& 
             in_scales.push_back(double(float(0.01 + 0.05 * rng.unit())));
             out_scales.push_back(double(float(0.01 + 0.05 * rng.unit())));
         }
-        c.desc["InputScaleTensor"] = tensor_json(DataType::kFloat32, per_channel(channel_scales));
+        c.desc["InputScaleTensor"] = tensor_json(DataType::kFloat32, per_channel(channel_scales, "InputScaleTensor"));
         c.inputs["InputScaleTensor"] = json{{"values", in_scales}};
         if (rng.percent(70)) {
-            c.desc["InputZeroPointTensor"] = tensor_json(type, {1, 1, 1, 1});
+            c.desc["InputZeroPointTensor"] = tensor_json(type, per_channel(false, "InputZeroPointTensor"));
             c.inputs["InputZeroPointTensor"] = json{{"values", {type == DataType::kInt8 ? rng.between(-20, 20)
                                                                                          : rng.between(100, 150)}}};
         }
-        c.desc["OutputScaleTensor"] = tensor_json(DataType::kFloat32, per_channel(channel_scales));
+        c.desc["OutputScaleTensor"] = tensor_json(DataType::kFloat32, per_channel(channel_scales, "OutputScaleTensor"));
         c.inputs["OutputScaleTensor"] = json{{"values", out_scales}};
         if (rng.percent(70)) {
-            c.desc["OutputZeroPointTensor"] = tensor_json(out_type, {1, 1, 1, 1});
+            c.desc["OutputZeroPointTensor"] = tensor_json(out_type, per_channel(false, "OutputZeroPointTensor"));
             c.inputs["OutputZeroPointTensor"] = json{{"values", {out_type == DataType::kInt8 ? rng.between(-20, 20)
                                                                                              : rng.between(100, 150)}}};
         }
