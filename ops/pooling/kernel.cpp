@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/pooling/kernel.h"
 #include "ops/pooling/pooling.h"
 #include "shaders/elements.h"
 
@@ -31,19 +32,6 @@ using shaders::TensorViews;
 
 constexpr uint32_t kThreadsPerGroup = 64;
 constexpr uint64_t kMaxViewBytes = uint64_t{1} << shaders::kMaxViewBytesLog2;
-
-enum Constant : uint32_t {
-    kThreadsPerRow, kThreads,
-    kOutN, kOutC, kOutD, kOutH, kOutW,                              // decomposition sizes
-    kInStrideN, kInStrideC, kInStrideD, kInStrideH, kInStrideW,
-    kOutStrideN, kOutStrideC, kOutStrideD, kOutStrideH, kOutStrideW,
-    kInD, kInH, kInW, kWinD, kWinH, kWinW, kStrD, kStrH, kStrW, kDilD, kDilH, kDilW, kPadD, kPadH, kPadW,
-    kPackN, kPackC, kPackD, kPackH,                                 // packed input strides (W: 1), for the indices
-    kIdxStrideN, kIdxStrideC, kIdxStrideD, kIdxStrideH, kIdxStrideW,
-    kIncludeCount,                                                  // taps of the whole window, or 0: in-input ones
-    kInScaleStride, kInZeroStride, kOutScaleStride, kOutZeroStride, // per channel: the channel's stride; else 0
-    kConstantCount
-};
 
 enum class Mode { kMax, kAverage, kQuantized };
 
