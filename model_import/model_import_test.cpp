@@ -293,7 +293,7 @@ namespace {
 // Pooling with ceil_mode: MaxPool and AveragePool reach the extra output row and column with more end padding;
 // with count_include_pad the node is unsupported (DirectML would count that padding). (A dilated AveragePool, which
 // maps to AVERAGE_POOLING1, needs opset 19: this build's ONNX library stops at 17.)
-TEST(ModelImport, PoolingCeilModeAndDilations) {
+TEST(ModelImport, PoolingCeilMode) {
     ModelBuilder b;
     b.input("x", onnx::TensorProto::FLOAT, {"1", "2", "5", "5"});
     auto* max = b.node("MaxPool", {"x"}, {"max"}, "max");

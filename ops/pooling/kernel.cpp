@@ -260,6 +260,13 @@ Result<DevicePlan> plan_pooling_device(const PoolingDesc& d) {
     for (const TensorDesc* t : all)
         if (t && t->total_size_in_bytes > kMaxViewBytes)
             return unsupported(kind + ": no GPU kernel for tensors above 512 MiB (one view)");
+    // The kernel's positions are 32-bit: o * stride + k * dilation - padding must stay exact in int32.
+    for (uint32_t i = 0; i < d.spatial_dimension_count(); ++i) {
+        const uint64_t padded = uint64_t(d.input.sizes[2 + i]) + d.start_padding[i] + d.end_padding[i];
+        const uint64_t extent = uint64_t(d.window[i] - 1) * d.dilations[i] + 1;
+        if (padded + extent + d.strides[i] >= (uint64_t{1} << 31))
+            return unsupported(kind + ": no GPU kernel for padded sizes, windows or strides beyond 2^31");
+    }
     uint64_t window_taps = 1;
     for (uint32_t w : d.window) window_taps *= w;
     if (window_taps > (uint64_t{1} << 23))
