@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -14,6 +15,7 @@
 #include "ops/pooling/kernel.h"
 #include "ops/pooling/pooling.h"
 #include "tests/testing/gpu_testing.h"
+#include "shaders/testing/validate_blob.h"
 #include "tests/testing/op_testing.h"
 
 namespace dmltool::ops::pooling {
@@ -186,6 +188,47 @@ TEST(PoolingGpu, RandomCasesOfEveryKindAndType) {
                     run_differential(op_of(kind), with_desc_layouts(op_of(kind), random_case(kind, type, seed)));
                 EXPECT_TRUE(result.passed) << result.message;
             }
+}
+
+// Every kernel variant the random cases build (and the ones with UINT64 indices and without zero points) is
+// accepted by vkd3d's translator and spirv-val. Needs no GPU.
+TEST(PoolingGpu, KernelsPassVkd3dAndSpirvVal) {
+    std::set<const std::vector<uint8_t>*> seen;
+    std::string missing_tools;
+    const auto check = [&](PoolingKind kind, const std::string& desc_json) {
+        const Op& op = op_of(kind);
+        auto desc = dmltool::testing::parse_desc(op, desc_json);
+        ASSERT_TRUE(desc.is_ok()) << desc.status().message();
+        auto plan = op.plan_device(**desc, {});
+        ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+        for (const KernelDispatch& d : plan->dispatches) {
+            if (!seen.insert(d.dxbc.get()).second) continue;
+            const auto validation = shaders::testing::validate_with_vkd3d(*d.dxbc, d.label);
+            if (!validation.tools_found) {
+                missing_tools = validation.log;
+                return;
+            }
+            EXPECT_TRUE(validation.ok) << d.label << ": " << validation.log;
+        }
+    };
+    uint64_t seed = 9000;
+    for (PoolingKind kind : {PoolingKind::kMaxPooling2, PoolingKind::kAveragePooling, PoolingKind::kAveragePooling1,
+                             PoolingKind::kQuantizedLinearAveragePooling})
+        for (DataType type : {DataType::kFloat32, DataType::kFloat16, DataType::kInt8, DataType::kUint8,
+                              DataType::kInt16, DataType::kUint16, DataType::kInt32, DataType::kUint32}) {
+            if (!op_of(kind).feature_levels().back().tensors[0].types.contains(type)) continue;
+            for (int i = 0; i < 6; ++i) check(kind, random_case(kind, type, seed++).desc_json);
+        }
+    json max = json::parse(random_case(PoolingKind::kMaxPooling2, DataType::kUint8, 1).desc_json);
+    max["OutputIndicesTensor"] = max["OutputTensor"];
+    max["OutputIndicesTensor"]["DataType"] = "UINT64";
+    check(PoolingKind::kMaxPooling2, max.dump());
+    json ql = json::parse(random_case(PoolingKind::kQuantizedLinearAveragePooling, DataType::kInt8, 2).desc_json);
+    ql.erase("InputZeroPointTensor");
+    ql.erase("OutputZeroPointTensor");
+    check(PoolingKind::kQuantizedLinearAveragePooling, ql.dump());
+    if (!missing_tools.empty()) GTEST_SKIP() << missing_tools;
+    EXPECT_GE(seen.size(), 20u);
 }
 
 // A desc where every planted bug shows: padding on both sides of both dimensions, stride 1, a 3x3 window, and
