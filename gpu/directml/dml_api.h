@@ -14,16 +14,12 @@
 #include "gpu/d3d12_platform.h"
 
 // The DML_OPERATOR_TYPE values dmltool names (gpu/directml/dml_operator_desc.cpp maps names to them): the four seed
-// operators and AVERAGE_POOLING / MAX_POOLING2 here, X(name without DML_OPERATOR_, value) (AVERAGE_POOLING1 and
-// QUANTIZED_LINEAR_AVERAGE_POOLING are not declared: the backend reports them unsupported), and every
-// DML_OPERATOR_ELEMENT_WISE_* / ACTIVATION_* type
+// operators here, X(name without DML_OPERATOR_, value), and every DML_OPERATOR_ELEMENT_WISE_* / ACTIVATION_* type
 // of DirectML 1.15 from the facts table's DMLTOOL_DML_OP rows (ops/element_wise/dml_facts.inc: one source of
 // truth for those numbers).
 #define DMLTOOL_DML_SEED_OPERATOR_TYPES(X) \
-    X(AVERAGE_POOLING, 56)                 \
     X(SPLIT, 62)                           \
     X(RESAMPLE, 96)                        \
-    X(MAX_POOLING2, 110)                   \
     X(DEPTH_TO_SPACE1, 113)                \
     X(QUANTIZED_LINEAR_CONVOLUTION, 120)
 
@@ -201,29 +197,6 @@ struct DML_RESAMPLE_OPERATOR_DESC {
     DML_INTERPOLATION_MODE InterpolationMode;
     UINT ScaleCount;
     const FLOAT* Scales;
-};
-
-struct DML_AVERAGE_POOLING_OPERATOR_DESC {
-    const DML_TENSOR_DESC* InputTensor;
-    const DML_TENSOR_DESC* OutputTensor;
-    UINT DimensionCount;
-    const UINT* Strides;
-    const UINT* WindowSize;
-    const UINT* StartPadding;
-    const UINT* EndPadding;
-    BOOL IncludePadding;
-};
-
-struct DML_MAX_POOLING2_OPERATOR_DESC {
-    const DML_TENSOR_DESC* InputTensor;
-    const DML_TENSOR_DESC* OutputTensor;
-    const DML_TENSOR_DESC* OutputIndicesTensor;  // optional (null)
-    UINT DimensionCount;
-    const UINT* Strides;
-    const UINT* WindowSize;
-    const UINT* StartPadding;
-    const UINT* EndPadding;
-    const UINT* Dilations;
 };
 
 struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC {

@@ -135,37 +135,6 @@ TEST_F(DmlStructLayoutTest, SeedOperatorsMatchTheCompilersLayout) {
                    DMLTOOL_MEMBER(Conv, DimensionCount), DMLTOOL_MEMBER(Conv, Strides),
                    DMLTOOL_MEMBER(Conv, Dilations), DMLTOOL_MEMBER(Conv, StartPadding),
                    DMLTOOL_MEMBER(Conv, EndPadding), DMLTOOL_MEMBER(Conv, GroupCount)}));
-
-    const DmlDesc max = op_fields("DML_OPERATOR_MAX_POOLING2",
-                                  {{"InputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 4, 4}}}},
-                                   {"OutputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 2, 2}}}},
-                                   {"OutputIndicesTensor", {{"DataType", "UINT32"}, {"Sizes", {1, 1, 2, 2}}}},
-                                   {"Strides", {2, 2}},
-                                   {"WindowSize", {2, 2}},
-                                   {"StartPadding", {0, 0}},
-                                   {"EndPadding", {0, 0}},
-                                   {"Dilations", {1, 1}}});
-    using Max = DML_MAX_POOLING2_OPERATOR_DESC;
-    ASSERT_TRUE(layout_matches(max, sizeof(Max), alignof(Max),
-                  {DMLTOOL_MEMBER(Max, InputTensor), DMLTOOL_MEMBER(Max, OutputTensor),
-                   DMLTOOL_MEMBER(Max, OutputIndicesTensor), DMLTOOL_MEMBER(Max, DimensionCount),
-                   DMLTOOL_MEMBER(Max, Strides), DMLTOOL_MEMBER(Max, WindowSize), DMLTOOL_MEMBER(Max, StartPadding),
-                   DMLTOOL_MEMBER(Max, EndPadding), DMLTOOL_MEMBER(Max, Dilations)}));
-
-    const DmlDesc average = op_fields("DML_OPERATOR_AVERAGE_POOLING",
-                                      {{"InputTensor", {{"DataType", "FLOAT16"}, {"Sizes", {1, 1, 4, 4}}}},
-                                       {"OutputTensor", {{"DataType", "FLOAT16"}, {"Sizes", {1, 1, 2, 2}}}},
-                                       {"Strides", {2, 2}},
-                                       {"WindowSize", {2, 2}},
-                                       {"StartPadding", {0, 0}},
-                                       {"EndPadding", {0, 0}},
-                                       {"IncludePadding", true}});
-    using Average = DML_AVERAGE_POOLING_OPERATOR_DESC;
-    ASSERT_TRUE(layout_matches(average, sizeof(Average), alignof(Average),
-                  {DMLTOOL_MEMBER(Average, InputTensor), DMLTOOL_MEMBER(Average, OutputTensor),
-                   DMLTOOL_MEMBER(Average, DimensionCount), DMLTOOL_MEMBER(Average, Strides),
-                   DMLTOOL_MEMBER(Average, WindowSize), DMLTOOL_MEMBER(Average, StartPadding),
-                   DMLTOOL_MEMBER(Average, EndPadding), DMLTOOL_MEMBER(Average, IncludePadding)}));
 }
 
 TEST_F(DmlStructLayoutTest, Clip1ScalarUnionsAndScaleBias) {
