@@ -9,6 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "core/case_spec.h"
 #include "core/hdf5_io.h"
@@ -279,6 +282,62 @@ TEST(ModelImport, MissingExternalDataIsNamed) {
     auto again = import_model({dir.path() / "external.onnx", dir.path() / "out", 1, "", true},
                               make_builtin_registry());
     EXPECT_TRUE(again.is_ok()) << again.status().message();
+}
+
+}  // namespace
+}  // namespace dmltool::model_import
+
+namespace dmltool::model_import {
+namespace {
+
+// Pooling with ceil_mode: MaxPool and AveragePool reach the extra output row and column with more end padding;
+// with count_include_pad the node is unsupported (DirectML would count that padding). (A dilated AveragePool, which
+// maps to AVERAGE_POOLING1, needs opset 19: this build's ONNX library stops at 17.)
+TEST(ModelImport, PoolingCeilMode) {
+    ModelBuilder b;
+    b.input("x", onnx::TensorProto::FLOAT, {"1", "2", "5", "5"});
+    auto* max = b.node("MaxPool", {"x"}, {"max"}, "max");
+    ModelBuilder::ints(max, "kernel_shape", {2, 2});
+    ModelBuilder::ints(max, "strides", {2, 2});
+    auto* ceil = max->add_attribute();
+    ceil->set_name("ceil_mode");
+    ceil->set_type(onnx::AttributeProto::INT);
+    ceil->set_i(1);
+    auto* avg = b.node("AveragePool", {"x"}, {"avg"}, "avg");
+    ModelBuilder::ints(avg, "kernel_shape", {2, 2});
+    ModelBuilder::ints(avg, "strides", {2, 2});
+    avg->add_attribute()->CopyFrom(*ceil);
+    auto* counted = b.node("AveragePool", {"x"}, {"counted"}, "counted");
+    ModelBuilder::ints(counted, "kernel_shape", {2, 2});
+    ModelBuilder::ints(counted, "strides", {2, 2});
+    counted->add_attribute()->CopyFrom(*ceil);
+    auto* include = counted->add_attribute();
+    include->set_name("count_include_pad");
+    include->set_type(onnx::AttributeProto::INT);
+    include->set_i(1);
+    b.output("max", onnx::TensorProto::FLOAT, {"1", "2", "3", "3"});
+    b.output("avg", onnx::TensorProto::FLOAT, {"1", "2", "3", "3"});
+    b.output("counted", onnx::TensorProto::FLOAT, {"1", "2", "3", "3"});
+    ScratchDir dir;
+    const OpRegistry registry = make_builtin_registry();
+    auto summary = import_model({b.save(dir.path() / "pool.onnx"), dir.path() / "out", 1, "", true}, registry);
+    ASSERT_TRUE(summary.is_ok()) << summary.status().message();
+    EXPECT_EQ(summary->mapped_nodes, 2u);
+    EXPECT_EQ(summary->unsupported.count("AveragePool"), 1u);
+    CaseFile file = load_case_file(summary->case_file.string(), registry);
+    ASSERT_TRUE(file.status.is_ok()) << file.status.message();
+    ASSERT_EQ(file.cases.size(), 2u);
+    std::set<std::string> types;
+    for (const LoadedCase& c : file.cases) {
+        EXPECT_TRUE(c.status.is_ok()) << c.status.message();
+        types.insert(c.spec.operator_type);
+    }
+    EXPECT_EQ(types, (std::set<std::string>{"DML_OPERATOR_MAX_POOLING2", "DML_OPERATOR_AVERAGE_POOLING"}));
+    // 5 wide, window 2, stride 2: floor gives 2 positions, ceil 3; one more end padding reaches the third.
+    std::ifstream written(summary->case_file);
+    const nlohmann::json cases = nlohmann::json::parse(written)["cases"];
+    ASSERT_EQ(cases.size(), 2u);
+    for (const nlohmann::json& c : cases) EXPECT_EQ(c["operator"]["desc"]["EndPadding"], nlohmann::json({1, 1})) << c["name"];
 }
 
 }  // namespace

@@ -442,7 +442,8 @@ Result<NodeMapping> map_concat(const NodeContext& c) {
     return mapped(std::move(m));
 }
 
-// MaxPool -> DML_OPERATOR_MAX_POOLING2; AveragePool / GlobalAveragePool -> DML_OPERATOR_AVERAGE_POOLING;
+// MaxPool -> DML_OPERATOR_MAX_POOLING2; AveragePool / GlobalAveragePool -> DML_OPERATOR_AVERAGE_POOLING (dilated:
+// AVERAGE_POOLING1);
 // com.microsoft QLinearGlobalAveragePool -> DML_OPERATOR_QUANTIZED_LINEAR_AVERAGE_POOLING (DmlOperatorPooling.cpp,
 // DmlOperatorQLinearAveragePooling.cpp).
 Result<NodeMapping> map_pooling(const NodeContext& c, bool max, bool global, bool quantized) {
@@ -460,9 +461,31 @@ Result<NodeMapping> map_pooling(const NodeContext& c, bool max, bool global, boo
     Dims start{0, 0}, end{0, 0};
     if (!global)
         if (Status s = spatial_padding(n, in, window, strides, dilations, start, end); !s.is_ok()) return s;
+    const bool include_padding = n.int_attribute("count_include_pad", 0) != 0;
+    // ceil_mode: the output has the extra positions ONNX's shape says; DirectML's floor formula reaches them with
+    // that much more end padding (as the provider does). Never selected by max, never counted without
+    // IncludePadding; with count_include_pad DirectML would count it, which ONNX does not.
+    if (!global && n.int_attribute("ceil_mode", 0) != 0) {
+        for (size_t i = 0; i < 2; ++i) {
+            const int64_t extent = int64_t(dilations[i]) * (window[i] - 1) + 1;
+            const int64_t padded = int64_t(in[2 + i]) + start[i] + end[i];
+            const int64_t floor_out = padded >= extent ? (padded - extent) / strides[i] + 1 : 0;
+            if (int64_t(out[2 + i]) > floor_out) {
+                if (!max && include_padding)
+                    return unsupported_node("AveragePool with ceil_mode and count_include_pad: DirectML would count "
+                                            "the extra end padding");
+                // The least end padding whose floor formula gives out: the last window's end.
+                end[i] += uint32_t((int64_t(out[2 + i]) - 1) * strides[i] + extent - padded);
+            }
+        }
+    }
+    // AVERAGE_POOLING has no Dilations: a dilated AveragePool takes AVERAGE_POOLING1 (FL 6_2), as the provider does.
+    const bool dilated = std::any_of(dilations.begin(), dilations.end(), [](uint32_t d) { return d != 1; });
     MappedCase m;
-    m.dml_operator = max ? "DML_OPERATOR_MAX_POOLING2"
-                         : (quantized ? "DML_OPERATOR_QUANTIZED_LINEAR_AVERAGE_POOLING" : "DML_OPERATOR_AVERAGE_POOLING");
+    m.dml_operator = max         ? "DML_OPERATOR_MAX_POOLING2"
+                     : quantized ? "DML_OPERATOR_QUANTIZED_LINEAR_AVERAGE_POOLING"
+                     : dilated   ? "DML_OPERATOR_AVERAGE_POOLING1"
+                                 : "DML_OPERATOR_AVERAGE_POOLING";
     m.desc["InputTensor"] = tensor_json(x.type, in);
     m.inputs["InputTensor"] = c.source(0, in, std::nullopt);
     if (quantized) {
@@ -476,8 +499,8 @@ Result<NodeMapping> map_pooling(const NodeContext& c, bool max, bool global, boo
     m.desc["WindowSize"] = window;
     m.desc["StartPadding"] = start;
     m.desc["EndPadding"] = end;
-    if (max || quantized) m.desc["Dilations"] = dilations;
-    if (!max) m.desc["IncludePadding"] = n.int_attribute("count_include_pad", 0) != 0;
+    if (max || quantized || dilated) m.desc["Dilations"] = dilations;
+    if (!max) m.desc["IncludePadding"] = include_padding;
     return mapped(std::move(m));
 }
 

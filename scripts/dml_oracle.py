@@ -202,3 +202,85 @@ def qlinear_conv(x, xs, xz, w, ws, wz, bias, ys, yz, out_dtype, strides, dilatio
     real = requantize_real(acc, xs, ws, ys)
     info = np.iinfo(out_dtype)
     return np.clip(np.rint(real) + int(yz), info.min, info.max).astype(out_dtype)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Pooling (MAX_POOLING2, AVERAGE_POOLING, AVERAGE_POOLING1, QUANTIZED_LINEAR_AVERAGE_POOLING)
+#
+# Vectorised over the output: the input is padded (validity mask False in the padding) and each window tap
+# (k_1, ..., k_s), in row-major order, is one strided slice of the padded arrays, combined elementwise into the
+# running result. The C++ reference instead loops per output element over its taps.
+# ----------------------------------------------------------------------------------------------------------------
+
+def pooled_sizes(in_spatial, window, strides, dilations, start_pad, end_pad):
+    out = []
+    for n, k, s, d, a, b in zip(in_spatial, window, strides, dilations, start_pad, end_pad):
+        extent = (k - 1) * d + 1
+        assert n + a + b >= extent, "dilated window longer than the padded input"
+        out.append((n + a + b - extent) // s + 1)
+    return out
+
+
+def _pool_taps(x, window, strides, dilations, start_pad, end_pad):
+    """Yields (values, valid, packed_index) of every window tap, each shaped like the output, in row-major tap
+    order. packed_index: the position of the tapped element in x seen as a packed 1-D array (-1 in padding)."""
+    sp = len(window)
+    out = pooled_sizes(x.shape[2:], window, strides, dilations, start_pad, end_pad)
+    pads = [(0, 0), (0, 0)] + [(a, b) for a, b in zip(start_pad, end_pad)]
+    xp = np.pad(x, pads, mode="constant")
+    valid = np.pad(np.ones(x.shape, dtype=bool), pads, mode="constant", constant_values=False)
+    index = np.pad(np.arange(x.size, dtype=np.int64).reshape(x.shape), pads, mode="constant", constant_values=-1)
+    for taps in itertools.product(*[range(k) for k in window]):
+        sl = (slice(None), slice(None)) + tuple(
+            slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(taps, dilations, strides, out))
+        yield xp[sl], valid[sl], index[sl]
+    assert sp in (2, 3)
+
+
+def max_pooling(x, window, strides, dilations, start_pad, end_pad):
+    """(output, indices): the first strictly-greatest in-input tap of each window, and its packed input index."""
+    best = None
+    for v, ok, idx in _pool_taps(x, window, strides, dilations, start_pad, end_pad):
+        if best is None:
+            best, best_idx, have = np.zeros_like(v), np.full(v.shape, -1, dtype=np.int64), np.zeros(v.shape, bool)
+        take = ok & (~have | (v > best))
+        best = np.where(take, v, best)
+        best_idx = np.where(take, idx, best_idx)
+        have |= ok
+    assert have.all(), "a window covers only padding"
+    return best.astype(x.dtype), best_idx
+
+
+def average_pooling(x, window, strides, dilations, start_pad, end_pad, include_padding):
+    """Float64 mean of the in-input taps (count: the whole window with include_padding), rounded once."""
+    total, count = None, None
+    for v, ok, _ in _pool_taps(x.astype(np.float64), window, strides, dilations, start_pad, end_pad):
+        if total is None:
+            total, count = np.zeros(v.shape), np.zeros(v.shape, dtype=np.int64)
+        total = total + np.where(ok, v, 0.0)
+        count = count + ok
+    assert (count > 0).all(), "a window covers only padding"
+    divisor = np.prod(window) if include_padding else count
+    return (total / divisor).astype(x.dtype)
+
+
+def qlinear_average_pooling(x, xs, xz, ys, yz, out_dtype, window, strides, dilations, start_pad, end_pad,
+                            include_padding):
+    """Integer sum of (x - xz) over the in-input taps, then round_half_even(sum * xs / (count * ys)) + yz,
+    saturated. xs, xz, ys, yz: scalars or per-channel vectors (axis 1)."""
+    c = x.shape[1]
+    per_channel = lambda v: np.broadcast_to(np.asarray(v, dtype=np.float64).reshape(-1), (c,)).reshape(
+        (1, c) + (1,) * (x.ndim - 2))  # noqa: E731
+    shifted = x.astype(np.int64) - per_channel(xz).astype(np.int64)
+    total, count = None, None
+    for v, ok, _ in _pool_taps(shifted, window, strides, dilations, start_pad, end_pad):
+        if total is None:
+            total, count = np.zeros(v.shape, dtype=np.int64), np.zeros(v.shape, dtype=np.int64)
+        total = total + np.where(ok, v, 0)
+        count = count + ok
+    assert (count > 0).all(), "a window covers only padding"
+    divisor = np.prod(window) if include_padding else count
+    real = total.astype(np.float64) * per_channel(xs) / (divisor * per_channel(ys))
+    info = np.iinfo(out_dtype)
+    q = np.rint(real) + per_channel(yz)
+    return np.clip(q, info.min, info.max).astype(out_dtype)

@@ -1048,10 +1048,11 @@ GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_resample, ge
 
 
 def family_generators():
-    """The element-wise and activation families live in their own modules (they import this one's helpers)."""
+    """The element-wise, activation and pooling families live in their own modules (they import this one's helpers)."""
     import gen_cases_activation
     import gen_cases_element_wise
-    return [gen_cases_element_wise.gen_element_wise, gen_cases_activation.gen_activation]
+    import gen_cases_pooling
+    return [gen_cases_element_wise.gen_element_wise, gen_cases_activation.gen_activation, gen_cases_pooling.gen_pooling]
 
 
 def generate(out_dir):

@@ -298,3 +298,28 @@ TEST_F(GenerateTest, QuantizedLinearConvolutionCoverage) {
 
 }  // namespace
 }  // namespace dmltool
+
+namespace dmltool {
+namespace {
+
+TEST_F(GenerateTest, PoolingCoverage) {
+    // Layouts are read from the cases' content; the geometry from the generator's tags.
+    const auto expect_tags = [](const Op& op, const Coverage& cov, const std::vector<std::string>& tags) {
+        for (const std::string& t : tags) EXPECT_TRUE(cov.tags.count(t)) << op.name() << ": no generated case tagged '" << t << "'";
+    };
+    for (const char* name : {"MAX_POOLING2", "AVERAGE_POOLING", "AVERAGE_POOLING1", "QUANTIZED_LINEAR_AVERAGE_POOLING"}) {
+        const Op& pool = op(name);
+        const Coverage cov = cover(pool);
+        const std::string_view n = name;
+        expect_table_covered(pool, cov);
+        expect_features(pool, cov, {"strided", "broadcast"});
+        expect_tags(pool, cov, {"padding", "global"});
+        if (n != "AVERAGE_POOLING") expect_tags(pool, cov, {"dilation"});
+        if (n == "MAX_POOLING2") expect_tags(pool, cov, {"indices"});
+        else expect_tags(pool, cov, {"include-padding"});
+        if (n == "QUANTIZED_LINEAR_AVERAGE_POOLING") expect_tags(pool, cov, {"per-channel"});
+    }
+}
+
+}  // namespace
+}  // namespace dmltool

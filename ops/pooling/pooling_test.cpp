@@ -1,0 +1,218 @@
+// The pooling family on the CPU: parse errors (one line naming the JSON path, what was expected and what was found),
+// derived output sizes, and the reference on small hand-computed examples (max with ties and indices, average with
+// and without IncludePadding, dilations, the quantized average's rounding and saturation).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ops/pooling/pooling.h"
+#include "core/op_registry.h"
+#include "tests/testing/op_testing.h"
+
+namespace dmltool::ops::pooling {
+namespace {
+
+using dmltool::testing::make_tensor;
+using dmltool::testing::parse_desc;
+using dmltool::testing::rejection;
+using dmltool::testing::values_of;
+using nlohmann::json;
+
+const Op& builtin_op(std::string_view name) {
+    static const OpRegistry registry = make_builtin_registry();
+    const Op* op = registry.find(name);
+    if (!op) throw std::runtime_error("no operator " + std::string(name));
+    return *op;
+}
+
+json tensor(const char* type, std::vector<uint32_t> sizes) { return {{"DataType", type}, {"Sizes", sizes}}; }
+
+// A 2-D desc over a {1,1,H,W} input; `extra` members are merged in.
+json desc2d(const char* type, uint32_t h, uint32_t w, std::vector<uint32_t> out, std::vector<uint32_t> window,
+            std::vector<uint32_t> strides, std::vector<uint32_t> start, std::vector<uint32_t> end,
+            json extra = json::object()) {
+    json d = {{"InputTensor", tensor(type, {1, 1, h, w})},
+              {"OutputTensor", tensor(type, out)},
+              {"DimensionCount", 2u},
+              {"Strides", strides},
+              {"WindowSize", window},
+              {"StartPadding", start},
+              {"EndPadding", end}};
+    for (auto& [k, v] : extra.items()) d[k] = v;
+    return d;
+}
+
+std::vector<HostTensor> reference(const Op& op, const json& desc, const std::vector<const HostTensor*>& inputs) {
+    auto parsed = parse_desc(op, desc.dump());
+    EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
+    auto out = dmltool::testing::run_reference(op, **parsed, inputs);
+    EXPECT_TRUE(out.is_ok()) << out.status().message();
+    return std::move(out).value();
+}
+
+TEST(Pooling, RegistryHasTheFourOperators) {
+    for (const char* name : {"MAX_POOLING2", "AVERAGE_POOLING", "AVERAGE_POOLING1", "QUANTIZED_LINEAR_AVERAGE_POOLING"})
+        EXPECT_EQ(builtin_op(name).name(), name);
+}
+
+TEST(Pooling, ParseErrorsNameThePathExpectedAndFound) {
+    const Op& max = builtin_op("MAX_POOLING2");
+    const json dil = {{"Dilations", {1, 1}}};
+    json d = desc2d("FLOAT32", 4, 4, {1, 1, 2, 2}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, dil);
+    ASSERT_TRUE(parse_desc(max, d.dump()).is_ok());
+
+    json bad = d;
+    bad["OutputTensor"]["Sizes"] = {1, 1, 3, 2};
+    EXPECT_NE(rejection(max, bad.dump()).find("/OutputTensor/Sizes: expected {1,1,2,2}"), std::string::npos)
+        << rejection(max, bad.dump());
+    bad = d;
+    bad["Strides"] = {2, 0};
+    EXPECT_NE(rejection(max, bad.dump()).find("/Strides/1: expected at least 1, found 0"), std::string::npos);
+    bad = d;
+    bad["WindowSize"] = {2};
+    EXPECT_NE(rejection(max, bad.dump()).find("/WindowSize: expected 2 entries"), std::string::npos);
+    bad = d;
+    bad["DimensionCount"] = 3;
+    EXPECT_NE(rejection(max, bad.dump()).find("/DimensionCount: expected 2"), std::string::npos);
+    bad = d;
+    bad["OutputTensor"]["DataType"] = "FLOAT16";
+    EXPECT_NE(rejection(max, bad.dump()).find("/OutputTensor/DataType: expected FLOAT32"), std::string::npos);
+    bad = d;
+    bad["InputTensor"]["Sizes"] = {1, 4, 4};
+    EXPECT_NE(rejection(max, bad.dump()).find("/InputTensor/Sizes: expected 4 or 5 dimensions"), std::string::npos);
+    bad = d;
+    bad["WindowSize"] = {5, 2};
+    EXPECT_NE(rejection(max, bad.dump()).find("/WindowSize/0: expected the dilated window"), std::string::npos);
+    bad = d;
+    bad["OutputIndicesTensor"] = tensor("UINT32", {1, 1, 2, 3});
+    EXPECT_NE(rejection(max, bad.dump()).find("/OutputIndicesTensor/Sizes: expected {1,1,2,2}"), std::string::npos);
+    // A window of padding only: input 1 wide, window 2 with dilation 2 and one start padding covers -1 and 1.
+    bad = desc2d("FLOAT32", 1, 1, {1, 1, 1, 1}, {1, 2}, {1, 1}, {0, 1}, {0, 1}, {{"Dilations", {1, 2}}});
+    EXPECT_NE(rejection(max, bad.dump()).find("/StartPadding: expected every window to cover at least one input "
+                                              "element, found output position 0 of spatial dimension 1"),
+              std::string::npos)
+        << rejection(max, bad.dump());
+    // AVERAGE_POOLING has no Dilations member and needs IncludePadding.
+    const Op& avg = builtin_op("AVERAGE_POOLING");
+    json a = desc2d("FLOAT32", 4, 4, {1, 1, 2, 2}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, {{"IncludePadding", false}});
+    ASSERT_TRUE(parse_desc(avg, a.dump()).is_ok());
+    a.erase("IncludePadding");
+    EXPECT_NE(rejection(avg, a.dump()).find("IncludePadding"), std::string::npos);
+    a["IncludePadding"] = true;
+    a["Dilations"] = {1, 1};
+    EXPECT_NE(rejection(avg, a.dump()).find("Dilations"), std::string::npos) << rejection(avg, a.dump());
+}
+
+TEST(Pooling, QuantizedParseErrors) {
+    const Op& ql = builtin_op("QUANTIZED_LINEAR_AVERAGE_POOLING");
+    json d = desc2d("UINT8", 4, 4, {1, 1, 1, 1}, {4, 4}, {1, 1}, {0, 0}, {0, 0},
+                    {{"Dilations", {1, 1}}, {"IncludePadding", false}});
+    d["InputTensor"]["Sizes"] = {1, 3, 4, 4};
+    d["OutputTensor"]["Sizes"] = {1, 3, 1, 1};
+    d["InputScaleTensor"] = tensor("FLOAT32", {1, 1, 1, 1});
+    d["OutputScaleTensor"] = tensor("FLOAT32", {1, 3, 1, 1});
+    d["InputZeroPointTensor"] = tensor("UINT8", {3});
+    ASSERT_TRUE(parse_desc(ql, d.dump()).is_ok()) << rejection(ql, d.dump());
+    json bad = d;
+    bad["InputZeroPointTensor"]["DataType"] = "INT8";
+    EXPECT_NE(rejection(ql, bad.dump()).find("/InputZeroPointTensor/DataType: expected UINT8 (the data type of "
+                                             "InputTensor), found INT8"),
+              std::string::npos);
+    bad = d;
+    bad["OutputScaleTensor"]["Sizes"] = {1, 1, 3, 1};
+    EXPECT_NE(rejection(ql, bad.dump()).find("/OutputScaleTensor/Sizes: expected 1 element (per tensor) or C = 3"),
+              std::string::npos);
+    bad = d;
+    bad["InputTensor"]["DataType"] = "FLOAT32";
+    EXPECT_NE(rejection(ql, bad.dump()).find("/InputTensor/DataType: expected one of"), std::string::npos);
+    bad = d;
+    bad.erase("InputScaleTensor");
+    EXPECT_NE(rejection(ql, bad.dump()).find("InputScaleTensor"), std::string::npos);
+}
+
+TEST(Pooling, DerivedOutputSizesUseTheDilatedWindow) {
+    const Op& max = builtin_op("MAX_POOLING2");
+    json d = desc2d("FLOAT16", 7, 9, {}, {3, 2}, {2, 3}, {1, 0}, {1, 1},
+                    {{"Dilations", {2, 1}}, {"OutputIndicesTensor", json::object()}});
+    d.erase("OutputTensor");
+    d = json::parse(d.dump());  // unsigned numbers, as read from a file
+    const Status derived = max.derive_outputs(d, "/desc");
+    ASSERT_TRUE(derived.is_ok()) << derived.message();
+    // H: (7 + 2 - 5) / 2 + 1 = 3; W: (9 + 1 - 2) / 3 + 1 = 3.
+    EXPECT_EQ(d["OutputTensor"]["Sizes"], json({1, 1, 3, 3}));
+    EXPECT_EQ(d["OutputTensor"]["DataType"], "FLOAT16");
+    EXPECT_EQ(d["OutputIndicesTensor"]["Sizes"], json({1, 1, 3, 3}));
+    EXPECT_EQ(d["OutputIndicesTensor"]["DataType"], "UINT32");
+    EXPECT_TRUE(parse_desc(max, d.dump()).is_ok());
+}
+
+TEST(Pooling, MaxTakesTheFirstOfEqualMaximaAndItsIndex) {
+    const Op& max = builtin_op("MAX_POOLING2");
+    // 3x4 input, 2x2 window, stride 2 (H: padding 1 at the end), with indices.
+    const HostTensor x = make_tensor(DataType::kFloat32, {1, 1, 3, 4}, {1, 5, 5, 2,  //
+                                                                        5, 3, 0, 7,  //
+                                                                        -9, -8, -2, -3});
+    json d = desc2d("FLOAT32", 3, 4, {1, 1, 2, 2}, {2, 2}, {2, 2}, {0, 0}, {1, 0},
+                    {{"Dilations", {1, 1}}, {"OutputIndicesTensor", tensor("UINT32", {1, 1, 2, 2})}});
+    const auto out = reference(max, d, {&x});
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(values_of(out[0]), (std::vector<double>{5, 7, -8, -2}));
+    // The first 5 is at index 1 (row 0), not 4 (row 1); the padded bottom windows see row 2 only.
+    EXPECT_EQ(values_of(out[1]), (std::vector<double>{1, 7, 9, 10}));
+}
+
+TEST(Pooling, AverageCountsPaddingOnlyWithIncludePadding) {
+    const HostTensor x = make_tensor(DataType::kFloat32, {1, 1, 2, 2}, {1, 2, 3, 4});
+    // 2x2 window, stride 1, padding 1 everywhere: a 3x3 output; the corner windows hold one input element.
+    for (const bool include : {false, true}) {
+        json d = desc2d("FLOAT32", 2, 2, {1, 1, 3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}, {{"IncludePadding", include}});
+        const auto out = reference(builtin_op("AVERAGE_POOLING"), d, {&x});
+        const std::vector<double> expected =
+            include ? std::vector<double>{0.25, 0.75, 0.5, 1, 2.5, 1.5, 0.75, 1.75, 1}
+                    : std::vector<double>{1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4};
+        EXPECT_EQ(values_of(out[0]), expected) << "IncludePadding " << include;
+    }
+}
+
+TEST(Pooling, Average1DilationSkipsElements) {
+    // 1x5 row, window 2 with dilation 3: taps (0,3) and (1,4).
+    const HostTensor x = make_tensor(DataType::kFloat16, {1, 1, 1, 5}, {1, 10, 100, 3, 40});
+    json d = desc2d("FLOAT16", 1, 5, {1, 1, 1, 2}, {1, 2}, {1, 1}, {0, 0}, {0, 0},
+                    {{"Dilations", {1, 3}}, {"IncludePadding", false}});
+    const auto out = reference(builtin_op("AVERAGE_POOLING1"), d, {&x});
+    EXPECT_EQ(values_of(out[0]), (std::vector<double>{2, 25}));
+}
+
+TEST(Pooling, QuantizedAverageRoundsHalfToEvenAndSaturates) {
+    const Op& ql = builtin_op("QUANTIZED_LINEAR_AVERAGE_POOLING");
+    // Two channels of 1x2: channel 0 {10, 15} - zp 10 = {0, 5}, mean 2.5 -> *1/1 -> 2 (half to even) + 3 = 5;
+    // channel 1 {250, 255} - 10 = {240, 245}, mean 242.5 -> 242 + 3 = 245; with output scale 0.5: 485 + 3 -> 255.
+    const HostTensor x = make_tensor(DataType::kUint8, {1, 2, 1, 2}, {10, 15, 250, 255});
+    const HostTensor xs = make_tensor(DataType::kFloat32, {1, 1, 1, 1}, {1.0});
+    const HostTensor xz = make_tensor(DataType::kUint8, {1, 1, 1, 1}, {10});
+    const HostTensor ys = make_tensor(DataType::kFloat32, {2}, {1.0, 0.5});
+    const HostTensor yz = make_tensor(DataType::kUint8, {1, 1, 1, 1}, {3});
+    json d = desc2d("UINT8", 1, 2, {1, 2, 1, 1}, {1, 2}, {1, 1}, {0, 0}, {0, 0},
+                    {{"Dilations", {1, 1}}, {"IncludePadding", false}});
+    d["InputTensor"]["Sizes"] = {1, 2, 1, 2};
+    d["InputScaleTensor"] = tensor("FLOAT32", {1, 1, 1, 1});
+    d["InputZeroPointTensor"] = tensor("UINT8", {1, 1, 1, 1});
+    d["OutputScaleTensor"] = tensor("FLOAT32", {2});
+    d["OutputZeroPointTensor"] = tensor("UINT8", {1, 1, 1, 1});
+    const auto out = reference(ql, d, {&x, &xs, &xz, &ys, &yz});
+    EXPECT_EQ(values_of(out[0]), (std::vector<double>{5, 255}));
+    // A zero scale is refused by the value check (run and validate), naming the tensor.
+    const HostTensor zero = make_tensor(DataType::kFloat32, {1, 1, 1, 1}, {0.0});
+    auto parsed = parse_desc(ql, d.dump());
+    ASSERT_TRUE(parsed.is_ok());
+    const std::vector<const HostTensor*> with_zero{&x, &zero, &xz, &ys, &yz};
+    const Status s = ql.check_input_values(**parsed, with_zero);
+    EXPECT_NE(s.message().find("InputScaleTensor: expected a finite non-zero scale, found 0"), std::string::npos)
+        << s.message();
+}
+
+}  // namespace
+}  // namespace dmltool::ops::pooling
