@@ -148,6 +148,7 @@ public:
     virtual std::vector<TensorSlot> tensors(const OpDesc& desc) const = 0;
     virtual const FeatureLevelTable& feature_levels() const = 0;
     // inputs[i] / outputs[i] follow the order of tensors() within each role; absent optional inputs are null.
+    // tensors() leaves absent optional outputs out (the runner refuses an output without a desc as a bug).
     // Outputs arrive allocated (logical, zero-filled) and must be fully written.
     virtual Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
                                  std::span<HostTensor* const> outputs, const ReferenceContext& context) const = 0;
