@@ -424,8 +424,12 @@ int run_cli(int argc, char** argv) {
                         "BASE_DMLTOOL NEW_DMLTOOL: run both builds' `bench` alternately in rounds (ABBA) with the "
                         "arguments after `--`, and judge the paired rounds (docs/compare-gate.md)")
         ->expected(2);
-    compare->add_option("--rounds", ab_options.rounds, "--ab: rounds of each build (default 30)")
+    compare->add_option("--rounds", ab_options.rounds,
+                        "--ab: at most this many rounds of each build (default 30); the rounds stop early at a look "
+                        "(round 10, then every 5) where every case is decided")
         ->check(CLI::Range(2u, 1000u));
+    compare->add_flag("--fixed-rounds", ab_options.fixed_rounds,
+                      "--ab: run all --rounds and judge once at --alpha (no sequential stopping)");
     compare->add_option("--ab-dir", ab_options.work_dir,
                         "--ab: keep each round's report and log in this directory (default: a temporary one, removed)");
     compare->add_option_function<double>(

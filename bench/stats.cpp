@@ -70,6 +70,28 @@ double sign_test_p_value(const std::vector<double>& differences) {
     return std::min(1.0, 2 * tail);
 }
 
+MedianInterval median_interval(std::vector<double> values, double alpha) {
+    const size_t n = values.size();
+    MedianInterval out;
+    if (n == 0) return out;
+    std::sort(values.begin(), values.end());
+    // Grow k while the two tails outside [x(k), x(n-k+1)] together stay within alpha.
+    double below = 0;  // P(X <= k - 1)
+    size_t k = 0;
+    for (size_t i = 0; 2 * i + 1 < n + 1; ++i) {
+        const double term = std::exp(std::lgamma(double(n) + 1) - std::lgamma(double(i) + 1) -
+                                     std::lgamma(double(n - i) + 1) - double(n) * std::log(2.0));
+        if (2 * (below + term) > alpha) break;
+        below += term;
+        k = i + 1;
+    }
+    if (k == 0) return out;
+    out.found = true;
+    out.low = values[k - 1];
+    out.high = values[n - k];
+    return out;
+}
+
 StopRule stop_rule_per_pass(const StopRule& rule, unsigned passes) {
     if (passes <= 1) return rule;
     StopRule pass = rule;

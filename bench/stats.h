@@ -84,6 +84,15 @@ double mann_whitney_p_value(const std::vector<double>& a, const std::vector<doub
 // (a ratio far larger than the change) weighs no more than any other. 1 when no difference is non-zero.
 double sign_test_p_value(const std::vector<double>& differences);
 
+// The distribution-free confidence interval of a median from its order statistics (the sign test inverted): the
+// k-th smallest and k-th largest of the values, k the largest with 2 P(Bin(n, 1/2) <= k - 1) <= alpha, so that the
+// interval covers the median with probability >= 1 - alpha. found is false when n is too small for any k.
+struct MedianInterval {
+    bool found = false;
+    double low = 0, high = 0;
+};
+MedianInterval median_interval(std::vector<double> values, double alpha);
+
 // Holm's step-down adjustment of p-values for testing them all at once: the i-th smallest of m becomes
 // max over j <= i of min(1, (m - j + 1) p(j)), in the input's order. Rejecting where the adjusted p < alpha keeps
 // the chance of any false rejection among the m at most alpha, whichever hypotheses are true.

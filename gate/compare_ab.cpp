@@ -102,6 +102,39 @@ std::string quoted_command(const std::vector<std::string>& argv) {
     return out;
 }
 
+// Per case x backend, the per-round medians of both builds over the rounds run so far; cases missing from any
+// round of either build are listed instead of judged.
+std::vector<AbCaseSeries> paired_series(const std::vector<BenchRun>& base_runs, const std::vector<BenchRun>& new_runs,
+                                        std::vector<std::string>& only_in_base, std::vector<std::string>& only_in_new) {
+    only_in_base.clear();
+    only_in_new.clear();
+    std::vector<RoundMedians> base_medians, new_medians;
+    for (const BenchRun& r : base_runs) base_medians.push_back(medians_of(r));
+    for (const BenchRun& r : new_runs) new_medians.push_back(medians_of(r));
+    std::vector<AbCaseSeries> out;
+    for (const RunCase& c : base_runs[0].cases) {
+        const auto key = std::make_pair(c.name, c.backend);
+        AbCaseSeries s{c.name, c.backend, {}};
+        bool everywhere = true;
+        for (size_t r = 0; r < base_medians.size() && r < new_medians.size() && everywhere; ++r) {
+            const auto b = base_medians[r].find(key), n = new_medians[r].find(key);
+            everywhere = b != base_medians[r].end() && n != new_medians[r].end();
+            if (everywhere) {
+                s.series.base_medians.push_back(b->second);
+                s.series.new_medians.push_back(n->second);
+            }
+        }
+        if (!everywhere) {
+            only_in_base.push_back(c.name + " [" + c.backend + "] (not in every round of both builds)");
+            continue;
+        }
+        out.push_back(std::move(s));
+    }
+    for (const RunCase& c : new_runs[0].cases)
+        if (!base_medians[0].count({c.name, c.backend})) only_in_new.push_back(c.name + " [" + c.backend + "]");
+    return out;
+}
+
 }  // namespace
 
 CaseComparison compare_ab_case(const std::string& name, const std::string& backend, const AbSeries& series,
@@ -166,6 +199,53 @@ void mark_unreachable_as_inconclusive(Comparison& comparison, const CompareOptio
     }
 }
 
+std::vector<unsigned> ab_looks(unsigned rounds) {
+    constexpr unsigned kFirstLook = 10, kLookEvery = 5;
+    std::vector<unsigned> looks;
+    for (unsigned n = kFirstLook; n < rounds; n += kLookEvery) looks.push_back(n);
+    looks.push_back(rounds);
+    return looks;
+}
+
+AbLook judge_ab_look(const std::vector<AbCaseSeries>& cases, unsigned rounds, size_t looks, bool last,
+                     const CompareOptions& options) {
+    CompareOptions at_look = options;
+    at_look.alpha = options.alpha / double(looks);
+    AbLook look;
+    look.comparison.mode = "A/B rounds";
+    std::vector<std::vector<double>> log_ratios;
+    for (const AbCaseSeries& c : cases) {
+        AbSeries first;
+        const size_t n = std::min<size_t>(rounds, std::min(c.series.base_medians.size(), c.series.new_medians.size()));
+        first.base_medians.assign(c.series.base_medians.begin(), c.series.base_medians.begin() + n);
+        first.new_medians.assign(c.series.new_medians.begin(), c.series.new_medians.begin() + n);
+        log_ratios.emplace_back();
+        for (size_t r = 0; r < n; ++r)
+            if (first.base_medians[r] > 0 && first.new_medians[r] > 0)
+                log_ratios.back().push_back(std::log(first.new_medians[r] / first.base_medians[r]));
+        look.comparison.cases.push_back(compare_ab_case(c.name, c.backend, first, at_look));
+    }
+    adjust_and_judge(look.comparison.cases, at_look);
+    look.decided = true;
+    const double within = std::log1p(options.threshold);
+    for (size_t i = 0; i < look.comparison.cases.size(); ++i) {
+        CaseComparison& c = look.comparison.cases[i];
+        if (c.verdict == Verdict::kSlower || c.verdict == Verdict::kFaster) continue;
+        const MedianInterval interval = median_interval(log_ratios[i], at_look.alpha);
+        if (c.verdict == Verdict::kSame && interval.found && interval.low > -within && interval.high < within) {
+            char text[200];
+            std::snprintf(text, sizeof text, "the median change's interval [%+.1f%%, %+.1f%%] (%.3g level, %zu rounds) "
+                          "lies within +/-%.1f%%", 100 * std::expm1(interval.low), 100 * std::expm1(interval.high),
+                          1 - at_look.alpha, log_ratios[i].size(), 100 * options.threshold);
+            c.reason = text;
+            continue;
+        }
+        look.decided = false;
+    }
+    if (last) mark_unreachable_as_inconclusive(look.comparison, at_look);
+    return look;
+}
+
 int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
     auto fail = [](const Status& s) {
         std::fprintf(stderr, "dmltool: error: %s\n", s.message().c_str());
@@ -185,7 +265,13 @@ int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
     fs::create_directories(dir, error);
     if (error) return fail(io_error("compare --ab: cannot create the work directory " + dir.string() + ": " + error.message()));
 
+    const std::vector<unsigned> looks = ab.fixed_rounds ? std::vector<unsigned>{ab.rounds} : ab_looks(ab.rounds);
     std::vector<BenchRun> base_runs, new_runs;
+    std::vector<AbCaseSeries> series;
+    std::vector<std::string> only_in_base, only_in_new;
+    AbLook look;
+    size_t look_index = 0;
+    unsigned rounds_run = 0;
     for (unsigned round = 0; round < ab.rounds; ++round) {
         // ABBA: base first in even rounds, new first in odd ones.
         const bool base_first = round % 2 == 0;
@@ -206,42 +292,33 @@ int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
             if (!run.is_ok()) return fail(run.status());
             (is_base ? base_runs : new_runs).push_back(std::move(run).value());
         }
+        rounds_run = round + 1;
+        if (rounds_run != looks[look_index]) continue;
+        series = paired_series(base_runs, new_runs, only_in_base, only_in_new);
+        if (series.empty())
+            return fail(invalid_input("compare --ab: nothing to compare: no case x backend ran in every round of both builds"));
+        const bool last = look_index + 1 == looks.size();
+        look = judge_ab_look(series, rounds_run, looks.size(), last, options);
+        if (look.decided || last) break;
+        ++look_index;
     }
 
-    Comparison comparison;
-    comparison.mode = "A/B rounds";
+    Comparison& comparison = look.comparison;
     comparison.base_path = ab.base_tool;
     comparison.next_path = ab.new_tool;
-    std::vector<RoundMedians> base_medians, new_medians;
-    for (const BenchRun& r : base_runs) base_medians.push_back(medians_of(r));
-    for (const BenchRun& r : new_runs) new_medians.push_back(medians_of(r));
-    for (const RunCase& c : base_runs[0].cases) {
-        const auto key = std::make_pair(c.name, c.backend);
-        AbSeries series;
-        bool everywhere = true;
-        for (unsigned r = 0; r < ab.rounds && everywhere; ++r) {
-            const auto b = base_medians[r].find(key), n = new_medians[r].find(key);
-            everywhere = b != base_medians[r].end() && n != new_medians[r].end();
-            if (everywhere) {
-                series.base_medians.push_back(b->second);
-                series.new_medians.push_back(n->second);
-            }
-        }
-        if (!everywhere) {
-            comparison.only_in_base.push_back(c.name + " [" + c.backend + "] (not in every round of both builds)");
-            continue;
-        }
-        comparison.cases.push_back(compare_ab_case(c.name, c.backend, series, options));
-    }
-    for (const RunCase& c : new_runs[0].cases)
-        if (!base_medians[0].count({c.name, c.backend})) comparison.only_in_new.push_back(c.name + " [" + c.backend + "]");
-    if (comparison.cases.empty())
-        return fail(invalid_input("compare --ab: nothing to compare: no case x backend ran in every round of both builds"));
-    adjust_and_judge(comparison.cases, options);
-    mark_unreachable_as_inconclusive(comparison, options);
-    char text[160];
-    std::snprintf(text, sizeof text, "%u rounds of each build in ABBA order; reports and logs in %s", ab.rounds,
-                  temporary ? "a temporary directory (removed; keep them with --ab-dir)" : dir.string().c_str());
+    comparison.only_in_base = only_in_base;
+    comparison.only_in_new = only_in_new;
+    char text[300];
+    if (ab.fixed_rounds)
+        std::snprintf(text, sizeof text, "%u rounds of each build in ABBA order (--fixed-rounds: judged once, at alpha "
+                      "%.3g); reports and logs in %s", rounds_run, options.alpha,
+                      temporary ? "a temporary directory (removed; keep them with --ab-dir)" : dir.string().c_str());
+    else
+        std::snprintf(text, sizeof text, "%u of at most %u rounds of each build in ABBA order: %s (look %zu of %zu, "
+                      "each at alpha %.3g / %zu); reports and logs in %s", rounds_run, ab.rounds,
+                      look.decided ? "every case decided" : "judged at the last look", look_index + 1, looks.size(),
+                      options.alpha, looks.size(),
+                      temporary ? "a temporary directory (removed; keep them with --ab-dir)" : dir.string().c_str());
     comparison.notes.push_back(text);
     if (temporary) fs::remove_all(dir, error);
     return emit_comparison(comparison, options);

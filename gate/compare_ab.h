@@ -22,7 +22,8 @@ namespace dmltool::app {
 struct AbOptions {
     std::string base_tool, new_tool;      // the two dmltool executables (or wrapper scripts)
     std::vector<std::string> bench_args;  // what follows `--`: `bench` is put in front of them
-    unsigned rounds = 30;                 // --rounds (30: the rate test's setting, docs/compare-gate.md)
+    unsigned rounds = 30;                 // --rounds: at most this many (30: the rate test's setting, docs/compare-gate.md)
+    bool fixed_rounds = false;            // --fixed-rounds: no sequential stopping, every round, alpha at the end
     std::string work_dir;                 // --ab-dir: where the rounds' reports and logs go; empty: a temporary one
 };
 
@@ -34,6 +35,29 @@ struct AbSeries {
 // The comparison of one case from its paired rounds (not yet Holm-adjusted: adjust_and_judge does that).
 CaseComparison compare_ab_case(const std::string& name, const std::string& backend, const AbSeries& series,
                                const CompareOptions& options);
+
+// Sequential stopping (issue 40 item 3): the rounds are judged at looks, after round 10 and every 5 rounds after
+// it, and at the last round. Each look tests at alpha / K (K looks: Bonferroni over the looks, so that looking
+// several times keeps the family-wise false-alarm rate at alpha), Holm across the cases. The rounds stop at the
+// first look where every case is decided: SLOWER or FASTER, or SAME with the distribution-free interval of its
+// median log ratio (order statistics, at the same alpha / K) inside +-log(1 + threshold). A clear regression or a
+// clear sameness on a quiet machine stops after 10 rounds; a noisy one runs to --rounds.
+std::vector<unsigned> ab_looks(unsigned rounds);
+
+struct AbCaseSeries {
+    std::string name, backend;
+    AbSeries series;
+};
+
+struct AbLook {
+    Comparison comparison;
+    bool decided = false;  // every case decided: the rounds may stop here
+};
+
+// The judgement after the first `rounds` rounds, at a look of `looks` in all (the last look also marks cases that
+// could not have reached significance INCONCLUSIVE).
+AbLook judge_ab_look(const std::vector<AbCaseSeries>& cases, unsigned rounds, size_t looks, bool last,
+                     const CompareOptions& options);
 
 // Cases whose rounds could not give a Holm-adjusted p below alpha whatever they showed: SAME becomes INCONCLUSIVE
 // (never SAME), and a note and a warning say how many.

@@ -106,6 +106,64 @@ TEST(CompareAb, RoundsThatCannotReachSignificanceAreInconclusiveNeverSame) {
     EXPECT_NE(few.cases[0].verdict, Verdict::kSame) << few.cases[0].reason;
 }
 
+TEST(MedianInterval, OrderStatisticsAtTheLevel) {
+    std::vector<double> ten;
+    for (int i = 10; i >= 1; --i) ten.push_back(i);
+    // n = 10, alpha 0.01: 2 P(X <= 0) = 0.002 <= 0.01 < 2 P(X <= 1) = 0.021: the range [x(1), x(10)].
+    MedianInterval i = median_interval(ten, 0.01);
+    ASSERT_TRUE(i.found);
+    EXPECT_EQ(i.low, 1);
+    EXPECT_EQ(i.high, 10);
+    // alpha 0.05: 2 P(X <= 1) = 0.021 <= 0.05 < 2 P(X <= 2) = 0.109: [x(2), x(9)].
+    i = median_interval(ten, 0.05);
+    EXPECT_EQ(i.low, 2);
+    EXPECT_EQ(i.high, 9);
+    // Five values cannot cover the median at 1%: 2 / 32 > 0.01.
+    EXPECT_FALSE(median_interval({1, 2, 3, 4, 5}, 0.01).found);
+}
+
+std::vector<AbCaseSeries> ab_cases(double planted, double jitter, size_t rounds) {
+    std::vector<AbCaseSeries> cases;
+    for (int i = 0; i < 4; ++i)
+        cases.push_back({"case" + std::to_string(i), "cpu", series(i == 1 ? planted : 1.0, jitter, rounds)});
+    return cases;
+}
+
+// Issue 40 item 3: a clear regression and a clear sameness stop at the first look (10 rounds); each look tests at
+// alpha / K, so looking five times keeps the false-alarm rate at alpha.
+TEST(CompareAbSequential, ClearCasesStopAtTheFirstLook) {
+    const CompareOptions options;
+    const std::vector<unsigned> looks = ab_looks(30);
+    EXPECT_EQ(looks, (std::vector<unsigned>{10, 15, 20, 25, 30}));
+    EXPECT_EQ(ab_looks(8), (std::vector<unsigned>{8}));
+    // 1.3x in one of four cases, +-1% jitter: after 10 rounds Holm p = 4 x 2/1024 < 0.05/5: SLOWER, the others SAME
+    // with their interval inside +-5%.
+    AbLook look = judge_ab_look(ab_cases(1.3, 0.01, 30), 10, looks.size(), false, options);
+    EXPECT_TRUE(look.decided);
+    for (const CaseComparison& c : look.comparison.cases) {
+        EXPECT_EQ(c.rounds, 10u);
+        EXPECT_EQ(c.verdict, c.name == "case1" ? Verdict::kSlower : Verdict::kSame) << c.name << ": " << c.reason;
+    }
+    // The same build: every case SAME and decided after 10 rounds.
+    look = judge_ab_look(ab_cases(1.0, 0.01, 30), 10, looks.size(), false, options);
+    EXPECT_TRUE(look.decided);
+    EXPECT_EQ(comparison_exit_code(look.comparison, options), 0);
+}
+
+TEST(CompareAbSequential, UnclearCasesRunOnAndTheLastLookJudges) {
+    const CompareOptions options;
+    // Ratios spread +-8%: the interval after 10 rounds reaches beyond +-5%, so the rounds go on.
+    AbLook look = judge_ab_look(ab_cases(1.0, 0.08, 30), 10, 5, false, options);
+    EXPECT_FALSE(look.decided);
+    // 1.06x with +-8%: undecided at 10 rounds, and at the last look judged as the fixed design would (never a pass
+    // by default: SLOWER, NOISY or INCONCLUSIVE).
+    look = judge_ab_look(ab_cases(1.06, 0.08, 30), 10, 5, false, options);
+    EXPECT_FALSE(look.decided);
+    look = judge_ab_look(ab_cases(1.06, 0.08, 30), 30, 5, true, options);
+    EXPECT_NE(look.comparison.cases[1].verdict, Verdict::kSame) << look.comparison.cases[1].reason;
+    EXPECT_NE(comparison_exit_code(look.comparison, options), 0);
+}
+
 TEST(CompareSeparateRuns, AChangeWithinTheProbesDriftIsNoisy) {
     CaseComparison c;
     c.change = c.raw_change = 0.08;
