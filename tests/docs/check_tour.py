@@ -139,7 +139,8 @@ def run_tour(root, dmltool, scratch):
         words = command_words(command)
         if not words or words[0].startswith('scripts/') or (len(words) > 1 and words[1] in SLOW_OR_DEPENDENT):
             continue
-        text = command.replace('build/app/dmltool', shlex.quote(str(dmltool))).replace('/tmp', str(temp))
+        # /tmp first: the tool's own path may lie under /tmp (a clean clone checked there) and must stay as it is.
+        text = command.replace('/tmp', str(temp)).replace('build/app/dmltool', shlex.quote(str(dmltool)))
         if len(words) > 1 and words[1] == 'run' and '--backend' not in words:
             first, _, rest = text.partition('\n')
             text = first.split(' #')[0] + ' --backend cpu' + ('\n' + rest if rest else '')
