@@ -53,6 +53,19 @@ def split(x, axis, part_sizes):
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# JOIN (the DML_JOIN_OPERATOR_DESC page): the inverse of SPLIT
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def join(xs, axis):
+    """Output = the inputs one after another along `axis`; every other dimension must match."""
+    for x in xs:
+        assert x.ndim == xs[0].ndim and x.dtype == xs[0].dtype
+        assert all(x.shape[d] == xs[0].shape[d] for d in range(x.ndim) if d != axis)
+    return np.concatenate(xs, axis=axis)  # copies elements bit for bit
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # RESAMPLE v1 (spec §6.4-6.7): half-pixel offsets, every coordinate operation rounded to float32 separately.
 # ----------------------------------------------------------------------------------------------------------------
 

@@ -452,6 +452,118 @@ def gen_split():
 
 
 # ================================================================================================================
+# JOIN
+# ================================================================================================================
+
+
+def join_fl(dt, rank):
+    fl = "1_0"
+    if dt in EIGHT_BIT:
+        fl = fl_max(fl, "2_1")
+    if rank == 5:
+        fl = fl_max(fl, "3_0")
+    if rank not in (4, 5) or dt in SIXTY_FOUR_BIT:
+        fl = fl_max(fl, "4_1")
+    return fl
+
+
+def add_join_case(cf, name, description, dt, xs, axis, in_layouts=None, out_layout=PACKED, with_count=False,
+                  tags=("conformance",), inline_data=False, expected_override=None):
+    y = oracle.join(xs, axis)
+    if expected_override is not None:
+        y = expected_override
+    in_layouts = in_layouts or [PACKED] * len(xs)
+    desc = {}
+    if with_count:
+        desc["InputCount"] = len(xs)
+    desc["InputTensors"] = [tensor_desc(dt, x.shape, lay) for x, lay in zip(xs, in_layouts)]
+    desc["OutputTensor"] = tensor_desc(dt, y.shape, out_layout, is_output=True)
+    desc["Axis"] = axis
+    if inline_data:
+        inputs = {"InputTensors": [inline(x) for x in xs]}
+        expected = {"OutputTensor": inline(y)}
+    else:
+        inputs = {"InputTensors": [cf.h5(f"/{name}/InputTensors/{i}", x) for i, x in enumerate(xs)]}
+        expected = {"OutputTensor": cf.h5(f"/{name}/expected/OutputTensor", y)}
+    cf.add(make_case(name, description, join_fl(dt, y.ndim), "DML_OPERATOR_JOIN", desc, inputs, expected, tags),
+           [("OutputTensor", y)])
+
+
+def gen_join():
+    cf = CaseFile("join")
+
+    def case(name, description, dt, base, axis, parts, in_layouts=None, out_layout=PACKED, with_count=False,
+             tags=("conformance",), specials=False):
+        rng = case_rng(name)
+        xs = []
+        for i, p in enumerate(parts):
+            shape = list(base)
+            shape[axis] = p
+            bcast = in_layouts[i].bcast if in_layouts else ()
+            xs.append(special_values(dt, shape, rng) if specials else random_tensor(rng, dt, shape, bcast))
+        add_join_case(cf, name, description, dt, xs, axis, in_layouts, out_layout, with_count, tags)
+
+    # The page's worked examples, transcribed and checked against the oracle.
+    a = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 2, 3)
+    b = np.arange(7, 15, dtype=np.float32).reshape(1, 1, 2, 4)
+    want = np.array([1, 2, 3, 7, 8, 9, 10, 4, 5, 6, 11, 12, 13, 14], dtype=np.float32).reshape(1, 1, 2, 7)
+    assert np.array_equal(oracle.join([a, b], 3), want), "JOIN example 1"
+    add_join_case(cf, "join/doc/example1_axis3", "the page's example 1: {1,1,2,3} + {1,1,2,4} along axis 3",
+                  "FLOAT32", [a, b], 3, inline_data=True, with_count=True, tags=("doc-example",))
+    three = [np.arange(1 + 4 * i, 5 + 4 * i, dtype=np.float32).reshape(1, 1, 2, 2) for i in range(3)]
+    wants = {1: list(range(1, 13)), 2: list(range(1, 13)), 3: [1, 2, 5, 6, 9, 10, 3, 4, 7, 8, 11, 12]}
+    for axis, values in wants.items():
+        assert oracle.join(three, axis).ravel().tolist() == values, f"JOIN example 2 axis {axis}"
+        add_join_case(cf, f"join/doc/example2_axis{axis}", f"the page's example 2: three {{1,1,2,2}} along axis {axis}",
+                      "FLOAT32", three, axis, inline_data=True, tags=("doc-example",))
+
+    # Every data type, 4-D, a different axis each.
+    shapes = [[2, 3, 4, 5], [1, 6, 3, 4], [3, 2, 5, 2], [2, 4, 2, 6]]
+    for i, dt in enumerate(DTYPES):
+        axis = i % 4
+        parts = [[1, 2], [3, 1, 2], [2, 2], [1, 4, 1, 2]][i % 4]
+        case(f"join/4d/{dt.lower()}/axis{axis}", f"{dt}, 4-D, axis {axis}, parts {parts}", dt, shapes[i % 4], axis,
+             parts, with_count=(i % 2 == 1), tags=("conformance", "dtype-coverage"))
+
+    # Every dimension count 1..8, axis first / middle / last.
+    rank_types = {1: "FLOAT32", 2: "INT16", 3: "UINT8", 4: "FLOAT16", 5: "INT32", 6: "UINT16", 7: "INT8",
+                  8: "UINT32"}
+    for rank in range(1, 9):
+        dt = rank_types[rank]
+        for axis in sorted({0, rank // 2, rank - 1}):
+            name = f"join/rank{rank}/{dt.lower()}/axis{axis}"
+            rng = case_rng(name)
+            base = [int(s) for s in rng.integers(1, 4, size=rank)]
+            if math.prod(base) < 2 and rank > 1:
+                base[(axis + 1) % rank] = 2
+            parts = [int(p) for p in rng.integers(1, 4, size=int(rng.integers(2, 4)))]
+            if rank == 1:
+                parts = [3, 5, 2]
+            case(name, f"{dt}, {rank}-D, axis {axis}, parts {parts}", dt, base, axis, parts,
+                 tags=("conformance", "rank-coverage"))
+
+    case("join/4d/float32/single_input_copy", "InputCount 1 is a plain copy", "FLOAT32", [2, 3, 4, 5], 1, [3],
+         with_count=True)
+    case("join/4d/int8/odd_parts_innermost", "INT8 along the innermost axis at odd offsets (shared words)", "INT8",
+         [2, 3, 4, 1], 3, [1, 3, 2, 5, 1])
+    case("join/4d/uint16/strided_inputs", "inputs with padded strides", "UINT16", [2, 3, 4, 5], 3, [2, 3],
+         in_layouts=[Layout(pad=[1, 0, 2, 3], explicit_total=True), Layout(pad=[0, 1, 0, 1])])
+    case("join/4d/float32/nhwc_inputs", "inputs stored channels-last, joined along C", "FLOAT32", [2, 6, 3, 4], 1,
+         [2, 4], in_layouts=[Layout(perm=[0, 2, 3, 1]), PACKED])
+    case("join/4d/float16/broadcast_input", "an input broadcast (stride 0) along C and W, joined along H",
+         "FLOAT16", [2, 3, 6, 4], 2, [2, 1], in_layouts=[Layout(bcast=[1, 3]), PACKED])
+    case("join/4d/int16/padded_output", "output with padded strides and a larger buffer", "INT16", [1, 4, 5, 6],
+         1, [1, 2, 1], out_layout=Layout(pad=[2, 0, 0, 1], extra_bytes=40))
+    case("join/4d/float32/special_values", "signed zeros, infinities, denormals, extremes copied bit-exactly",
+         "FLOAT32", [1, 2, 4, 4], 2, [1, 3], tags=("conformance", "special-values"), specials=True)
+    case("join/rank5/float64/special_values", "64-bit specials, 5-D", "FLOAT64", [1, 2, 3, 2, 2], 4, [1, 2],
+         tags=("conformance", "special-values"), specials=True)
+    case("join/4d/float16/large", "larger tensor (65536 elements) joined along C", "FLOAT16", [1, 64, 32, 32], 1,
+         [16, 40, 8], tags=("conformance", "large"))
+    return cf
+
+
+# ================================================================================================================
 # RESAMPLE
 # ================================================================================================================
 
@@ -1044,7 +1156,7 @@ def gen_doc_examples():
 # Driver
 # ================================================================================================================
 
-GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_resample, gen_qlconv]
+GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_join, gen_resample, gen_qlconv]
 
 
 def family_generators():
