@@ -564,6 +564,95 @@ def gen_join():
 
 
 # ================================================================================================================
+# GEMM
+# ================================================================================================================
+
+TRANSFORM = {False: "DML_MATRIX_TRANSFORM_NONE", True: "DML_MATRIX_TRANSFORM_TRANSPOSE"}
+
+
+def gemm_operand(rng, dt, shape):
+    """Values with few significant bits (multiples of 1/8 in [-8, 8]): products and short sums stay exact in
+    float32, so the expected values do not hinge on the summation order; large K cases use full-precision data."""
+    return (rng.integers(-64, 65, size=shape) / 8.0).astype(DTYPES[dt])
+
+
+def add_gemm_case(cf, name, description, dt, batch, m, n, k, trans_a=False, trans_b=False, alpha=1.0, beta=1.0,
+                  c_shape="full", layouts=None, full_precision=False, tags=("conformance",)):
+    rng = case_rng(name)
+    a_shape = list(batch) + ([k, m] if trans_a else [m, k])
+    b_shape = list(batch) + ([n, k] if trans_b else [k, n])
+    out_shape = list(batch) + [m, n]
+    draw = (lambda sh: random_tensor(rng, dt, sh) if dt != "FLOAT32" else
+            (rng.standard_normal(sh)).astype(np.float32)) if full_precision else (lambda sh: gemm_operand(rng, dt, sh))
+    a, b = draw(a_shape), draw(b_shape)
+    c = None
+    if c_shape is not None:
+        cs = list(out_shape)
+        if c_shape == "row":
+            cs[-2] = 1
+        elif c_shape == "column":
+            cs[-1] = 1
+        elif c_shape == "scalar":
+            cs = [1] * len(out_shape)
+        c = draw(cs)
+        bcast = (layouts or {}).get("C", PACKED).bcast
+        if bcast:  # one physical copy along broadcast dimensions: the logical data repeats
+            first = tuple(slice(0, 1) if d in bcast else slice(None) for d in range(c.ndim))
+            c = np.ascontiguousarray(np.broadcast_to(c[first], c.shape))
+    y = oracle.gemm(a, b, c, trans_a, trans_b, alpha, beta, DTYPES[dt])
+    layouts = layouts or {}
+    desc = {"ATensor": tensor_desc(dt, a.shape, layouts.get("A", PACKED)),
+            "BTensor": tensor_desc(dt, b.shape, layouts.get("B", PACKED))}
+    if c is not None:
+        desc["CTensor"] = tensor_desc(dt, c.shape, layouts.get("C", PACKED))
+    desc["OutputTensor"] = tensor_desc(dt, y.shape, layouts.get("Output", PACKED), is_output=True)
+    desc["TransA"] = TRANSFORM[trans_a]
+    desc["TransB"] = TRANSFORM[trans_b]
+    desc["Alpha"] = float(alpha)
+    desc["Beta"] = float(beta)
+    inputs = {"ATensor": cf.h5(f"/{name}/ATensor", a), "BTensor": cf.h5(f"/{name}/BTensor", b)}
+    if c is not None:
+        inputs["CTensor"] = cf.h5(f"/{name}/CTensor", c)
+    fl = "1_0" if len(out_shape) == 4 else "4_0"
+    cf.add(make_case(name, description, fl, "DML_OPERATOR_GEMM", desc, inputs,
+                     {"OutputTensor": cf.h5(f"/{name}/expected/OutputTensor", y)}, tags), [("OutputTensor", y)])
+
+
+def gen_gemm():
+    cf = CaseFile("gemm")
+    g = lambda name, desc, *a, **k: add_gemm_case(cf, "gemm/" + name, desc, *a, **k)  # noqa: E731
+
+    # Both types x the four transform combinations, 4-D (FL 1_0), Alpha/Beta other than 1.
+    for dt in ("FLOAT32", "FLOAT16"):
+        for ta, tb in itertools.product((False, True), repeat=2):
+            t = ("t" if ta else "n") + ("t" if tb else "n")
+            g(f"{dt.lower()}/4d/{t}", f"{dt} {{2,3,M,K}} x {{2,3,K,N}}, TransA {ta}, TransB {tb}, Alpha 0.5, Beta -1.5",
+              dt, [2, 3], 5, 7, 6, ta, tb, 0.5, -1.5)
+    # Ranks 2 and 3 (FL 4_0), C broadcast along rows, columns, everywhere, and absent.
+    g("float32/2d/c_row", "2-D, C {1,N} broadcast over the rows (an ONNX Gemm bias)", "FLOAT32", [], 4, 9, 5,
+      c_shape="row")
+    g("float32/2d/c_column", "2-D, C {M,1} broadcast over the columns", "FLOAT32", [], 6, 3, 8, c_shape="column")
+    g("float16/3d/c_scalar", "3-D, C {1,1,1} broadcast everywhere, Beta 2", "FLOAT16", [3], 4, 4, 4, beta=2.0,
+      c_shape="scalar")
+    g("float32/3d/no_c", "3-D without C (Beta ignored)", "FLOAT32", [2], 5, 6, 3, beta=3.0, c_shape=None)
+    g("float32/2d/beta_zero", "Beta 0: C does not contribute", "FLOAT32", [], 3, 5, 4, beta=0.0)
+    g("float32/2d/alpha_negative", "Alpha -2, TransB", "FLOAT32", [], 5, 5, 5, False, True, -2.0, 1.0)
+    g("float32/2d/vector", "M = 1: a row vector times a matrix", "FLOAT32", [], 1, 16, 12)
+    g("float32/3d/dots", "M = N = 1 in 4 batches with C: dot products", "FLOAT32", [4], 1, 1, 33)
+    # Layouts.
+    g("float32/4d/strided", "padded A and output, permuted B", "FLOAT32", [1, 2], 4, 5, 6,
+      layouts={"A": Layout(pad=[0, 1, 1, 2]), "B": Layout(perm=[0, 1, 3, 2]), "Output": Layout(pad=[0, 0, 1, 3])})
+    g("float16/2d/broadcast_c_strides", "C broadcast with stride 0 instead of size 1", "FLOAT16", [], 3, 4, 5,
+      layouts={"C": Layout(bcast=[0])}, c_shape="full")
+    # Full-precision data and long dot products: the verdict rests on the error bound, not on exact sums.
+    g("float32/2d/k512", "K = 512, full-precision normal data", "FLOAT32", [], 8, 8, 512, full_precision=True,
+      tags=("conformance", "large"))
+    g("float16/4d/k256", "FLOAT16, K = 256, full-precision data", "FLOAT16", [1, 2], 6, 5, 256, trans_a=True,
+      full_precision=True, tags=("conformance", "large"))
+    return cf
+
+
+# ================================================================================================================
 # RESAMPLE
 # ================================================================================================================
 
@@ -1156,7 +1245,7 @@ def gen_doc_examples():
 # Driver
 # ================================================================================================================
 
-GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_join, gen_resample, gen_qlconv]
+GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_join, gen_gemm, gen_resample, gen_qlconv]
 
 
 def family_generators():
