@@ -221,10 +221,11 @@ public:
                 if (exact) {
                     exact->exact[o] = value;
                     exact->scale[o] = double(g.k + 3) * std::fabs(alpha) * magnitude + 2 * std::fabs(cv);
-                    // Partial sums of a float32 evaluation may overflow where the double sum does not; a value at
+                    // Products and partial sums of a float32 evaluation may overflow where the double sum does not (even
+                    // when Alpha is 0: inf * 0 = NaN); a value at
                     // or beyond the output type's rounding boundary (float16: 65520) is rightly an infinity.
                     const double reach = std::fabs(value) + 1.01 * 0x1p-24 * exact->scale[o];
-                    exact->nonfinite_allowed[o] = std::fabs(alpha) * magnitude + std::fabs(cv) > 0x1p127 ||
+                    exact->nonfinite_allowed[o] = magnitude > 0x1p127 || std::fabs(alpha) * magnitude + std::fabs(cv) > 0x1p127 ||
                                                   (half_output && reach >= 65520.0);
                 }
             }
