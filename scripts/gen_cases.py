@@ -1242,10 +1242,97 @@ def gen_doc_examples():
 
 
 # ================================================================================================================
+# QUANTIZED_LINEAR_MATRIX_MULTIPLY
+# ================================================================================================================
+
+
+def add_qlmm_case(cf, name, description, a_dt, b_dt, y_dt, batch, m, n, k, per_row=False, per_column=False,
+                  zero_points=(True, True, True), quant_rank=None, tags=("conformance",)):
+    """Random full-range 8-bit data; scales drawn until every output that is not saturated lies at least 1e-3
+    away from a .5 rounding tie (so the expected values do not depend on how the multiplier is evaluated), the
+    outputs spread over the output range and at most a third saturate."""
+    rng = case_rng(name)
+    rank = len(batch) + 2
+    q = quant_rank or rank
+    alo, ahi = QRANGE[a_dt]
+    blo, bhi = QRANGE[b_dt]
+    ylo, yhi = QRANGE[y_dt]
+    a = rng.integers(alo, ahi, size=list(batch) + [m, k], endpoint=True).astype(DTYPES[a_dt])
+    b = rng.integers(blo, bhi, size=list(batch) + [k, n], endpoint=True).astype(DTYPES[b_dt])
+    az = rng.integers(alo + 64, ahi - 63, size=m if per_row else 1) if zero_points[0] else np.zeros(1, np.int64)
+    bz = rng.integers(blo + 64, bhi - 63, size=n if per_column else 1) if zero_points[1] else np.zeros(1, np.int64)
+    yz = rng.integers(ylo + 100, yhi - 99, size=m if per_row else 1) if zero_points[2] else np.zeros(1, np.int64)
+    acc = oracle.qlinear_matmul_accumulator(a, az, b, bz)
+    spread = max(float(np.percentile(np.abs(acc), 90)), 1.0)
+    for _ in range(200):
+        a_scale = np.exp(rng.uniform(np.log(0.004), np.log(0.05), size=m if per_row else 1)).astype(np.float32)
+        b_scale = np.exp(rng.uniform(np.log(0.004), np.log(0.05), size=n if per_column else 1)).astype(np.float32)
+        target = float(np.median(a_scale)) * float(np.median(b_scale)) * spread / 90.0
+        y_scale = (target * np.exp(rng.uniform(-0.3, 0.3, size=m if per_row else 1))).astype(np.float32)
+        mult = (a_scale.astype(np.float64).reshape(-1, 1) * b_scale.astype(np.float64).reshape(1, -1) /
+                y_scale.astype(np.float64).reshape(-1, 1))
+        real = acc.astype(np.float64) * mult
+        shifted = real + (yz.reshape(-1, 1) if yz.size > 1 else yz[0])
+        inside = (shifted >= ylo - 1) & (shifted <= yhi + 1)
+        tie = np.abs(np.abs(real - np.floor(real)) - 0.5)[inside]
+        y = oracle.qlinear_matmul(a, a_scale, az, b, b_scale, bz, y_scale, yz, DTYPES[y_dt])
+        saturated = np.mean((y == ylo) | (y == yhi))
+        if (tie.size == 0 or tie.min() > 1e-3) and saturated <= 0.34 and np.unique(y).size >= min(6, y.size // 2):
+            break
+    else:
+        raise AssertionError(f"{name}: no clean scales found")
+
+    def qshape(count, column):
+        shape = [1] * q
+        if count > 1:
+            shape[q - (1 if column else 2)] = count
+        return shape
+
+    fields = [("ATensor", a_dt, a, list(a.shape)), ("AScaleTensor", "FLOAT32", a_scale, qshape(a_scale.size, False))]
+    if zero_points[0]:
+        fields.append(("AZeroPointTensor", a_dt, az, qshape(az.size, False)))
+    fields += [("BTensor", b_dt, b, list(b.shape)), ("BScaleTensor", "FLOAT32", b_scale, qshape(b_scale.size, True))]
+    if zero_points[1]:
+        fields.append(("BZeroPointTensor", b_dt, bz, qshape(bz.size, True)))
+    fields.append(("OutputScaleTensor", "FLOAT32", y_scale, qshape(y_scale.size, False)))
+    if zero_points[2]:
+        fields.append(("OutputZeroPointTensor", y_dt, yz, qshape(yz.size, False)))
+    desc, inputs = {}, {}
+    for field, dt, arr, shape in fields:
+        arr = np.asarray(arr).astype(DTYPES[dt]).reshape(shape)
+        desc[field] = tensor_desc(dt, shape)
+        inputs[field] = cf.h5(f"/{name}/{field}", arr)
+    desc["OutputTensor"] = tensor_desc(y_dt, y.shape, is_output=True)
+    fl = "2_1" if rank == 4 and q == 4 else "4_0"
+    cf.add(make_case(name, description, fl, "DML_OPERATOR_QUANTIZED_LINEAR_MATRIX_MULTIPLY", desc, inputs,
+                     {"OutputTensor": cf.h5(f"/{name}/expected/OutputTensor", y)}, tags), [("OutputTensor", y)])
+
+
+def gen_qlmm():
+    cf = CaseFile("quantized_linear_matrix_multiply")
+    q = lambda name, desc, *a, **k: add_qlmm_case(cf, "qlmm/" + name, desc, *a, **k)  # noqa: E731
+    short = {"INT8": "s8", "UINT8": "u8"}
+    # All eight A/B/Output type combinations, 4-D (FL 2_1), per tensor.
+    for i, (at, bt, yt) in enumerate(itertools.product(("UINT8", "INT8"), repeat=3)):
+        q(f"{short[at]}{short[bt]}_{short[yt]}/4d", f"{at} x {bt} -> {yt}, {{2,2,M,K}}, per-tensor quantization",
+          at, bt, yt, [2, 2], 5 + i % 3, 6 + i % 2, 9 + 3 * i)
+    q("u8s8_u8/2d/per_row_per_column", "2-D (ONNX MatMul shape), A and output per row, B per column", "UINT8", "INT8",
+      "UINT8", [], 7, 6, 24, per_row=True, per_column=True)
+    q("s8s8_s8/3d/per_column", "3-D, B per column", "INT8", "INT8", "INT8", [3], 4, 9, 16, per_column=True)
+    q("u8u8_u8/4d/no_zero_points", "no zero points (all 0)", "UINT8", "UINT8", "UINT8", [1, 1], 6, 6, 12,
+      zero_points=(False, False, False))
+    q("u8s8_s8/4d/rank1_quant", "per-tensor scales and zero points as 1-D {1} tensors (FL 4_0)", "UINT8", "INT8",
+      "INT8", [1, 2], 5, 5, 20, quant_rank=1)
+    q("s8u8_u8/2d/k1024", "K = 1024: long exact integer sums", "INT8", "UINT8", "UINT8", [], 4, 5, 1024,
+      tags=("conformance", "large"))
+    return cf
+
+
+# ================================================================================================================
 # Driver
 # ================================================================================================================
 
-GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_join, gen_gemm, gen_resample, gen_qlconv]
+GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_join, gen_gemm, gen_resample, gen_qlconv, gen_qlmm]
 
 
 def family_generators():
