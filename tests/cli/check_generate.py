@@ -19,7 +19,8 @@ import shutil
 import subprocess
 import sys
 
-FILES = ["depth_to_space1.json", "split.json", "resample.json", "quantized_linear_convolution.json"]
+FILES = ["depth_to_space1.json", "split.json", "join.json", "resample.json", "quantized_linear_convolution.json", "gemm.json",
+         "quantized_linear_matrix_multiply.json"]
 
 
 def run(command, expect_rc=0):
