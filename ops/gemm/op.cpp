@@ -14,7 +14,9 @@
 // 2 * |Beta * c|) (u = 2^-24) plus underflow and the output's half ulp — the classic dot-product bound gamma_K for
 // the K products and K - 1 additions in any order (FMA or not, tiled or not), one rounding each for Alpha's
 // product, Beta's product and their sum, and one spare for applying Alpha to the operands instead.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -247,8 +249,10 @@ public:
         const auto bytes = [](const TensorDesc& t) { return t.element_count() * element_size(t.data_type); };
         WorkEstimate w;
         w.bytes = bytes(d.a) + bytes(d.b) + (d.c ? bytes(*d.c) : 0) + bytes(d.output);
-        // One multiply-add (2 ops) per (output, k), plus Alpha and Beta * C per output.
-        w.ops = d.output.element_count() * (2 * g.k + (d.c ? 3 : 1));
+        // One multiply-add (2 ops) per (output, k), plus Alpha and Beta * C per output; saturated, as outputs
+        // (< 2^32) times K (< 2^32) can pass 2^64.
+        const long double ops = (long double)d.output.element_count() * (2.0L * g.k + (d.c ? 3 : 1));
+        w.ops = ops >= 0x1p64L ? UINT64_MAX : uint64_t(ops);
         return w;
     }
 

@@ -17,7 +17,9 @@
 // K < 33026); the requantization multiplier AScale*BScale/OutputScale is applied in double and rounded half to
 // even, as QUANTIZED_LINEAR_CONVOLUTION. An implementation may evaluate it in float32 or fixed point, so a value
 // within rounding distance of a .5 tie may land one step away: tolerance abs 1 (integers).
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -276,8 +278,9 @@ public:
     WorkEstimate work(const OpDesc& base) const override {
         const auto& d = static_cast<const QlmmDesc&>(base);
         const auto bytes = [](const TensorDesc& t) { return t.element_count() * element_size(t.data_type); };
-        return {.bytes = bytes(d.a) + bytes(d.b) + bytes(d.output),
-                .ops = 2 * d.output.element_count() * d.a.sizes[d.a.rank() - 1]};
+        // One multiply-add (2 ops) per (output, k); saturated, as outputs (< 2^32) times K (< 2^32) can pass 2^64.
+        const long double ops = 2.0L * (long double)d.output.element_count() * d.a.sizes[d.a.rank() - 1];
+        return {.bytes = bytes(d.a) + bytes(d.b) + bytes(d.output), .ops = ops >= 0x1p64L ? UINT64_MAX : uint64_t(ops)};
     }
 
     Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
