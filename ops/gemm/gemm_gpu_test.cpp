@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/split/layout_test_support.h"
+#include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 #include "tests/testing/op_testing.h"
 
@@ -80,6 +81,28 @@ TEST(GemmGpu, RandomShapesTransformsAndLayouts) {
                 d.seed = seed;
                 const auto result = run_differential(gemm_op(), d);
                 EXPECT_TRUE(result.passed) << result.message;
+            }
+        }
+    }
+}
+
+// Every kernel variant (type x C present) through vkd3d-compiler + spirv-val.
+TEST(GemmBlobs, EveryVariantValidates) {
+    for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+        for (bool has_c : {false, true}) {
+            json desc = {{"ATensor", dmltool::testing::tensor_json(type, {2, 3})},
+                         {"BTensor", dmltool::testing::tensor_json(type, {3, 2})},
+                         {"OutputTensor", dmltool::testing::tensor_json(type, {2, 2})},
+                         {"TransA", "NONE"}, {"TransB", "NONE"}, {"Alpha", 1.0}, {"Beta", 1.0}};
+            if (has_c) desc["CTensor"] = dmltool::testing::tensor_json(type, {2, 2});
+            auto parsed = dmltool::testing::parse_desc(gemm_op(), desc.dump());
+            ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+            auto plan = gemm_op().plan_device(**parsed, {});
+            ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+            for (const KernelDispatch& dispatch : plan->dispatches) {
+                const auto validation = shaders::testing::validate_with_vkd3d(*dispatch.dxbc, dispatch.label);
+                if (!validation.tools_found) GTEST_SKIP() << validation.log;
+                EXPECT_TRUE(validation.ok) << dispatch.label << ": " << validation.log;
             }
         }
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ops/split/layout_test_support.h"
+#include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 #include "tests/testing/op_testing.h"
 
@@ -88,6 +89,35 @@ TEST(QlmmGpu, TypesRanksAndQuantizationGranularity) {
             d.seed = seed;
             const auto result = run_differential(op, d);
             EXPECT_TRUE(result.passed) << result.message;
+        }
+    }
+}
+
+// Every kernel variant (signedness of A, B, Output x each zero point present or not) through vkd3d-compiler +
+// spirv-val.
+TEST(QlmmBlobs, EveryVariantValidates) {
+    const Op& op = dmltool::testing::builtin_op("QUANTIZED_LINEAR_MATRIX_MULTIPLY");
+    const DataType types[] = {DataType::kUint8, DataType::kInt8};
+    const Dims one{1, 1, 1, 1};
+    for (int variant = 0; variant < 64; ++variant) {
+        const DataType at = types[variant & 1], bt = types[(variant >> 1) & 1], yt = types[(variant >> 2) & 1];
+        json desc = {{"ATensor", dmltool::testing::tensor_json(at, {1, 1, 2, 3})},
+                     {"AScaleTensor", dmltool::testing::tensor_json(DataType::kFloat32, one)},
+                     {"BTensor", dmltool::testing::tensor_json(bt, {1, 1, 3, 2})},
+                     {"BScaleTensor", dmltool::testing::tensor_json(DataType::kFloat32, one)},
+                     {"OutputScaleTensor", dmltool::testing::tensor_json(DataType::kFloat32, one)},
+                     {"OutputTensor", dmltool::testing::tensor_json(yt, {1, 1, 2, 2})}};
+        if (variant & 8) desc["AZeroPointTensor"] = dmltool::testing::tensor_json(at, one);
+        if (variant & 16) desc["BZeroPointTensor"] = dmltool::testing::tensor_json(bt, one);
+        if (variant & 32) desc["OutputZeroPointTensor"] = dmltool::testing::tensor_json(yt, one);
+        auto parsed = dmltool::testing::parse_desc(op, desc.dump());
+        ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+        auto plan = op.plan_device(**parsed, {});
+        ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+        for (const KernelDispatch& dispatch : plan->dispatches) {
+            const auto validation = shaders::testing::validate_with_vkd3d(*dispatch.dxbc, dispatch.label);
+            if (!validation.tools_found) GTEST_SKIP() << validation.log;
+            EXPECT_TRUE(validation.ok) << dispatch.label << " variant " << variant << ": " << validation.log;
         }
     }
 }
