@@ -130,6 +130,16 @@ TEST(GemmFeatureLevels, FollowTheTable) {
     EXPECT_EQ(level(desc_json(DataType::kFloat32, {4, 2, 3}, {4, 3, 2}, std::nullopt, {4, 2, 2})), "4_0");
 }
 
+TEST(GemmDerivedOutputs, BatchMAndNFromTheTransforms) {
+    auto op = make_op();
+    json d = desc_json(DataType::kFloat16, {2, 5, 3}, {2, 4, 5}, std::nullopt, {1}, true, true);
+    d.erase("OutputTensor");
+    ASSERT_TRUE(op->derive_outputs(d, "/operator/desc").is_ok());
+    EXPECT_EQ(d["OutputTensor"]["Sizes"], json({2, 3, 4}));
+    EXPECT_EQ(d["OutputTensor"]["DataType"], "FLOAT16");
+    EXPECT_TRUE(parse_desc(*op, d.dump()).is_ok());
+}
+
 // The exact value and error scale the runner's bound uses: M = (K + 3) * |Alpha| * sum |a*b| + 2 * |Beta * c|.
 TEST(GemmReference, ErrorScaleFollowsTheDotProductBound) {
     auto op = make_op();

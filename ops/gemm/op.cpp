@@ -139,6 +139,26 @@ public:
         return std::unique_ptr<OpDesc>(std::move(d));
     }
 
+    // OutputTensor omitted (or without Sizes): A's batch dimensions, M (A's rows, its columns with TransA) and N
+    // (B's columns, its rows with TransB), of A's DataType. parse() checks the rest.
+    Status derive_outputs(nlohmann::json& desc, const std::string& path) const override {
+        if (!output_sizes_omitted(desc, "OutputTensor")) return Status::ok();
+        JsonObjectReader reader(desc, path);
+        DMLTOOL_ASSIGN_OR_RETURN(TensorDesc a, reader.required_tensor("ATensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(TensorDesc b, reader.required_tensor("BTensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(uint32_t ta, reader.required_enum("TransA", "DML_MATRIX_TRANSFORM_", kTransformNames));
+        DMLTOOL_ASSIGN_OR_RETURN(uint32_t tb, reader.required_enum("TransB", "DML_MATRIX_TRANSFORM_", kTransformNames));
+        const uint32_t r = a.rank();
+        if (r < 2 || b.rank() != r)
+            return invalid_input(path + "/BTensor/Sizes: expected " + std::to_string(r) + " dimensions (as ATensor " +
+                                 format_dims(a.sizes) + ", at least 2), found " + format_dims(b.sizes));
+        std::vector<uint64_t> sizes(a.sizes.begin(), a.sizes.end());
+        sizes[r - 2] = a.sizes[r - (ta ? 1 : 2)];
+        sizes[r - 1] = b.sizes[r - (tb ? 2 : 1)];
+        set_derived_output(desc, "OutputTensor", a.data_type, sizes);
+        return Status::ok();
+    }
+
     std::vector<TensorSlot> tensors(const OpDesc& base) const override {
         const auto& d = static_cast<const GemmDesc&>(base);
         const TensorRole in = TensorRole::kInput;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/op.h"
@@ -194,6 +195,24 @@ public:
         DMLTOOL_ASSIGN_OR_RETURN(d->output, reader.required_tensor("OutputTensor", TensorRole::kOutput));
         DMLTOOL_RETURN_IF_ERROR(validate(*d, reader.path()));
         return std::unique_ptr<OpDesc>(std::move(d));
+    }
+
+    // OutputTensor omitted (or without Sizes): A's batch dimensions and M, B's N; the OutputZeroPointTensor's
+    // DataType when there is one, else A's. parse() checks the rest.
+    Status derive_outputs(nlohmann::json& desc, const std::string& path) const override {
+        if (!output_sizes_omitted(desc, "OutputTensor")) return Status::ok();
+        JsonObjectReader reader(desc, path);
+        DMLTOOL_ASSIGN_OR_RETURN(TensorDesc a, reader.required_tensor("ATensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(TensorDesc b, reader.required_tensor("BTensor", TensorRole::kInput));
+        DMLTOOL_ASSIGN_OR_RETURN(auto yz, reader.optional_tensor("OutputZeroPointTensor", TensorRole::kInput));
+        const uint32_t r = a.rank();
+        if (r < 2 || b.rank() != r)
+            return invalid_input(path + "/BTensor/Sizes: expected " + std::to_string(r) + " dimensions (as ATensor " +
+                                 format_dims(a.sizes) + ", at least 2), found " + format_dims(b.sizes));
+        std::vector<uint64_t> sizes(a.sizes.begin(), a.sizes.end());
+        sizes[r - 1] = b.sizes[r - 1];
+        set_derived_output(desc, "OutputTensor", yz ? yz->data_type : a.data_type, sizes);
+        return Status::ok();
     }
 
     std::vector<TensorSlot> tensors(const OpDesc& base) const override {

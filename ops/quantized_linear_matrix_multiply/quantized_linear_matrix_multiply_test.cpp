@@ -107,6 +107,16 @@ TEST(QlmmValidation, ScaleValuesMustBeFiniteAndNonZero) {
     EXPECT_NE(s.message().find("BScaleTensor: expected a finite non-zero scale, found 0"), std::string::npos);
 }
 
+TEST(QlmmDerivedOutputs, SizesAndTheZeroPointsType) {
+    auto op = make_op();
+    json d = desc_json(u8, {3, 2, 5}, s8, {3, 5, 4}, s8, {1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1});
+    d.erase("OutputTensor");
+    ASSERT_TRUE(op->derive_outputs(d, "/operator/desc").is_ok());
+    EXPECT_EQ(d["OutputTensor"]["Sizes"], json({3, 2, 4}));
+    EXPECT_EQ(d["OutputTensor"]["DataType"], "INT8");  // the OutputZeroPointTensor's
+    EXPECT_TRUE(parse_desc(*op, d.dump()).is_ok());
+}
+
 TEST(QlmmFeatureLevels, FollowTheTable) {
     auto op = make_op();
     const auto level = [&](const json& d) {
