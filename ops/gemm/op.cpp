@@ -149,9 +149,12 @@ public:
         DMLTOOL_ASSIGN_OR_RETURN(uint32_t ta, reader.required_enum("TransA", "DML_MATRIX_TRANSFORM_", kTransformNames));
         DMLTOOL_ASSIGN_OR_RETURN(uint32_t tb, reader.required_enum("TransB", "DML_MATRIX_TRANSFORM_", kTransformNames));
         const uint32_t r = a.rank();
-        if (r < 2 || b.rank() != r)
-            return invalid_input(path + "/BTensor/Sizes: expected " + std::to_string(r) + " dimensions (as ATensor " +
-                                 format_dims(a.sizes) + ", at least 2), found " + format_dims(b.sizes));
+        if (r < 2 || r > 4)
+            return invalid_input(path + "/ATensor/Sizes: expected 2 to 4 dimensions ({BatchCount, ChannelCount, M, K} "
+                                 "or fewer leading ones), found " + format_dims(a.sizes));
+        if (b.rank() != r)
+            return invalid_input(path + "/BTensor/Sizes: expected " + std::to_string(r) +
+                                 " dimensions (the ATensor's DimensionCount), found " + format_dims(b.sizes));
         std::vector<uint64_t> sizes(a.sizes.begin(), a.sizes.end());
         sizes[r - 2] = a.sizes[r - (ta ? 1 : 2)];
         sizes[r - 1] = b.sizes[r - (tb ? 2 : 1)];
