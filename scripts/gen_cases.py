@@ -586,21 +586,20 @@ def add_gemm_case(cf, name, description, dt, batch, m, n, k, trans_a=False, tran
             (rng.standard_normal(sh)).astype(np.float32)) if full_precision else (lambda sh: gemm_operand(rng, dt, sh))
     a, b = draw(a_shape), draw(b_shape)
     c = None
+    layouts = dict(layouts or {})
     if c_shape is not None:
-        cs = list(out_shape)
-        if c_shape == "row":
-            cs[-2] = 1
-        elif c_shape == "column":
-            cs[-1] = 1
-        elif c_shape == "scalar":
-            cs = [1] * len(out_shape)
-        c = draw(cs)
-        bcast = (layouts or {}).get("C", PACKED).bcast
+        # C has the output's sizes (DirectML: "CTensor and OutputTensor must have the same Sizes"); a C that
+        # broadcasts (an ONNX bias) does so through Strides of 0.
+        r = len(out_shape)
+        bcast = {"row": [r - 2], "column": [r - 1], "scalar": list(range(r))}.get(c_shape)
+        if bcast:
+            layouts["C"] = Layout(bcast=bcast)
+        c = draw(list(out_shape))
+        bcast = layouts.get("C", PACKED).bcast
         if bcast:  # one physical copy along broadcast dimensions: the logical data repeats
             first = tuple(slice(0, 1) if d in bcast else slice(None) for d in range(c.ndim))
             c = np.ascontiguousarray(np.broadcast_to(c[first], c.shape))
     y = oracle.gemm(a, b, c, trans_a, trans_b, alpha, beta, DTYPES[dt])
-    layouts = layouts or {}
     desc = {"ATensor": tensor_desc(dt, a.shape, layouts.get("A", PACKED)),
             "BTensor": tensor_desc(dt, b.shape, layouts.get("B", PACKED))}
     if c is not None:
@@ -629,11 +628,12 @@ def gen_gemm():
             g(f"{dt.lower()}/4d/{t}", f"{dt} {{2,3,M,K}} x {{2,3,K,N}}, TransA {ta}, TransB {tb}, Alpha 0.5, Beta -1.5",
               dt, [2, 3], 5, 7, 6, ta, tb, 0.5, -1.5)
     # Ranks 2 and 3 (FL 4_0), C broadcast along rows, columns, everywhere, and absent.
-    g("float32/2d/c_row", "2-D, C {1,N} broadcast over the rows (an ONNX Gemm bias)", "FLOAT32", [], 4, 9, 5,
-      c_shape="row")
-    g("float32/2d/c_column", "2-D, C {M,1} broadcast over the columns", "FLOAT32", [], 6, 3, 8, c_shape="column")
-    g("float16/3d/c_scalar", "3-D, C {1,1,1} broadcast everywhere, Beta 2", "FLOAT16", [3], 4, 4, 4, beta=2.0,
-      c_shape="scalar")
+    g("float32/2d/c_row", "2-D, C broadcast over the rows with a stride of 0 (an ONNX Gemm bias)", "FLOAT32", [], 4,
+      9, 5, c_shape="row")
+    g("float32/2d/c_column", "2-D, C broadcast over the columns (stride 0)", "FLOAT32", [], 6, 3, 8,
+      c_shape="column")
+    g("float16/3d/c_scalar", "3-D, C one value broadcast everywhere (strides 0), Beta 2", "FLOAT16", [3], 4, 4, 4,
+      beta=2.0, c_shape="scalar")
     g("float32/3d/no_c", "3-D without C (Beta ignored)", "FLOAT32", [2], 5, 6, 3, beta=3.0, c_shape=None)
     g("float32/2d/beta_zero", "Beta 0: C does not contribute", "FLOAT32", [], 3, 5, 4, beta=0.0)
     g("float32/2d/alpha_negative", "Alpha -2, TransB", "FLOAT32", [], 5, 5, 5, False, True, -2.0, 1.0)
@@ -642,7 +642,7 @@ def gen_gemm():
     # Layouts.
     g("float32/4d/strided", "padded A and output, permuted B", "FLOAT32", [1, 2], 4, 5, 6,
       layouts={"A": Layout(pad=[0, 1, 1, 2]), "B": Layout(perm=[0, 1, 3, 2]), "Output": Layout(pad=[0, 0, 1, 3])})
-    g("float16/2d/broadcast_c_strides", "C broadcast with stride 0 instead of size 1", "FLOAT16", [], 3, 4, 5,
+    g("float16/2d/broadcast_c_strides", "FLOAT16, C broadcast over the rows through its Strides", "FLOAT16", [], 3, 4, 5,
       layouts={"C": Layout(bcast=[0])}, c_shape="full")
     # Full-precision data and long dot products: the verdict rests on the error bound, not on exact sums.
     g("float32/2d/k512", "K = 512, full-precision normal data", "FLOAT32", [], 8, 8, 512, full_precision=True,

@@ -24,7 +24,7 @@ struct GemmDesc final : OpDesc {
 
 // The problem normalised to 4-D: batch sizes {B0, B1} (1 for missing leading dimensions), M, N, K, and for each
 // tensor its strides (elements) along (b0, b1, row, column) of the *logical* operand: A's (b0, b1, m, k) with TransA
-// applied, B's (b0, b1, k, n), C's and the output's (b0, b1, m, n); a C dimension of size 1 broadcasts (stride 0).
+// applied, B's (b0, b1, k, n), C's and the output's (b0, b1, m, n).
 struct GemmGeometry {
     uint64_t batch0 = 1, batch1 = 1, m = 1, n = 1, k = 1;
     std::array<uint64_t, 4> a_strides{}, b_strides{}, c_strides{}, output_strides{};

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -25,10 +27,20 @@ using nlohmann::json;
 const Op& gemm_op() { return dmltool::testing::builtin_op("GEMM"); }
 
 // Random logical values in [-4, 4] carried by a tensor of `desc` (the backend lays them out with its strides).
+// Elements that share a buffer location (stride 0) share their value, as a real buffer would.
 HostTensor random_input(const TensorDesc& desc, uint64_t seed) {
     const HostTensor values = dmltool::testing::random_tensor(desc.data_type, desc.sizes, seed, -4, 4);
     HostTensor t(desc);
-    std::copy(values.bytes().begin(), values.bytes().end(), t.bytes().begin());
+    const Dims strides = desc.effective_strides();
+    std::vector<uint32_t> coordinates(desc.sizes.size());
+    for (uint64_t e = 0; e < t.element_count(); ++e) {
+        unravel_index(e, desc.sizes, coordinates.data());
+        // The element that owns this buffer location: the same coordinates with each stride-0 dimension at 0.
+        uint64_t first = 0;
+        for (size_t d = 0; d < coordinates.size(); ++d)
+            first = first * desc.sizes[d] + (strides[d] == 0 ? 0 : coordinates[d]);
+        std::memcpy(t.element_ptr(e), values.element_ptr(first), t.element_bytes());
+    }
     return t;
 }
 
@@ -52,10 +64,14 @@ TEST(GemmGpu, RandomShapesTransformsAndLayouts) {
                 const Layout layout = variant >= 4 ? (rng() % 2 ? Layout::kPadded : Layout::kPermuted) : Layout::kPacked;
                 const TensorDesc a = make_desc(type, ta ? with(k, m) : with(m, k), make_strides(ta ? with(k, m) : with(m, k), layout, rng), TensorRole::kInput);
                 const TensorDesc b = make_desc(type, tb ? with(n, k) : with(k, n), make_strides(tb ? with(n, k) : with(k, n), layout, rng), TensorRole::kInput);
-                Dims c_sizes = with(m, n);
-                if (variant % 3 == 1) c_sizes[rank - 2] = 1;
-                if (variant % 3 == 2) c_sizes[rank - 1] = 1;
-                const TensorDesc c = make_desc(type, c_sizes, std::nullopt, TensorRole::kInput);
+                // C: packed, or broadcast along the rows or the columns with a stride of 0.
+                const Dims c_sizes = with(m, n);
+                std::optional<Dims> c_strides;
+                if (variant % 3 != 0) {
+                    c_strides = packed_strides(c_sizes);
+                    (*c_strides)[rank - (variant % 3 == 1 ? 2 : 1)] = 0;
+                }
+                const TensorDesc c = make_desc(type, c_sizes, c_strides, TensorRole::kInput);
                 const TensorDesc out = make_desc(type, with(m, n), make_strides(with(m, n), layout == Layout::kPermuted ? Layout::kPadded : layout, rng), TensorRole::kOutput);
                 const bool has_c = variant != 5;
                 json desc = {{"ATensor", dmltool::testing::tensor_json(a)},

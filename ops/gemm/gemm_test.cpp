@@ -69,10 +69,12 @@ TEST(GemmReference, TransposesReadTheOtherLayout) {
 
 TEST(GemmReference, BroadcastCAndBatches) {
     const DataType f = DataType::kFloat16;
-    // Two batches of 1x1 x 1x2; C {1,1,1,2} broadcast over the batches, Beta 2.
-    auto y = run(desc_json(f, {2, 1, 1, 1}, {2, 1, 1, 2}, Dims{1, 1, 1, 2}, {2, 1, 1, 2}, false, false, 1, 2),
-                 {testing::make_tensor(f, {2, 1, 1, 1}, {3, -1}), testing::make_tensor(f, {2, 1, 1, 2}, {1, 2, 3, 4}),
-                  testing::make_tensor(f, {1, 1, 1, 2}, {0.5, 1})});
+    // Two batches of 1x1 x 1x2; C {2,1,1,2} broadcast over the batches with a stride of 0 (its logical data repeats),
+    // Beta 2.
+    json d = desc_json(f, {2, 1, 1, 1}, {2, 1, 1, 2}, Dims{2, 1, 1, 2}, {2, 1, 1, 2}, false, false, 1, 2);
+    d["CTensor"] = tensor_json(f, {2, 1, 1, 2}, Dims{0, 2, 2, 1});
+    auto y = run(d, {testing::make_tensor(f, {2, 1, 1, 1}, {3, -1}), testing::make_tensor(f, {2, 1, 1, 2}, {1, 2, 3, 4}),
+                     testing::make_tensor(f, {2, 1, 1, 2}, {0.5, 1, 0.5, 1})});
     ASSERT_TRUE(y.is_ok()) << y.status().message();
     EXPECT_EQ(*y, (std::vector<double>{4, 8, -2, -2}));
 }
@@ -86,7 +88,9 @@ TEST(GemmValidation, RejectsEachRuleWithItsPath) {
     EXPECT_NE(rejection(*op, desc_json(f, {2, 3}, {3, 2}, std::nullopt, {2, 3}).dump())
                   .find("/OutputTensor/Sizes: expected {2,2}"),
               std::string::npos);
-    EXPECT_NE(rejection(*op, desc_json(f, {2, 3}, {3, 2}, Dims{3, 2}, {2, 2}).dump()).find("/CTensor/Sizes/0: expected 2 or 1"),
+    EXPECT_NE(rejection(*op, desc_json(f, {2, 3}, {3, 2}, Dims{1, 2}, {2, 2}).dump())
+                  .find("/CTensor/Sizes: expected {2,2} (OutputTensor's Sizes; a C that broadcasts does so with Strides "
+                        "of 0), found {1,2}"),
               std::string::npos);
     EXPECT_NE(rejection(*op, desc_json(f, {1, 2, 3}, {3, 2}, std::nullopt, {1, 2, 2}).dump())
                   .find("/BTensor/Sizes: expected 3 dimensions"),

@@ -27,11 +27,18 @@ Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase
     c.inputs["ATensor"] = random_source(rng, c.desc["ATensor"], c, false);
     c.inputs["BTensor"] = random_source(rng, c.desc["BTensor"], c, false);
     if (rng.percent(70)) {
-        Dims cs = with(m, n);
-        if (rng.percent(25)) cs[rank - 2] = 1;
-        else if (rng.percent(25)) cs[rank - 1] = 1;
+        // C has the output's sizes (DirectML's rule); it broadcasts through a stride of 0 along the rows or the
+        // columns (an ONNX Gemm bias), or through randomize_layout's broadcasts.
+        const Dims cs = with(m, n);
         c.desc["CTensor"] = tensor_json(type, cs);
-        randomize_layout(rng, c.desc["CTensor"], TensorRole::kInput, c, 30);
+        if (rng.percent(40)) {
+            Dims strides = packed_strides(cs);
+            strides[rank - (rng.percent(50) ? 2 : 1)] = 0;
+            c.desc["CTensor"]["Strides"] = strides;
+            c.tag("broadcast");
+        } else {
+            randomize_layout(rng, c.desc["CTensor"], TensorRole::kInput, c, 30);
+        }
         c.inputs["CTensor"] = random_source(rng, c.desc["CTensor"], c, false);
     }
     c.desc["OutputTensor"] = tensor_json(type, with(m, n));

@@ -6,7 +6,7 @@
 //   4_0: 2 to 4 dims; FLOAT32, FLOAT16 (leading batch dimensions of a 2-D / 3-D tensor are 1)
 // Rules: A, B, C and Output have the same DataType and DimensionCount; A is {.., M, K} ({.., K, M} with TransA
 // TRANSPOSE), B {.., K, N} ({.., N, K} with TransB TRANSPOSE), Output {.., M, N}; the batch dimensions of A, B and
-// Output are equal; C (optional, 0 when absent) has each dimension equal to Output's or 1 (broadcast).
+// Output are equal; C (optional, 0 when absent) has Output's Sizes (it broadcasts through Strides of 0).
 // FusedActivation is not implemented: a desc that names one is refused as UNSUPPORTED (never silently dropped).
 //
 // Accuracy contract (docs/operators.md, GEMM): the reference computes each output exactly (double) and states the
@@ -101,12 +101,10 @@ Status validate(const GemmDesc& d, const std::string& path) {
     if (d.output.sizes != expected)
         return invalid_input(path + "/OutputTensor/Sizes: expected " + format_dims(expected) +
                              " (ATensor's batch dimensions, M, N), found " + format_dims(d.output.sizes));
-    if (d.c)
-        for (uint32_t i = 0; i < r; ++i)
-            if (d.c->sizes[i] != expected[i] && d.c->sizes[i] != 1)
-                return invalid_input(path + "/CTensor/Sizes/" + std::to_string(i) + ": expected " +
-                                     std::to_string(expected[i]) + " or 1 (broadcast to OutputTensor " +
-                                     format_dims(expected) + "), found " + std::to_string(d.c->sizes[i]));
+    if (d.c && d.c->sizes != expected)
+        return invalid_input(path + "/CTensor/Sizes: expected " + format_dims(expected) +
+                             " (OutputTensor's Sizes; a C that broadcasts does so with Strides of 0), found " +
+                             format_dims(d.c->sizes));
     if (!std::isfinite(d.alpha)) return invalid_input(path + "/Alpha: expected a finite value");
     if (!std::isfinite(d.beta)) return invalid_input(path + "/Beta: expected a finite value");
     return Status::ok();

@@ -170,7 +170,10 @@ protected:
             if (!d.contains("CTensor")) {
                 cov.add("without-c");
             } else {
-                cov.add(d["CTensor"]["Sizes"] == d["OutputTensor"]["Sizes"] ? "with-c" : "c-broadcast");
+                bool broadcast = false;
+                if (d["CTensor"].contains("Strides"))
+                    for (const json& stride : d["CTensor"]["Strides"]) broadcast |= stride == 0;
+                cov.add(broadcast ? "c-broadcast" : "with-c");
             }
             if (d["Alpha"] != 1.0) cov.add("alpha");
             if (d["Beta"] != 1.0) cov.add("beta");
