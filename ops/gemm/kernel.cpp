@@ -4,6 +4,7 @@
 // then computes Alpha * sum (+ Beta * c) and stores it (float16 outputs rounded to nearest even with
 // shaders/elements.h's float_to_half, stored with word-atomic element stores since neighbours share a word).
 // Straightforward rather than tiled: correct for every layout (strided, permuted, broadcast C).
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <mutex>

@@ -4,6 +4,7 @@
 // the output type, and stores the byte with a word-atomic element store (neighbours share a word). The float32
 // multiplier can move a value that lies within rounding distance of a .5 tie by one step: the op's tolerance
 // (abs 1) says so.
+#include <algorithm>
 #include <map>
 #include <mutex>
 
