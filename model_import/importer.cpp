@@ -1,6 +1,7 @@
 #include "model_import/importer.h"
 
 #include <fstream>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -50,14 +51,34 @@ json source_json(const InputSource& source, const std::string& data_file, const 
     return {{"random", json::object()}};
 }
 
+// A member of an array of tensors ("InputTensors[2]", JOIN's inputs): the array's name and the index; nullopt for
+// a plain member.
+std::optional<std::pair<std::string, size_t>> array_member(const std::string& member) {
+    const size_t open = member.find('[');
+    if (open == std::string::npos || member.back() != ']') return std::nullopt;
+    return std::pair{member.substr(0, open), size_t(std::stoul(member.substr(open + 1, member.size() - open - 2)))};
+}
+
+// The HDF5 dataset of a member's data: "/case/ATensor", "/case/InputTensors/2".
+std::string dataset_of(const std::string& case_name, const std::string& member) {
+    const auto array = array_member(member);
+    return "/" + case_name + "/" + (array ? array->first + "/" + std::to_string(array->second) : member);
+}
+
 json case_json(const PendingCase& c, const std::string& model, const std::string& data_file, bool validation) {
     json inputs = json::object();
     for (const auto& [member, source] : c.mapped.inputs) {
         // Validation needs no data file: a random source of the same tensor checks the same desc.
-        if (validation && source.kind == InputSource::Kind::kData)
-            inputs[member] = {{"random", json::object()}};
-        else
-            inputs[member] = source_json(source, data_file, "/" + c.name + "/" + member);
+        json value = validation && source.kind == InputSource::Kind::kData
+                         ? json{{"random", json::object()}}
+                         : source_json(source, data_file, dataset_of(c.name, member));
+        // Arrays of tensors are arrays of sources in a case file ("InputTensors": [...]).
+        if (const auto array = array_member(member)) {
+            if (!inputs.contains(array->first)) inputs[array->first] = json::array();
+            inputs[array->first][array->second] = std::move(value);
+        } else {
+            inputs[member] = std::move(value);
+        }
     }
     std::string nodes;
     for (const auto& n : c.nodes) nodes += (nodes.empty() ? "" : ", ") + n;
@@ -173,7 +194,7 @@ Result<ImportSummary> import_model(const ImportOptions& options, const OpRegistr
     for (const PendingCase& c : valid) {
         for (const auto& [member, source] : c.mapped.inputs) {
             if (source.kind != InputSource::Kind::kData) continue;
-            if (Status s = write_hdf5_tensor(summary.data_file, "/" + c.name + "/" + member, source.data); !s.is_ok())
+            if (Status s = write_hdf5_tensor(summary.data_file, dataset_of(c.name, member), source.data); !s.is_ok())
                 return s;
             wrote_data = true;
         }

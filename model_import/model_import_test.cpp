@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "core/case_spec.h"
 #include "core/hdf5_io.h"
 #include "model_import/importer.h"
@@ -202,6 +204,72 @@ TEST(ModelImport, MapsDeduplicatesAndCountsEveryNode) {
                                     filter);
     ASSERT_TRUE(weights.is_ok()) << weights.status().message();
     EXPECT_EQ(weights->get<int8_t>(1), int8_t(7 - 127));
+}
+
+// Concat -> JOIN: InputTensors is an array of sources in the case file (one of them an initializer's data, written
+// as /case/InputTensors/1), and the case loads and runs its own desc.
+TEST(ModelImport, ConcatBecomesAJoinWithAnArrayOfInputs) {
+    ScratchDir dir;
+    ModelBuilder b;
+    b.input("x", onnx::TensorProto::FLOAT, {"1", "2", "3", "3"});
+    std::vector<float> constant(1 * 3 * 3 * 3);
+    for (size_t i = 0; i < constant.size(); ++i) constant[i] = float(i) - 4.5f;
+    b.initializer<float>("c", onnx::TensorProto::FLOAT, {1, 3, 3, 3}, constant);
+    auto* concat = b.node("Concat", {"x", "c"}, {"y"}, "concat");
+    auto* axis = concat->add_attribute();
+    axis->set_name("axis");
+    axis->set_type(onnx::AttributeProto::INT);
+    axis->set_i(1);
+    b.output("y", onnx::TensorProto::FLOAT, {"1", "5", "3", "3"});
+    const fs::path model = b.save(dir.path() / "concat.onnx");
+    const OpRegistry registry = make_builtin_registry();
+    auto summary = import_model({model, dir.path() / "out", std::nullopt, "net", true}, registry);
+    ASSERT_TRUE(summary.is_ok()) << summary.status().message();
+    EXPECT_EQ(summary->line(), "import: net: 1 nodes, 1 mapped to 1 DirectML operator, 0 layout-only, 0 unsupported");
+    CaseFile file = load_case_file(summary->case_file.string(), registry);
+    ASSERT_TRUE(file.status.is_ok()) << file.status.message();
+    ASSERT_EQ(file.cases.size(), 1u);
+    EXPECT_TRUE(file.cases[0].status.is_ok()) << file.cases[0].status.message();
+    EXPECT_EQ(file.cases[0].spec.operator_type, "DML_OPERATOR_JOIN");
+    TensorDesc desc;
+    desc.data_type = DataType::kFloat32;
+    desc.sizes = {1, 3, 3, 3};
+    ASSERT_TRUE(validate_tensor_desc(desc, TensorRole::kInput, false).is_ok());
+    auto data = read_hdf5_tensor(summary->data_file, "/net/join/concat/InputTensors/1", desc);
+    ASSERT_TRUE(data.is_ok()) << data.status().message();
+    EXPECT_EQ(data->get<float>(0), -4.5f);
+}
+
+// QLinearMatMul with B quantized per column: BScaleTensor and BZeroPointTensor become {1,1,1,N}.
+TEST(ModelImport, QLinearMatMulPerColumnScales) {
+    ScratchDir dir;
+    ModelBuilder b;
+    b.input("a", onnx::TensorProto::UINT8, {"2", "3"});
+    b.initializer<float>("a_scale", onnx::TensorProto::FLOAT, {}, {0.02f});
+    b.initializer<uint8_t>("a_zp", onnx::TensorProto::UINT8, {}, {128});
+    b.initializer<int8_t>("w", onnx::TensorProto::INT8, {3, 4}, {1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12});
+    b.initializer<float>("w_scale", onnx::TensorProto::FLOAT, {4}, {0.1f, 0.2f, 0.3f, 0.4f});
+    b.initializer<int8_t>("w_zp", onnx::TensorProto::INT8, {4}, {0, 1, -1, 2});
+    b.initializer<float>("y_scale", onnx::TensorProto::FLOAT, {}, {0.05f});
+    b.initializer<uint8_t>("y_zp", onnx::TensorProto::UINT8, {}, {100});
+    b.node("QLinearMatMul", {"a", "a_scale", "a_zp", "w", "w_scale", "w_zp", "y_scale", "y_zp"}, {"y"}, "fc");
+    b.output("y", onnx::TensorProto::UINT8, {"2", "4"});
+    const fs::path model = b.save(dir.path() / "fc.onnx");
+    const OpRegistry registry = make_builtin_registry();
+    auto summary = import_model({model, dir.path() / "out", std::nullopt, "net", true}, registry);
+    ASSERT_TRUE(summary.is_ok()) << summary.status().message();
+    EXPECT_EQ(summary->mapped_nodes, 1u);
+    CaseFile file = load_case_file(summary->case_file.string(), registry);
+    ASSERT_TRUE(file.status.is_ok()) << file.status.message();
+    ASSERT_EQ(file.cases.size(), 1u);
+    ASSERT_TRUE(file.cases[0].status.is_ok()) << file.cases[0].status.message();
+    EXPECT_EQ(file.cases[0].spec.operator_type, "DML_OPERATOR_QUANTIZED_LINEAR_MATRIX_MULTIPLY");
+    std::ifstream in(summary->case_file);
+    const nlohmann::json written = nlohmann::json::parse(in);
+    const nlohmann::json& desc = written["cases"][0]["operator"]["desc"];
+    EXPECT_EQ(desc["BScaleTensor"]["Sizes"], nlohmann::json({1, 1, 1, 4}));
+    EXPECT_EQ(desc["BZeroPointTensor"]["Sizes"], nlohmann::json({1, 1, 1, 4}));
+    EXPECT_EQ(desc["AScaleTensor"]["Sizes"], nlohmann::json({1, 1, 1, 1}));
 }
 
 TEST(ModelImport, WithoutDedupeEveryLayerIsACase) {

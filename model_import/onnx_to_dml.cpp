@@ -549,25 +549,39 @@ Result<NodeMapping> map_qlinear_matmul(const NodeContext& c) {
     TRY_ASSIGN(y_dims, to_dims(y.shape, c.node().outputs[0]));
     MappedCase m;
     m.dml_operator = "DML_OPERATOR_QUANTIZED_LINEAR_MATRIX_MULTIPLY";
-    const Dims one{1, 1, 1, 1};
-    m.desc["ATensor"] = tensor_json(a.type, as_matrix(a_dims));
-    m.inputs["ATensor"] = c.source(0, as_matrix(a_dims), std::nullopt);
-    for (auto [input, member, type] : {std::tuple{1, "AScaleTensor", DataType::kFloat32},
-                                       std::tuple{2, "AZeroPointTensor", a.type}}) {
-        if (!c.has_input(size_t(input))) continue;
-        m.desc[member] = tensor_json(type, one);
-        m.inputs[member] = c.source(size_t(input), one, std::nullopt);
+    // Scales and zero points: per tensor as {1,1,1,1}; ONNX's per-row ones of A and the output ({M} or {M,1}) as
+    // {1,1,M,1} and per-column ones of B ({N} or {1,N}) as {1,1,1,N}, DirectML's layouts.
+    const Dims a_matrix = as_matrix(a_dims), b_matrix = as_matrix(b_dims);
+    std::map<size_t, Dims> quant_sizes;
+    for (auto [input, column] : {std::pair{size_t(1), false}, {size_t(2), false}, {size_t(4), true},
+                                 {size_t(5), true}, {size_t(6), false}, {size_t(7), false}}) {
+        if (!c.has_input(input)) continue;
+        TRY_ASSIGN(info, c.input(input));
+        int64_t count = 1;
+        for (int64_t d : info.shape) count *= d;
+        Dims sizes{1, 1, 1, 1};
+        const uint32_t want = column ? b_matrix[3] : a_matrix[2];
+        if (count != 1 && count != int64_t(want))
+            return unsupported_node("QLinearMatMul quantization parameter '" + c.node().inputs[input] + "' has " +
+                                    std::to_string(count) + " values (expected 1 or " + std::to_string(want) + ")");
+        if (count != 1) sizes[column ? 3 : 2] = want;
+        quant_sizes[input] = sizes;
     }
-    m.desc["BTensor"] = tensor_json(b.type, as_matrix(b_dims));
-    m.inputs["BTensor"] = c.source(3, as_matrix(b_dims), std::nullopt);
-    for (auto [input, member, type] : {std::tuple{4, "BScaleTensor", DataType::kFloat32},
-                                       std::tuple{5, "BZeroPointTensor", b.type},
-                                       std::tuple{6, "OutputScaleTensor", DataType::kFloat32},
-                                       std::tuple{7, "OutputZeroPointTensor", y.type}}) {
-        if (!c.has_input(size_t(input))) continue;
-        m.desc[member] = tensor_json(type, one);
-        m.inputs[member] = c.source(size_t(input), one, std::nullopt);
-    }
+    const auto add_quant = [&](size_t input, const char* member, DataType type) {
+        if (!quant_sizes.count(input)) return;
+        m.desc[member] = tensor_json(type, quant_sizes[input]);
+        m.inputs[member] = c.source(input, quant_sizes[input], std::nullopt);
+    };
+    m.desc["ATensor"] = tensor_json(a.type, a_matrix);
+    m.inputs["ATensor"] = c.source(0, a_matrix, std::nullopt);
+    add_quant(1, "AScaleTensor", DataType::kFloat32);
+    add_quant(2, "AZeroPointTensor", a.type);
+    m.desc["BTensor"] = tensor_json(b.type, b_matrix);
+    m.inputs["BTensor"] = c.source(3, b_matrix, std::nullopt);
+    add_quant(4, "BScaleTensor", DataType::kFloat32);
+    add_quant(5, "BZeroPointTensor", b.type);
+    add_quant(6, "OutputScaleTensor", DataType::kFloat32);
+    add_quant(7, "OutputZeroPointTensor", y.type);
     m.desc["OutputTensor"] = tensor_json(y.type, as_matrix(y_dims));
     return mapped(std::move(m));
 }

@@ -53,6 +53,19 @@ def split(x, axis, part_sizes):
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# JOIN (the DML_JOIN_OPERATOR_DESC page): the inverse of SPLIT
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def join(xs, axis):
+    """Output = the inputs one after another along `axis`; every other dimension must match."""
+    for x in xs:
+        assert x.ndim == xs[0].ndim and x.dtype == xs[0].dtype
+        assert all(x.shape[d] == xs[0].shape[d] for d in range(x.ndim) if d != axis)
+    return np.concatenate(xs, axis=axis)  # copies elements bit for bit
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # RESAMPLE v1 (spec §6.4-6.7): half-pixel offsets, every coordinate operation rounded to float32 separately.
 # ----------------------------------------------------------------------------------------------------------------
 
@@ -284,3 +297,57 @@ def qlinear_average_pooling(x, xs, xz, ys, yz, out_dtype, window, strides, dilat
     info = np.iinfo(out_dtype)
     q = np.rint(real) + per_channel(yz)
     return np.clip(q, info.min, info.max).astype(out_dtype)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# GEMM (the DML_GEMM_OPERATOR_DESC page): Output = Alpha * TransA(A) x TransB(B) + Beta * C, per batch
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def gemm(a, b, c, trans_a, trans_b, alpha, beta, out_dtype):
+    """Exact (float64) result rounded once to the output type. a, b, c: arrays of the same rank (2-4), the
+    leading dimensions batches; c may be None or have size-1 dimensions (broadcast)."""
+    a64 = a.astype(np.float64)
+    b64 = b.astype(np.float64)
+    if trans_a:
+        a64 = np.swapaxes(a64, -1, -2)
+    if trans_b:
+        b64 = np.swapaxes(b64, -1, -2)
+    y = np.float64(np.float32(alpha)) * np.matmul(a64, b64)
+    if c is not None:
+        y = y + np.float64(np.float32(beta)) * c.astype(np.float64)
+    return y.astype(out_dtype)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# QUANTIZED_LINEAR_MATRIX_MULTIPLY (the DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC page)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def qlinear_matmul_accumulator(a, az, b, bz):
+    """int64 sums of (a - az[m]) * (b - bz[n]) over k, per batch. az: scalar or per-row (length M) values, bz:
+    scalar or per-column (length N) values."""
+    az = np.asarray(az, dtype=np.int64).reshape(-1)
+    bz = np.asarray(bz, dtype=np.int64).reshape(-1)
+    ad = a.astype(np.int64) - (az.reshape(-1, 1) if az.size > 1 else az[0])
+    bd = b.astype(np.int64) - (bz.reshape(1, -1) if bz.size > 1 else bz[0])
+    return np.matmul(ad, bd)
+
+
+def qlinear_matmul(a, a_scale, az, b, b_scale, bz, y_scale, yz, out_dtype):
+    """Requantization in float64 of the exact sum: round_half_to_even(acc * as[m] * bs[n] / ys[m]) + yz[m], saturated.
+    Scales as float32 values; per-tensor (1 value), per-row (M) for A and the output, per-column (N) for B."""
+    acc = qlinear_matmul_accumulator(a, az, b, bz)
+    m, n = acc.shape[-2], acc.shape[-1]
+
+    def shaped(v, rows):
+        v = np.asarray(v, dtype=np.float32).astype(np.float64).reshape(-1)
+        if v.size == 1:
+            return v[0]
+        return v.reshape(-1, 1) if rows else v.reshape(1, -1)
+
+    real = acc.astype(np.float64) * shaped(a_scale, True) * shaped(b_scale, False) / shaped(y_scale, True)
+    yzv = np.asarray(yz, dtype=np.int64).reshape(-1)
+    yzv = yzv[0] if yzv.size == 1 else yzv.reshape(-1, 1)
+    info = np.iinfo(out_dtype)
+    return np.clip(np.rint(real) + yzv, info.min, info.max).astype(out_dtype)

@@ -452,6 +452,207 @@ def gen_split():
 
 
 # ================================================================================================================
+# JOIN
+# ================================================================================================================
+
+
+def join_fl(dt, rank):
+    fl = "1_0"
+    if dt in EIGHT_BIT:
+        fl = fl_max(fl, "2_1")
+    if rank == 5:
+        fl = fl_max(fl, "3_0")
+    if rank not in (4, 5) or dt in SIXTY_FOUR_BIT:
+        fl = fl_max(fl, "4_1")
+    return fl
+
+
+def add_join_case(cf, name, description, dt, xs, axis, in_layouts=None, out_layout=PACKED, with_count=False,
+                  tags=("conformance",), inline_data=False, expected_override=None):
+    y = oracle.join(xs, axis)
+    if expected_override is not None:
+        y = expected_override
+    in_layouts = in_layouts or [PACKED] * len(xs)
+    desc = {}
+    if with_count:
+        desc["InputCount"] = len(xs)
+    desc["InputTensors"] = [tensor_desc(dt, x.shape, lay) for x, lay in zip(xs, in_layouts)]
+    desc["OutputTensor"] = tensor_desc(dt, y.shape, out_layout, is_output=True)
+    desc["Axis"] = axis
+    if inline_data:
+        inputs = {"InputTensors": [inline(x) for x in xs]}
+        expected = {"OutputTensor": inline(y)}
+    else:
+        inputs = {"InputTensors": [cf.h5(f"/{name}/InputTensors/{i}", x) for i, x in enumerate(xs)]}
+        expected = {"OutputTensor": cf.h5(f"/{name}/expected/OutputTensor", y)}
+    cf.add(make_case(name, description, join_fl(dt, y.ndim), "DML_OPERATOR_JOIN", desc, inputs, expected, tags),
+           [("OutputTensor", y)])
+
+
+def gen_join():
+    cf = CaseFile("join")
+
+    def case(name, description, dt, base, axis, parts, in_layouts=None, out_layout=PACKED, with_count=False,
+             tags=("conformance",), specials=False):
+        rng = case_rng(name)
+        xs = []
+        for i, p in enumerate(parts):
+            shape = list(base)
+            shape[axis] = p
+            bcast = in_layouts[i].bcast if in_layouts else ()
+            xs.append(special_values(dt, shape, rng) if specials else random_tensor(rng, dt, shape, bcast))
+        add_join_case(cf, name, description, dt, xs, axis, in_layouts, out_layout, with_count, tags)
+
+    # The page's worked examples, transcribed and checked against the oracle.
+    a = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 2, 3)
+    b = np.arange(7, 15, dtype=np.float32).reshape(1, 1, 2, 4)
+    want = np.array([1, 2, 3, 7, 8, 9, 10, 4, 5, 6, 11, 12, 13, 14], dtype=np.float32).reshape(1, 1, 2, 7)
+    assert np.array_equal(oracle.join([a, b], 3), want), "JOIN example 1"
+    add_join_case(cf, "join/doc/example1_axis3", "the page's example 1: {1,1,2,3} + {1,1,2,4} along axis 3",
+                  "FLOAT32", [a, b], 3, inline_data=True, with_count=True, tags=("doc-example",))
+    three = [np.arange(1 + 4 * i, 5 + 4 * i, dtype=np.float32).reshape(1, 1, 2, 2) for i in range(3)]
+    wants = {1: list(range(1, 13)), 2: list(range(1, 13)), 3: [1, 2, 5, 6, 9, 10, 3, 4, 7, 8, 11, 12]}
+    for axis, values in wants.items():
+        assert oracle.join(three, axis).ravel().tolist() == values, f"JOIN example 2 axis {axis}"
+        add_join_case(cf, f"join/doc/example2_axis{axis}", f"the page's example 2: three {{1,1,2,2}} along axis {axis}",
+                      "FLOAT32", three, axis, inline_data=True, tags=("doc-example",))
+
+    # Every data type, 4-D, a different axis each.
+    shapes = [[2, 3, 4, 5], [1, 6, 3, 4], [3, 2, 5, 2], [2, 4, 2, 6]]
+    for i, dt in enumerate(DTYPES):
+        axis = i % 4
+        parts = [[1, 2], [3, 1, 2], [2, 2], [1, 4, 1, 2]][i % 4]
+        case(f"join/4d/{dt.lower()}/axis{axis}", f"{dt}, 4-D, axis {axis}, parts {parts}", dt, shapes[i % 4], axis,
+             parts, with_count=(i % 2 == 1), tags=("conformance", "dtype-coverage"))
+
+    # Every dimension count 1..8, axis first / middle / last.
+    rank_types = {1: "FLOAT32", 2: "INT16", 3: "UINT8", 4: "FLOAT16", 5: "INT32", 6: "UINT16", 7: "INT8",
+                  8: "UINT32"}
+    for rank in range(1, 9):
+        dt = rank_types[rank]
+        for axis in sorted({0, rank // 2, rank - 1}):
+            name = f"join/rank{rank}/{dt.lower()}/axis{axis}"
+            rng = case_rng(name)
+            base = [int(s) for s in rng.integers(1, 4, size=rank)]
+            if math.prod(base) < 2 and rank > 1:
+                base[(axis + 1) % rank] = 2
+            parts = [int(p) for p in rng.integers(1, 4, size=int(rng.integers(2, 4)))]
+            if rank == 1:
+                parts = [3, 5, 2]
+            case(name, f"{dt}, {rank}-D, axis {axis}, parts {parts}", dt, base, axis, parts,
+                 tags=("conformance", "rank-coverage"))
+
+    case("join/4d/float32/single_input_copy", "InputCount 1 is a plain copy", "FLOAT32", [2, 3, 4, 5], 1, [3],
+         with_count=True)
+    case("join/4d/int8/odd_parts_innermost", "INT8 along the innermost axis at odd offsets (shared words)", "INT8",
+         [2, 3, 4, 1], 3, [1, 3, 2, 5, 1])
+    case("join/4d/uint16/strided_inputs", "inputs with padded strides", "UINT16", [2, 3, 4, 5], 3, [2, 3],
+         in_layouts=[Layout(pad=[1, 0, 2, 3], explicit_total=True), Layout(pad=[0, 1, 0, 1])])
+    case("join/4d/float32/nhwc_inputs", "inputs stored channels-last, joined along C", "FLOAT32", [2, 6, 3, 4], 1,
+         [2, 4], in_layouts=[Layout(perm=[0, 2, 3, 1]), PACKED])
+    case("join/4d/float16/broadcast_input", "an input broadcast (stride 0) along C and W, joined along H",
+         "FLOAT16", [2, 3, 6, 4], 2, [2, 1], in_layouts=[Layout(bcast=[1, 3]), PACKED])
+    case("join/4d/int16/padded_output", "output with padded strides and a larger buffer", "INT16", [1, 4, 5, 6],
+         1, [1, 2, 1], out_layout=Layout(pad=[2, 0, 0, 1], extra_bytes=40))
+    case("join/4d/float32/special_values", "signed zeros, infinities, denormals, extremes copied bit-exactly",
+         "FLOAT32", [1, 2, 4, 4], 2, [1, 3], tags=("conformance", "special-values"), specials=True)
+    case("join/rank5/float64/special_values", "64-bit specials, 5-D", "FLOAT64", [1, 2, 3, 2, 2], 4, [1, 2],
+         tags=("conformance", "special-values"), specials=True)
+    case("join/4d/float16/large", "larger tensor (65536 elements) joined along C", "FLOAT16", [1, 64, 32, 32], 1,
+         [16, 40, 8], tags=("conformance", "large"))
+    return cf
+
+
+# ================================================================================================================
+# GEMM
+# ================================================================================================================
+
+TRANSFORM = {False: "DML_MATRIX_TRANSFORM_NONE", True: "DML_MATRIX_TRANSFORM_TRANSPOSE"}
+
+
+def gemm_operand(rng, dt, shape):
+    """Values with few significant bits (multiples of 1/8 in [-8, 8]): products and short sums stay exact in
+    float32, so the expected values do not hinge on the summation order; large K cases use full-precision data."""
+    return (rng.integers(-64, 65, size=shape) / 8.0).astype(DTYPES[dt])
+
+
+def add_gemm_case(cf, name, description, dt, batch, m, n, k, trans_a=False, trans_b=False, alpha=1.0, beta=1.0,
+                  c_shape="full", layouts=None, full_precision=False, tags=("conformance",)):
+    rng = case_rng(name)
+    a_shape = list(batch) + ([k, m] if trans_a else [m, k])
+    b_shape = list(batch) + ([n, k] if trans_b else [k, n])
+    out_shape = list(batch) + [m, n]
+    draw = (lambda sh: random_tensor(rng, dt, sh) if dt != "FLOAT32" else
+            (rng.standard_normal(sh)).astype(np.float32)) if full_precision else (lambda sh: gemm_operand(rng, dt, sh))
+    a, b = draw(a_shape), draw(b_shape)
+    c = None
+    layouts = dict(layouts or {})
+    if c_shape is not None:
+        # C has the output's sizes (DirectML: "CTensor and OutputTensor must have the same Sizes"); a C that
+        # broadcasts (an ONNX bias) does so through Strides of 0.
+        r = len(out_shape)
+        bcast = {"row": [r - 2], "column": [r - 1], "scalar": list(range(r))}.get(c_shape)
+        if bcast:
+            layouts["C"] = Layout(bcast=bcast)
+        c = draw(list(out_shape))
+        bcast = layouts.get("C", PACKED).bcast
+        if bcast:  # one physical copy along broadcast dimensions: the logical data repeats
+            first = tuple(slice(0, 1) if d in bcast else slice(None) for d in range(c.ndim))
+            c = np.ascontiguousarray(np.broadcast_to(c[first], c.shape))
+    y = oracle.gemm(a, b, c, trans_a, trans_b, alpha, beta, DTYPES[dt])
+    desc = {"ATensor": tensor_desc(dt, a.shape, layouts.get("A", PACKED)),
+            "BTensor": tensor_desc(dt, b.shape, layouts.get("B", PACKED))}
+    if c is not None:
+        desc["CTensor"] = tensor_desc(dt, c.shape, layouts.get("C", PACKED))
+    desc["OutputTensor"] = tensor_desc(dt, y.shape, layouts.get("Output", PACKED), is_output=True)
+    desc["TransA"] = TRANSFORM[trans_a]
+    desc["TransB"] = TRANSFORM[trans_b]
+    desc["Alpha"] = float(alpha)
+    desc["Beta"] = float(beta)
+    inputs = {"ATensor": cf.h5(f"/{name}/ATensor", a), "BTensor": cf.h5(f"/{name}/BTensor", b)}
+    if c is not None:
+        inputs["CTensor"] = cf.h5(f"/{name}/CTensor", c)
+    fl = "1_0" if len(out_shape) == 4 else "4_0"
+    cf.add(make_case(name, description, fl, "DML_OPERATOR_GEMM", desc, inputs,
+                     {"OutputTensor": cf.h5(f"/{name}/expected/OutputTensor", y)}, tags), [("OutputTensor", y)])
+
+
+def gen_gemm():
+    cf = CaseFile("gemm")
+    g = lambda name, desc, *a, **k: add_gemm_case(cf, "gemm/" + name, desc, *a, **k)  # noqa: E731
+
+    # Both types x the four transform combinations, 4-D (FL 1_0), Alpha/Beta other than 1.
+    for dt in ("FLOAT32", "FLOAT16"):
+        for ta, tb in itertools.product((False, True), repeat=2):
+            t = ("t" if ta else "n") + ("t" if tb else "n")
+            g(f"{dt.lower()}/4d/{t}", f"{dt} {{2,3,M,K}} x {{2,3,K,N}}, TransA {ta}, TransB {tb}, Alpha 0.5, Beta -1.5",
+              dt, [2, 3], 5, 7, 6, ta, tb, 0.5, -1.5)
+    # Ranks 2 and 3 (FL 4_0), C broadcast along rows, columns, everywhere, and absent.
+    g("float32/2d/c_row", "2-D, C broadcast over the rows with a stride of 0 (an ONNX Gemm bias)", "FLOAT32", [], 4,
+      9, 5, c_shape="row")
+    g("float32/2d/c_column", "2-D, C broadcast over the columns (stride 0)", "FLOAT32", [], 6, 3, 8,
+      c_shape="column")
+    g("float16/3d/c_scalar", "3-D, C one value broadcast everywhere (strides 0), Beta 2", "FLOAT16", [3], 4, 4, 4,
+      beta=2.0, c_shape="scalar")
+    g("float32/3d/no_c", "3-D without C (Beta ignored)", "FLOAT32", [2], 5, 6, 3, beta=3.0, c_shape=None)
+    g("float32/2d/beta_zero", "Beta 0: C does not contribute", "FLOAT32", [], 3, 5, 4, beta=0.0)
+    g("float32/2d/alpha_negative", "Alpha -2, TransB", "FLOAT32", [], 5, 5, 5, False, True, -2.0, 1.0)
+    g("float32/2d/vector", "M = 1: a row vector times a matrix", "FLOAT32", [], 1, 16, 12)
+    g("float32/3d/dots", "M = N = 1 in 4 batches with C: dot products", "FLOAT32", [4], 1, 1, 33)
+    # Layouts.
+    g("float32/4d/strided", "padded A and output, permuted B", "FLOAT32", [1, 2], 4, 5, 6,
+      layouts={"A": Layout(pad=[0, 1, 1, 2]), "B": Layout(perm=[0, 1, 3, 2]), "Output": Layout(pad=[0, 0, 1, 3])})
+    g("float16/2d/broadcast_c_strides", "FLOAT16, C broadcast over the rows through its Strides", "FLOAT16", [], 3, 4, 5,
+      layouts={"C": Layout(bcast=[0])}, c_shape="full")
+    # Full-precision data and long dot products: the verdict rests on the error bound, not on exact sums.
+    g("float32/2d/k512", "K = 512, full-precision normal data", "FLOAT32", [], 8, 8, 512, full_precision=True,
+      tags=("conformance", "large"))
+    g("float16/4d/k256", "FLOAT16, K = 256, full-precision data", "FLOAT16", [1, 2], 6, 5, 256, trans_a=True,
+      full_precision=True, tags=("conformance", "large"))
+    return cf
+
+
+# ================================================================================================================
 # RESAMPLE
 # ================================================================================================================
 
@@ -1041,10 +1242,102 @@ def gen_doc_examples():
 
 
 # ================================================================================================================
+# QUANTIZED_LINEAR_MATRIX_MULTIPLY
+# ================================================================================================================
+
+
+def add_qlmm_case(cf, name, description, a_dt, b_dt, y_dt, batch, m, n, k, per_row=False, per_column=False,
+                  zero_points=(True, True, True), quant_rank=None, tags=("conformance",)):
+    """Random full-range 8-bit data; scales drawn until every output that is not saturated lies at least 1e-3
+    away from a .5 rounding tie (so the expected values do not depend on how the multiplier is evaluated), the
+    outputs spread over the output range and at most a third saturate."""
+    rng = case_rng(name)
+    rank = len(batch) + 2
+    q = quant_rank or rank
+    alo, ahi = QRANGE[a_dt]
+    blo, bhi = QRANGE[b_dt]
+    ylo, yhi = QRANGE[y_dt]
+    a = rng.integers(alo, ahi, size=list(batch) + [m, k], endpoint=True).astype(DTYPES[a_dt])
+    b = rng.integers(blo, bhi, size=list(batch) + [k, n], endpoint=True).astype(DTYPES[b_dt])
+    az = rng.integers(alo + 64, ahi - 63, size=m if per_row else 1) if zero_points[0] else np.zeros(1, np.int64)
+    bz = rng.integers(blo + 64, bhi - 63, size=n if per_column else 1) if zero_points[1] else np.zeros(1, np.int64)
+    yz = rng.integers(ylo + 100, yhi - 99, size=m if per_row else 1) if zero_points[2] else np.zeros(1, np.int64)
+    acc = oracle.qlinear_matmul_accumulator(a, az, b, bz)
+    spread = max(float(np.percentile(np.abs(acc), 90)), 1.0)
+    for _ in range(200):
+        a_scale = np.exp(rng.uniform(np.log(0.004), np.log(0.05), size=m if per_row else 1)).astype(np.float32)
+        b_scale = np.exp(rng.uniform(np.log(0.004), np.log(0.05), size=n if per_column else 1)).astype(np.float32)
+        target = float(np.median(a_scale)) * float(np.median(b_scale)) * spread / 90.0
+        y_scale = (target * np.exp(rng.uniform(-0.3, 0.3, size=m if per_row else 1))).astype(np.float32)
+        mult = (a_scale.astype(np.float64).reshape(-1, 1) * b_scale.astype(np.float64).reshape(1, -1) /
+                y_scale.astype(np.float64).reshape(-1, 1))
+        real = acc.astype(np.float64) * mult
+        shifted = real + (yz.reshape(-1, 1) if yz.size > 1 else yz[0])
+        inside = (shifted >= ylo - 1) & (shifted <= yhi + 1)
+        tie = np.abs(np.abs(real - np.floor(real)) - 0.5)[inside]
+        y = oracle.qlinear_matmul(a, a_scale, az, b, b_scale, bz, y_scale, yz, DTYPES[y_dt])
+        saturated = np.mean((y == ylo) | (y == yhi))
+        if (tie.size == 0 or tie.min() > 1e-3) and saturated <= 0.34 and np.unique(y).size >= min(6, y.size // 2):
+            break
+    else:
+        raise AssertionError(f"{name}: no clean scales found")
+
+    def qshape(count, column):
+        shape = [1] * q
+        if count > 1:
+            shape[q - (1 if column else 2)] = count
+        return shape
+
+    fields = [("ATensor", a_dt, a, list(a.shape)), ("AScaleTensor", "FLOAT32", a_scale, qshape(a_scale.size, False))]
+    if zero_points[0]:
+        fields.append(("AZeroPointTensor", a_dt, az, qshape(az.size, False)))
+    fields += [("BTensor", b_dt, b, list(b.shape)), ("BScaleTensor", "FLOAT32", b_scale, qshape(b_scale.size, True))]
+    if zero_points[1]:
+        fields.append(("BZeroPointTensor", b_dt, bz, qshape(bz.size, True)))
+    fields.append(("OutputScaleTensor", "FLOAT32", y_scale, qshape(y_scale.size, False)))
+    if zero_points[2]:
+        fields.append(("OutputZeroPointTensor", y_dt, yz, qshape(yz.size, False)))
+    desc, inputs = {}, {}
+    for field, dt, arr, shape in fields:
+        arr = np.asarray(arr).astype(DTYPES[dt]).reshape(shape)
+        desc[field] = tensor_desc(dt, shape)
+        inputs[field] = cf.h5(f"/{name}/{field}", arr)
+    desc["OutputTensor"] = tensor_desc(y_dt, y.shape, is_output=True)
+    fl = "2_1" if rank == 4 and q == 4 else "4_0"
+    # Exact: no unsaturated output lies near a tie, so every correct evaluation of the multiplier rounds alike; the
+    # operator's ±1 would also accept a kernel that truncates instead of rounding.
+    tolerance = {"OutputTensor": {"ulp": 0, "abs": 0},
+                 "reason": "no unsaturated output lies within 1e-3 of a rounding tie: every correct evaluation rounds alike"}
+    cf.add(make_case(name, description, fl, "DML_OPERATOR_QUANTIZED_LINEAR_MATRIX_MULTIPLY", desc, inputs,
+                     {"OutputTensor": cf.h5(f"/{name}/expected/OutputTensor", y)}, tags, tolerance),
+           [("OutputTensor", y)])
+
+
+def gen_qlmm():
+    cf = CaseFile("quantized_linear_matrix_multiply")
+    q = lambda name, desc, *a, **k: add_qlmm_case(cf, "qlmm/" + name, desc, *a, **k)  # noqa: E731
+    short = {"INT8": "s8", "UINT8": "u8"}
+    # All eight A/B/Output type combinations, 4-D (FL 2_1), per tensor.
+    for i, (at, bt, yt) in enumerate(itertools.product(("UINT8", "INT8"), repeat=3)):
+        q(f"{short[at]}{short[bt]}_{short[yt]}/4d", f"{at} x {bt} -> {yt}, {{2,2,M,K}}, per-tensor quantization",
+          at, bt, yt, [2, 2], 5 + i % 3, 6 + i % 2, 9 + 3 * i)
+    q("u8s8_u8/2d/per_row_per_column", "2-D (ONNX MatMul shape), A and output per row, B per column", "UINT8", "INT8",
+      "UINT8", [], 7, 6, 24, per_row=True, per_column=True)
+    q("s8s8_s8/3d/per_column", "3-D, B per column", "INT8", "INT8", "INT8", [3], 4, 9, 16, per_column=True)
+    q("u8u8_u8/4d/no_zero_points", "no zero points (all 0)", "UINT8", "UINT8", "UINT8", [1, 1], 6, 6, 12,
+      zero_points=(False, False, False))
+    q("u8s8_s8/4d/rank1_quant", "per-tensor scales and zero points as 1-D {1} tensors (FL 4_0)", "UINT8", "INT8",
+      "INT8", [1, 2], 5, 5, 20, quant_rank=1)
+    q("s8u8_u8/2d/k1024", "K = 1024: long exact integer sums", "INT8", "UINT8", "UINT8", [], 4, 5, 1024,
+      tags=("conformance", "large"))
+    return cf
+
+
+# ================================================================================================================
 # Driver
 # ================================================================================================================
 
-GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_resample, gen_qlconv]
+GENERATORS = [gen_doc_examples, gen_depth_to_space1, gen_split, gen_join, gen_gemm, gen_resample, gen_qlconv, gen_qlmm]
 
 
 def family_generators():

@@ -14,7 +14,7 @@ packages=(
   libvkd3d-dev libvkd3d-utils1 mesa-vulkan-drivers libvulkan-dev vkd3d-compiler spirv-tools
   libglvnd0 libglx0 libgl1 libegl1 libopengl0  # carried to the GPU machine by scripts/gpu_machine/package.sh
   python3 python3-numpy python3-h5py python3-jsonschema  # jsonschema: ctest schema_validates_cases
-  python3-onnx libonnx-testdata  # ONNX backend node tests: scripts/convert_onnx_node_tests.py, ctest onnx_node_tests_current
+  python3-onnx libonnx-testdata  # ONNX backend node tests: scripts/convert_onnx_node_tests*.py, ctest onnx_node_tests*_current
   clang libclang-rt-14-dev llvm-14  # sanitized suite + libFuzzer (runtimes are only Recommended); llvm-symbolizer
 )
 if (($#)); then packages=("$@"); fi

@@ -13,14 +13,17 @@
 
 #include "gpu/d3d12_platform.h"
 
-// The DML_OPERATOR_TYPE values dmltool names (gpu/directml/dml_operator_desc.cpp maps names to them): the four seed
+// The DML_OPERATOR_TYPE values dmltool names (gpu/directml/dml_operator_desc.cpp maps names to them): the seed
 // operators here, X(name without DML_OPERATOR_, value), and every DML_OPERATOR_ELEMENT_WISE_* / ACTIVATION_* type
 // of DirectML 1.15 from the facts table's DMLTOOL_DML_OP rows (ops/element_wise/dml_facts.inc: one source of
 // truth for those numbers).
-#define DMLTOOL_DML_SEED_OPERATOR_TYPES(X) \
-    X(SPLIT, 62)                           \
-    X(RESAMPLE, 96)                        \
-    X(DEPTH_TO_SPACE1, 113)                \
+#define DMLTOOL_DML_SEED_OPERATOR_TYPES(X)  \
+    X(GEMM, 54)                             \
+    X(SPLIT, 62)                            \
+    X(JOIN, 63)                             \
+    X(RESAMPLE, 96)                         \
+    X(DEPTH_TO_SPACE1, 113)                 \
+    X(QUANTIZED_LINEAR_MATRIX_MULTIPLY, 118) \
     X(QUANTIZED_LINEAR_CONVOLUTION, 120)
 
 #if defined(_MSC_VER) || defined(DMLTOOL_USE_DIRECTML_H)
@@ -204,6 +207,42 @@ struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC {
     const DML_TENSOR_DESC* OutputTensor;
     UINT BlockSize;
     DML_DEPTH_SPACE_ORDER Order;
+};
+
+struct DML_JOIN_OPERATOR_DESC {
+    UINT InputCount;
+    const DML_TENSOR_DESC* InputTensors;  // InputCount of them
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+};
+
+enum DML_MATRIX_TRANSFORM {
+    DML_MATRIX_TRANSFORM_NONE = 0,
+    DML_MATRIX_TRANSFORM_TRANSPOSE = 1,
+};
+
+struct DML_GEMM_OPERATOR_DESC {
+    const DML_TENSOR_DESC* ATensor;
+    const DML_TENSOR_DESC* BTensor;
+    const DML_TENSOR_DESC* CTensor;  // optional
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_MATRIX_TRANSFORM TransA;
+    DML_MATRIX_TRANSFORM TransB;
+    FLOAT Alpha;
+    FLOAT Beta;
+    const DML_OPERATOR_DESC* FusedActivation;  // optional
+};
+
+struct DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC {
+    const DML_TENSOR_DESC* ATensor;
+    const DML_TENSOR_DESC* AScaleTensor;
+    const DML_TENSOR_DESC* AZeroPointTensor;  // optional
+    const DML_TENSOR_DESC* BTensor;
+    const DML_TENSOR_DESC* BScaleTensor;
+    const DML_TENSOR_DESC* BZeroPointTensor;  // optional
+    const DML_TENSOR_DESC* OutputScaleTensor;
+    const DML_TENSOR_DESC* OutputZeroPointTensor;  // optional
+    const DML_TENSOR_DESC* OutputTensor;
 };
 
 struct DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC {
@@ -409,6 +448,9 @@ static_assert(sizeof(void*) != 8 || sizeof(DML_QUANTIZED_LINEAR_CONVOLUTION_OPER
 static_assert(sizeof(void*) != 8 || sizeof(DML_RESAMPLE_OPERATOR_DESC) == 32, "DML_RESAMPLE_OPERATOR_DESC layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_SPLIT_OPERATOR_DESC) == 32, "DML_SPLIT_OPERATOR_DESC layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_DEPTH_TO_SPACE1_OPERATOR_DESC) == 24, "DEPTH_TO_SPACE1 desc");
+static_assert(sizeof(void*) != 8 || sizeof(DML_JOIN_OPERATOR_DESC) == 32, "DML_JOIN_OPERATOR_DESC layout");
+static_assert(sizeof(void*) != 8 || sizeof(DML_GEMM_OPERATOR_DESC) == 56, "DML_GEMM_OPERATOR_DESC layout");
+static_assert(sizeof(void*) != 8 || sizeof(DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC) == 72, "QLMM desc");
 static_assert(sizeof(void*) != 8 || sizeof(DML_BINDING_PROPERTIES) == 24, "DML_BINDING_PROPERTIES layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_BINDING_TABLE_DESC) == 32, "DML_BINDING_TABLE_DESC layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_BUFFER_BINDING) == 24, "DML_BUFFER_BINDING layout");

@@ -19,7 +19,8 @@ import shutil
 import subprocess
 import sys
 
-FILES = ["depth_to_space1.json", "split.json", "resample.json", "quantized_linear_convolution.json"]
+FILES = ["depth_to_space1.json", "split.json", "join.json", "resample.json", "quantized_linear_convolution.json", "gemm.json",
+         "quantized_linear_matrix_multiply.json"]
 
 
 def run(command, expect_rc=0):
@@ -86,7 +87,7 @@ def main():
             sys.exit("FAIL: --count 3 did not write the first 3 cases of --count N")
 
     files = [os.path.join(a, name) for name in FILES]
-    total = 4 * args.count
+    total = len(FILES) * args.count
     out = run(dmltool + ["validate"] + files)
     if f"validated {total} cases: {total} valid, 0 unsupported, 0 invalid" not in out:
         sys.exit(f"FAIL: validate:\n{out[-4000:]}")

@@ -18,10 +18,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SUMMARIES = os.path.join(HERE, "import_summaries.txt")
 MODELS = ["resnet50_v1.5_int8", "mobilenetv2_int8", "detector_neck_fp32"]
-# A few layers of each model on --backend both: the stem, a bottleneck, a residual add, the (de)quantization and the pooling
-# (max after the stem, the quantized global average) of ResNet, a depthwise block and the global average pool of MobileNetV2,
-# everything the neck maps (small enough for lavapipe in CI).
-SAMPLES = {"resnet50_v1.5_int8": "conv1|res5a_branch2b|res5c_add|quantize|pool", "mobilenetv2_int8": "block16_|/pool$",
+# A few layers of each model on --backend both: the stem, a bottleneck, a residual add, the (de)quantization, the pooling
+# (max after the stem, the quantized global average) and the classifier (GEMM) of ResNet, a depthwise block, the global
+# average pool and the classifier (QLinearMatMul) of MobileNetV2, everything the neck maps (small enough for lavapipe in CI).
+SAMPLES = {"resnet50_v1.5_int8": "conv1|res5a_branch2b|res5c_add|quantize|pool|/gemm/",
+           "mobilenetv2_int8": "block16_|/pool$|/quantized_linear_matrix_multiply/",
            "detector_neck_fp32": "."}
 
 

@@ -111,14 +111,16 @@ protected:
                 if (member.is_array() && !member.empty() && member[0].is_object()) tensors = member.get<std::vector<json>>();
                 else if (member.is_object()) tensors.push_back(member);
                 const bool input = inputs.contains(field);
-                for (const json& t : tensors) {
+                for (size_t index = 0; index < tensors.size(); ++index) {
+                    const json& t = tensors[index];
                     cov.types[field].insert(*parse_data_type(t["DataType"].get<std::string>()));
                     cov.ranks[field].insert(uint32_t(t["Sizes"].size()));
                     if (has_gaps_or_permutation(t)) cov.add(input ? "strided" : "strided-output");
                     if (has_broadcast(t)) cov.add("broadcast");
                     EXPECT_FALSE(!input && has_broadcast(t)) << (*c)["name"] << ": a broadcast output";
                     if (padded_total(t)) cov.add("padded-total");
-                    if (input) add_special_values(t, inputs[field], cov);
+                    // An array of tensors (JOIN's InputTensors) has an array of sources.
+                    if (input) add_special_values(t, inputs[field].is_array() ? inputs[field][index] : inputs[field], cov);
                 }
             }
         }
@@ -155,6 +157,33 @@ protected:
             }
             if (up && down) cov.add("scale-mixed");
             if (off) cov.add("output-size-off-scale");
+        } else if (name == "JOIN") {
+            const uint32_t axis = d["Axis"];
+            cov.add("axis-" + std::to_string(axis));
+            cov.add("inputs-" + std::to_string(d["InputTensors"].size()));
+            std::set<uint32_t> parts;
+            for (const json& t : d["InputTensors"]) parts.insert(t["Sizes"][axis].get<uint32_t>());
+            if (parts.size() > 1) cov.add("uneven-parts");
+        } else if (name == "GEMM") {
+            cov.add(d["TransA"] == "DML_MATRIX_TRANSFORM_TRANSPOSE" ? "trans-a" : "no-trans-a");
+            cov.add(d["TransB"] == "DML_MATRIX_TRANSFORM_TRANSPOSE" ? "trans-b" : "no-trans-b");
+            if (!d.contains("CTensor")) {
+                cov.add("without-c");
+            } else {
+                bool broadcast = false;
+                if (d["CTensor"].contains("Strides"))
+                    for (const json& stride : d["CTensor"]["Strides"]) broadcast |= stride == 0;
+                cov.add(broadcast ? "c-broadcast" : "with-c");
+            }
+            if (d["Alpha"] != 1.0) cov.add("alpha");
+            if (d["Beta"] != 1.0) cov.add("beta");
+        } else if (name == "QUANTIZED_LINEAR_MATRIX_MULTIPLY") {
+            for (const char* member : {"AZeroPointTensor", "BZeroPointTensor", "OutputZeroPointTensor"})
+                cov.add(std::string(d.contains(member) ? "with-" : "without-") + member);
+            const auto count = [&](const char* member) { return *checked_element_count(d[member]["Sizes"].get<Dims>()); };
+            cov.add(count("AScaleTensor") > 1 ? "per-row" : "a-per-tensor");
+            cov.add(count("BScaleTensor") > 1 ? "per-column" : "b-per-tensor");
+            if (count("OutputScaleTensor") > 1) cov.add("output-per-row");
         } else if (name == "QUANTIZED_LINEAR_CONVOLUTION") {
             const uint32_t groups = d["GroupCount"];
             if (groups > 1) cov.add(d["FilterTensor"]["Sizes"][1] == 1 ? "depthwise" : "groups");
@@ -294,6 +323,37 @@ TEST_F(GenerateTest, QuantizedLinearConvolutionCoverage) {
     const int refused = cov.cases_with["filter-quant-shapes-differ"] + cov.cases_with["per-channel-non-4d"] +
                         cov.cases_with["quant-shapes-differ"];
     EXPECT_LT(refused, int(kCoverageCount) * 3 / 10) << "cases DirectML 1.15.4 rejects";
+}
+
+TEST_F(GenerateTest, JoinCoverage) {
+    const Op& join = op("JOIN");
+    const Coverage cov = cover(join);
+    expect_table_covered(join, cov);
+    expect_features(join, cov, {"strided", "broadcast", "padded-total"});
+    expect_features(join, cov, kFloatSpecials);
+    expect_features(join, cov, kIntegerSpecials);
+    for (int axis = 0; axis < 8; ++axis) expect_features(join, cov, {"axis-" + std::to_string(axis)});
+    expect_features(join, cov, {"inputs-1", "inputs-2", "inputs-3", "inputs-4", "inputs-5", "uneven-parts"});
+}
+
+TEST_F(GenerateTest, GemmCoverage) {
+    const Op& gemm = op("GEMM");
+    const Coverage cov = cover(gemm);
+    expect_table_covered(gemm, cov);
+    expect_features(gemm, cov, {"strided", "padded-total"});
+    expect_features(gemm, cov, {"trans-a", "no-trans-a", "trans-b", "no-trans-b", "with-c", "without-c", "c-broadcast",
+                                "alpha", "beta"});
+}
+
+TEST_F(GenerateTest, QuantizedLinearMatrixMultiplyCoverage) {
+    const Op& qlmm = op("QUANTIZED_LINEAR_MATRIX_MULTIPLY");
+    const Coverage cov = cover(qlmm);
+    expect_table_covered(qlmm, cov);
+    expect_features(qlmm, cov, {"strided", "padded-total"});
+    expect_features(qlmm, cov, {"per-row", "a-per-tensor", "per-column", "b-per-tensor", "output-per-row",
+                                "with-AZeroPointTensor", "without-AZeroPointTensor", "with-BZeroPointTensor",
+                                "without-BZeroPointTensor", "with-OutputZeroPointTensor",
+                                "without-OutputZeroPointTensor"});
 }
 
 }  // namespace

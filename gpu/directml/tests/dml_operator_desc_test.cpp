@@ -127,6 +127,60 @@ TEST_F(DmlOperatorDescTest, SplitOutputsAreOneArray) {
     EXPECT_EQ(d->output_tensors()[1], s.OutputTensors[1].Desc);
 }
 
+TEST_F(DmlOperatorDescTest, JoinInputsAreOneArray) {
+    auto d = build("DML_OPERATOR_JOIN", {{"InputTensors",
+                                          {{{"DataType", "INT16"}, {"Sizes", {1, 1, 2, 2}}},
+                                           {{"DataType", "INT16"}, {"Sizes", {1, 1, 3, 2}}}}},
+                                         {"OutputTensor", {{"DataType", "INT16"}, {"Sizes", {1, 1, 5, 2}}}},
+                                         {"Axis", 2}});
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_JOIN);
+    const auto s = read_as<DML_JOIN_OPERATOR_DESC>(d->desc().Desc);
+    ASSERT_EQ(s.InputCount, 2u);
+    EXPECT_EQ(buffer(&s.InputTensors[1]).Sizes[2], 3u);
+    EXPECT_EQ(buffer(s.OutputTensor).Sizes[2], 5u);
+    EXPECT_EQ(s.Axis, 2u);
+}
+
+TEST_F(DmlOperatorDescTest, GemmMembersInOrder) {
+    auto d = build("DML_OPERATOR_GEMM", {{"ATensor", {{"DataType", "FLOAT32"}, {"Sizes", {3, 2}}}},
+                                         {"BTensor", {{"DataType", "FLOAT32"}, {"Sizes", {4, 3}}}},
+                                         {"OutputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {2, 4}}}},
+                                         {"TransA", "TRANSPOSE"},
+                                         {"TransB", "DML_MATRIX_TRANSFORM_TRANSPOSE"},
+                                         {"Alpha", 0.5},
+                                         {"Beta", 2.0}});
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_GEMM);
+    const auto s = read_as<DML_GEMM_OPERATOR_DESC>(d->desc().Desc);
+    EXPECT_EQ(buffer(s.ATensor).Sizes[0], 3u);
+    EXPECT_EQ(buffer(s.BTensor).Sizes[0], 4u);
+    EXPECT_EQ(s.CTensor, nullptr);
+    EXPECT_EQ(buffer(s.OutputTensor).Sizes[1], 4u);
+    EXPECT_EQ(s.TransA, DML_MATRIX_TRANSFORM_TRANSPOSE);
+    EXPECT_EQ(s.TransB, DML_MATRIX_TRANSFORM_TRANSPOSE);
+    EXPECT_EQ(s.Alpha, 0.5f);
+    EXPECT_EQ(s.Beta, 2.0f);
+    EXPECT_EQ(s.FusedActivation, nullptr);
+}
+
+TEST_F(DmlOperatorDescTest, QuantizedMatrixMultiplyOptionalTensorsAreNull) {
+    const json one = {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 1, 1}}};
+    auto d = build("DML_OPERATOR_QUANTIZED_LINEAR_MATRIX_MULTIPLY",
+                   {{"ATensor", {{"DataType", "UINT8"}, {"Sizes", {1, 1, 2, 3}}}},
+                    {"AScaleTensor", one},
+                    {"BTensor", {{"DataType", "INT8"}, {"Sizes", {1, 1, 3, 4}}}},
+                    {"BScaleTensor", one},
+                    {"BZeroPointTensor", {{"DataType", "INT8"}, {"Sizes", {1, 1, 1, 1}}}},
+                    {"OutputScaleTensor", one},
+                    {"OutputTensor", {{"DataType", "UINT8"}, {"Sizes", {1, 1, 2, 4}}}}});
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_QUANTIZED_LINEAR_MATRIX_MULTIPLY);
+    const auto s = read_as<DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC>(d->desc().Desc);
+    EXPECT_EQ(buffer(s.ATensor).Sizes[3], 3u);
+    EXPECT_EQ(s.AZeroPointTensor, nullptr);
+    EXPECT_EQ(buffer(s.BZeroPointTensor).DataType, DML_TENSOR_DATA_TYPE_INT8);
+    EXPECT_EQ(s.OutputZeroPointTensor, nullptr);
+    EXPECT_EQ(buffer(s.OutputTensor).Sizes[3], 4u);
+}
+
 TEST_F(DmlOperatorDescTest, QuantizedConvolutionOptionalTensorsAreNull) {
     auto d = build("DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION",
                    {{"InputTensor", {{"DataType", "UINT8"}, {"Sizes", {1, 2, 5, 5}}}},
