@@ -471,6 +471,10 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
                          run.executions_per_sample,
                          options.passes > 1 ? pooled_converged(options.stop, run.samples) : run.converged});
         BenchCase& c = cases.back();
+        for (const std::string& tag : spec.tags) {
+            if (tag.rfind("model:", 0) == 0) c.model = tag.substr(6);
+            if (tag.rfind("nodes:", 0) == 0) c.nodes = std::max<uint64_t>(1, std::strtoull(tag.c_str() + 6, nullptr, 10));
+        }
         c.probe_before = run.probe_before;
         c.probe_after = run.probe_after;
         c.remeasured = run.remeasured;

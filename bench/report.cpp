@@ -1,5 +1,6 @@
 #include "bench/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -78,6 +79,24 @@ BenchReport build_report(std::vector<BenchCase> cases, std::map<std::string, Bac
         op_types[{c.backend, c.op, c.dtype}].add(c, f);
         report.cases.push_back(std::move(c));
         report.figures.push_back(f);
+    }
+    std::map<std::pair<std::string, std::string>, ModelRow> models;  // (model, backend)
+    std::map<std::pair<std::string, std::string>, std::map<std::string, double>> model_ops;
+    for (const BenchCase& c : report.cases) {
+        if (c.model.empty()) continue;
+        ModelRow& m = models[{c.model, c.backend}];
+        m.backend = c.backend;
+        m.model = c.model;
+        ++m.cases;
+        m.nodes += c.nodes;
+        m.seconds += c.seconds * double(c.nodes);
+        model_ops[{c.model, c.backend}][c.op] += c.seconds * double(c.nodes);
+    }
+    for (auto& [key, row] : models) {
+        for (const auto& [op, seconds] : model_ops[key]) row.operator_seconds.emplace_back(op, seconds);
+        std::sort(row.operator_seconds.begin(), row.operator_seconds.end(),
+                  [](const auto& a, const auto& b) { return a.second > b.second; });
+        report.by_model.push_back(std::move(row));
     }
     for (const auto& [key, values] : levels)
         report.by_feature_level.push_back(values.row(key.first, key.second.to_string(), "", ""));
@@ -164,6 +183,21 @@ void print_report(std::FILE* out, const BenchReport& report) {
     }
     print_table(out, "Per feature level", "FL", report.by_feature_level);
     print_table(out, "Per operator x data type", "operator data type", report.by_operator_dtype);
+    if (!report.by_model.empty()) {
+        std::fprintf(out, "\nPer model (imported cases: each layer's median x the nodes it stands for, summed; the "
+                          "share of that time per operator):\n");
+        for (const ModelRow& m : report.by_model) {
+            std::string shares;
+            for (const auto& [op, seconds] : m.operator_seconds) {
+                char share[96];
+                std::snprintf(share, sizeof share, "%s%s %.1f%%", shares.empty() ? "" : ", ", op.c_str(),
+                              m.seconds > 0 ? 100 * seconds / m.seconds : 0.0);
+                shares += share;
+            }
+            std::fprintf(out, "  %-4s %-28s %4zu cases, %4llu nodes  %12.3f us  %s\n", m.backend.c_str(),
+                         m.model.c_str(), m.cases, (unsigned long long)m.nodes, m.seconds * 1e6, shares.c_str());
+        }
+    }
     // One line for all of them: on a shared machine every case of a short bench may miss the noise target, and a
     // warning per case drowned the table (issue 41).
     size_t unconverged = 0;

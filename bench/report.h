@@ -40,6 +40,10 @@ struct BenchCase {
     // Device cases whose op offers plan variants (autotuning): how the plan timed was chosen (Backend::plan_choice).
     // nullopt: no variants (and the CPU reference).
     std::optional<PlanChoice> plan{};
+    // Cases written by `dmltool import` (tags "model:NAME", "nodes:N"): the model and how many of its nodes the
+    // case stands for (identical layers deduplicated into one case). Empty model: not an imported case.
+    std::string model;
+    uint64_t nodes = 1;
 };
 
 // A backend's roofline and, when a probe did not run or failed, why (reported as "n/a", never as 0%).
@@ -77,8 +81,19 @@ struct TableRow {
     std::optional<double> geomean_roofline_percent;  // cases whose roofline was measured
 };
 
+// Per model and backend (imported cases only): the model's time as the sum of each case's median times the nodes
+// it stands for, and how that time splits over the DirectML operators: where a driver loses time on a network.
+struct ModelRow {
+    std::string backend, model;
+    size_t cases = 0;
+    uint64_t nodes = 0;
+    double seconds = 0;
+    std::vector<std::pair<std::string, double>> operator_seconds;  // largest first
+};
+
 struct BenchReport {
     std::vector<BenchCase> cases;         // measured cases only, in run order
+    std::vector<ModelRow> by_model;       // imported cases: one row per model x backend
     std::vector<CaseFigures> figures;     // parallel to cases
     std::map<std::string, BackendRoofline> rooflines;  // by backend
     std::vector<TableRow> by_feature_level;

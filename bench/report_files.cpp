@@ -141,6 +141,15 @@ Status write_report_json(const std::string& path, const BenchReport& report, con
     root["cases"] = cases;
     root["feature_level_table"] = table_json(report.by_feature_level);
     root["operator_dtype_table"] = table_json(report.by_operator_dtype);
+    json models = json::array();
+    for (const ModelRow& m : report.by_model) {
+        json ops = json::array();
+        for (const auto& [op, seconds] : m.operator_seconds)
+            ops.push_back({{"operator", op}, {"seconds", seconds}, {"share", m.seconds > 0 ? seconds / m.seconds : 0.0}});
+        models.push_back({{"backend", m.backend}, {"model", m.model}, {"cases", m.cases}, {"nodes", m.nodes},
+                          {"seconds", m.seconds}, {"operators", ops}});
+    }
+    root["model_table"] = models;
     json skipped = json::array();
     for (const NotBenchmarked& n : context.not_benchmarked)
         skipped.push_back({{"file", n.file}, {"name", n.name}, {"status", n.status}, {"reason", n.reason}});
