@@ -62,15 +62,10 @@ public:
         return slots;
     }
 
-    // What --backend directml would give DirectML.dll: the row's members in DirectML's order (dml_binding.h, its
-    // layouts unit-tested). Not enabled yet: the family's cases have not run against DirectML.dll under Wine, and a
-    // departure of DirectML's without its registry entry would be a FAILED case in CI's DirectML stage. Until that
-    // campaign has run (docs/element-wise.md: DirectML), --backend directml reports these operators UNSUPPORTED.
+    // What --backend directml gives DirectML.dll: the row's members in DirectML's order (dml_binding.h, its layouts
+    // unit-tested; docs/element-wise.md: DirectML for the campaign against DirectML.dll under Wine).
     Result<DmlDesc> dml_desc(const OpDesc& op_desc) const override {
-        (void)op_desc;
-        return unsupported(std::string(name()) +
-                           ": the DirectML backend is not enabled for the element-wise and activation families yet "
-                           "(docs/element-wise.md: DirectML)");
+        return element_wise_dml_desc(static_cast<const ElementWiseDesc&>(op_desc));
     }
 
     const FeatureLevelTable& feature_levels() const override { return function_.feature_levels; }
