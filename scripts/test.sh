@@ -25,8 +25,10 @@ if [ "${DMLTOOL_TEST_DIRECTML:-1}" != 0 ]; then
   # The seed operators by name (--count is per operator: "all" would multiply it by every registered operator).
   seeds='SPLIT,RESAMPLE,DEPTH_TO_SPACE1,QUANTIZED_LINEAR_CONVOLUTION'
   "$repo/scripts/diff_directml.sh" --count 50 --seed 20261128 --operators "$seeds" --out build-windows/diff_directml_fixed
-  # The element-wise and activation families join this once their DirectML binding is enabled (docs/element-wise.md:
-  # DirectML): scripts/diff_directml.sh --count 12 --seed 20261129 --operators 'ELEMENT_WISE_*,ACTIVATION_*'.
+  # The element-wise and activation families (89 operators; docs/element-wise.md: DirectML): a fixed seed, gating.
+  # FAMILY_COUNT cases per operator (measured on the 2-core machine: results/directml_element_wise_2026-11-29.txt).
+  "$repo/scripts/diff_directml.sh" --count "${DMLTOOL_DIFF_FAMILY_COUNT:-FAMILY_COUNT}" --seed 20261129 \
+    --operators 'ELEMENT_WISE_*,ACTIVATION_*' --out build-windows/diff_directml_element_wise
   today="$(date +%Y%m%d)"
   if [ "$today" != 20261128 ]; then
     "$repo/scripts/diff_directml.sh" --count 50 --seed "$today" --operators "$seeds" --out build-windows/diff_directml_today ||

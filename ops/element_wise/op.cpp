@@ -13,6 +13,9 @@
 
 namespace dmltool::ops::element_wise {
 
+// DirectML's departures on a row (below): the models the deviation registry names.
+std::vector<DeviationModel> element_wise_deviation_models(const FunctionSpec& function);
+
 namespace {
 
 class FamilyOp final : public Op {
@@ -69,6 +72,10 @@ public:
     }
 
     const FeatureLevelTable& feature_levels() const override { return function_.feature_levels; }
+
+    // How DirectML 1.15.4 departs from the contract on this row (registered in gpu/directml/deviations/; evidence
+    // in results/directml_element_wise_2026-11-29.txt).
+    std::vector<DeviationModel> deviation_models() const override { return element_wise_deviation_models(function_); }
 
     Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
                          std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
@@ -137,6 +144,43 @@ private:
 };
 
 }  // namespace
+
+std::vector<DeviationModel> element_wise_deviation_models(const FunctionSpec& function) {
+    using Kind = DeviationModel::Kind;
+    std::vector<DeviationModel> models;
+    if (function.name == "ELEMENT_WISE_POW") {
+        // DirectML applies the ScaleBias to the ExponentTensor's elements too, not only to "the input".
+        models.push_back({.name = "pow-scale-bias-on-exponent",
+                          .kind = Kind::kSemantics,
+                          .applies = [](const OpDesc& d) { return static_cast<const ElementWiseDesc&>(d).scale_bias.has_value(); },
+                          .adjust_semantics = [](SemanticsOptions& s) { s.pow_scale_bias_on_exponent = true; },
+                          .unit_roundoff = 0});
+    }
+    // Inverse trigonometric and hyperbolic functions from coarse approximations (DirectML's shaders for a device
+    // below shader model 6: DXBC has no such instructions, so they are polynomials compiled into the shader):
+    // absolute errors of up to ~6e-5 (ASIN) where the contract allows ~1e-6. The contract's bound with a larger
+    // unit roundoff, the smallest power of two above the measured error/bound ratios (results/).
+    struct Coarse {
+        std::string_view row;
+        std::string_view model;
+        double unit_roundoff;
+    };
+    static constexpr Coarse kCoarse[] = {
+        {"ELEMENT_WISE_ASIN", "asin-coarse-approximation", 0x1p-17},
+        {"ELEMENT_WISE_ACOS", "acos-coarse-approximation", 0x1p-18},
+        {"ELEMENT_WISE_ATAN", "atan-coarse-approximation", 0x1p-19},
+        {"ELEMENT_WISE_ATAN_YX", "atan-yx-coarse-approximation", 0x1p-19},
+        {"ELEMENT_WISE_ASINH", "asinh-coarse-approximation", 0x1p-16},
+    };
+    for (const Coarse& c : kCoarse)
+        if (function.name == c.row)
+            models.push_back({.name = std::string(c.model),
+                              .kind = Kind::kErrorBound,
+                              .applies = nullptr,
+                              .adjust_semantics = nullptr,
+                              .unit_roundoff = c.unit_roundoff});
+    return models;
+}
 
 std::unique_ptr<Op> make_family_op(const FunctionSpec& function) { return std::make_unique<FamilyOp>(function); }
 
