@@ -172,6 +172,24 @@ std::vector<DeviationModel> element_wise_deviation_models(const FunctionSpec& fu
         {"ELEMENT_WISE_ATAN_YX", "atan-yx-coarse-approximation", 0x1p-19},
         {"ELEMENT_WISE_ASINH", "asinh-coarse-approximation", 0x1p-16},
     };
+    // The softmax reductions of FLOAT16 computed in half precision (unit roundoff 2^-11), exponentials, sum, log
+    // and division included, although half-precision computation is not allowed (the registry entries name
+    // FLOAT16 only); half subnormals may flush to zero. As RESAMPLE's linear FLOAT16 entry.
+    static constexpr std::pair<std::string_view, std::string_view> kHalf[] = {
+        {"ACTIVATION_SOFTMAX", "softmax-half-precision-intermediates"},
+        {"ACTIVATION_SOFTMAX1", "softmax1-half-precision-intermediates"},
+        {"ACTIVATION_LOG_SOFTMAX", "log-softmax-half-precision-intermediates"},
+        {"ACTIVATION_LOG_SOFTMAX1", "log-softmax1-half-precision-intermediates"},
+    };
+    for (const auto& [row, model] : kHalf)
+        if (function.name == row)
+            models.push_back({.name = std::string(model),
+                              .kind = Kind::kErrorBound,
+                              .applies = nullptr,
+                              .adjust_semantics = nullptr,
+                              .unit_roundoff = 0x1p-11,
+                              .overflow_magnitude = 0,
+                              .smallest_normal = 0x1p-14});
     for (const Coarse& c : kCoarse)
         if (function.name == c.row)
             models.push_back({.name = std::string(c.model),
