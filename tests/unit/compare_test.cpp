@@ -241,8 +241,8 @@ TEST(CompareToExact, Float16NarrowingTowardZeroAcceptsOnlyTheZeroSideNeighbour) 
     const std::vector<double> negative = {-75.0, -75.0625, -75.125, -74.9375};
     EXPECT_EQ(verdicts(true, -75.046875, negative), (std::vector<bool>{true, true, false, false}));
     EXPECT_EQ(verdicts(false, -75.046875, negative), (std::vector<bool>{false, true, false, false}));
-    // Just above a half: toward zero is still only the one neighbour below.
-    EXPECT_EQ(verdicts(true, 75.0 + 1e-4, {75.0, 75.0625, 74.9375}), (std::vector<bool>{true, true, false}));
+    // Just above a half (nearest and toward zero are both 75): the neighbours above and below still fail.
+    EXPECT_EQ(verdicts(true, 75.0 + 1e-4, {75.0, 75.0625, 74.9375}), (std::vector<bool>{true, false, false}));
     // FLOAT32 outputs are not narrowed: the flag changes nothing.
     Tolerance t = float32_bound();
     t.narrowing_toward_zero = true;
