@@ -122,6 +122,7 @@ std::string describe_tolerance(const Tolerance& tolerance) {
             text += ", subnormals below " + number_text(tolerance.arithmetic_smallest_normal) + " flushed";
         if (tolerance.arithmetic_overflow > 0)
             text += ", NaN or infinity accepted where an input reaches " + number_text(tolerance.arithmetic_overflow);
+        if (tolerance.narrowing_toward_zero) text += ", FLOAT16 outputs rounded to nearest or toward zero";
         return text;
     }
     std::snprintf(buffer, sizeof buffer, "ulp <= %llu or |diff| <= %g", (unsigned long long)tolerance.ulp, tolerance.abs);
@@ -285,8 +286,21 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
                              (exact.arithmetic_scale.empty() ? exact.scale[i] : exact.arithmetic_scale[i]);
             error = std::fabs(value - want);
             if (std::isnan(error)) error = std::numeric_limits<double>::infinity();  // got NaN
+            double below = 0, above = 0;  // the accepted distance under and over the exact value
             if (is_float(type)) {
-                bound = bound_factor * (computing + half_ulp(type, std::fabs(want) + computing));
+                const double rounding = half_ulp(type, std::fabs(want) + computing);
+                below = above = bound_factor * (computing + rounding);
+                // Round toward zero on narrowing (Tolerance::narrowing_toward_zero): a whole ulp on the zero side of
+                // the exact value; against another implementation's output (bound_factor > 1), whose own rounding
+                // may have gone either way, on both sides.
+                if (tolerance.narrowing_toward_zero && type == DataType::kFloat16) {
+                    const double widened = bound_factor * (computing + 2 * rounding);
+                    if (bound_factor > 1) below = above = widened;
+                    else if (want > 0) below = widened;
+                    else if (want < 0) above = widened;
+                    else below = above = widened;
+                }
+                bound = value < want ? below : above;
                 pass = error <= bound;
             } else {
                 // Any conversion of a value v within `computing` of the exact one to an integer (truncation,
@@ -295,9 +309,10 @@ CompareResult compare_to_exact(const ExactOutput& exact, const HostTensor& got, 
                 // another implementation's integer output (bound_factor 2), both lie within that open distance
                 // of the exact value, hence within twice it of each other.
                 bound = bound_factor * (1.0 + computing);
+                below = above = bound;
                 pass = error < bound;
             }
-            lowest = std::max(lowest, want - bound), highest = std::min(highest, want + bound);
+            lowest = std::max(lowest, want - below), highest = std::min(highest, want + above);
             if (std::isfinite(error)) {
                 result.max_abs_error = std::max(result.max_abs_error, error);
                 if (bound > 0) result.max_bound_ratio = std::max(result.max_bound_ratio, error / bound);

@@ -62,6 +62,11 @@ struct Tolerance {
     // Only for deviation models: the narrower arithmetic's smallest normal value (half: 2^-14), where it may flush
     // subnormal results to zero; scales ExactOutput::absolute_floor (a multiple of float32's 2^-126). 0: float32's.
     double arithmetic_smallest_normal = 0;
+    // A float32 result's conversion to a narrower float output (FLOAT16) may round toward zero as well as to nearest:
+    // Direct3D's data conversion rules ("round-to-zero is used during conversion to another float format"; HLSL's
+    // f32tof16 "follows D3D rules for floating point conversion"). An element whose value lies on the zero side of
+    // the exact one may then be up to a whole ulp of the output type away (plus the computation's bound), not half.
+    bool narrowing_toward_zero = false;
 };
 
 // Whether `bits` (one element of an output's type) is also a right value of output element `element`.

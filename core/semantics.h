@@ -24,6 +24,9 @@ std::optional<NearestRule> parse_nearest_rule(std::string_view text);
 
 struct SemanticsOptions {
     NearestRule resample_nearest_rule = NearestRule::kHalfUp;
+    // ELEMENT_WISE_POW's ScaleBias: the documentation applies it to "the input" (InputTensor; dmltool's contract);
+    // DirectML 1.15.4 applies it to the ExponentTensor's elements as well. Only its deviation model sets this.
+    bool pow_scale_bias_on_exponent = false;
 };
 
 }  // namespace dmltool

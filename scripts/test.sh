@@ -25,8 +25,30 @@ if [ "${DMLTOOL_TEST_DIRECTML:-1}" != 0 ]; then
   # The seed operators by name (--count is per operator: "all" would multiply it by every registered operator).
   seeds='SPLIT,RESAMPLE,DEPTH_TO_SPACE1,QUANTIZED_LINEAR_CONVOLUTION'
   "$repo/scripts/diff_directml.sh" --count 50 --seed 20261128 --operators "$seeds" --out build-windows/diff_directml_fixed
-  # The element-wise and activation families join this once their DirectML binding is enabled (docs/element-wise.md:
-  # DirectML): scripts/diff_directml.sh --count 12 --seed 20261129 --operators 'ELEMENT_WISE_*,ACTIVATION_*'.
+  # The element-wise and activation families (docs/element-wise.md: DirectML), fixed seed, gating: the 58 of their 89
+  # operators whose random cases agree with DirectML 1.15.4 (or deviate as registered) under seeds 20261129 and
+  # 20261130 (results/directml_element_wise_2026-11-29.txt; 12 cases each, ~1-2 min on the 2-core machine). The
+  # other 31 still have open disagreements (listed there) and join once triaged.
+  family_ops="$(tr -d ' \n' <<'OPS'
+ACTIVATION_CELU,ACTIVATION_ELU,ACTIVATION_GELU,ACTIVATION_HARDMAX1,ACTIVATION_IDENTITY,
+ACTIVATION_RELU,ACTIVATION_SCALED_TANH,ACTIVATION_SHRINK,ACTIVATION_SIGMOID,ACTIVATION_SOFTMAX,
+ACTIVATION_SOFTPLUS,ACTIVATION_SOFTSIGN,ACTIVATION_SWISH,ACTIVATION_TANH,ELEMENT_WISE_ABS,
+ELEMENT_WISE_ACOS,ELEMENT_WISE_ASIN,ELEMENT_WISE_ATANH,ELEMENT_WISE_BIT_AND,ELEMENT_WISE_BIT_COUNT,
+ELEMENT_WISE_BIT_NOT,ELEMENT_WISE_BIT_OR,ELEMENT_WISE_BIT_SHIFT_LEFT,ELEMENT_WISE_BIT_SHIFT_RIGHT,
+ELEMENT_WISE_BIT_XOR,ELEMENT_WISE_CEIL,ELEMENT_WISE_CLIP1,ELEMENT_WISE_COSH,
+ELEMENT_WISE_DIFFERENCE_SQUARE,ELEMENT_WISE_DIVIDE,ELEMENT_WISE_ERF,ELEMENT_WISE_EXP,
+ELEMENT_WISE_FLOOR,ELEMENT_WISE_IDENTITY,ELEMENT_WISE_IS_INFINITY,ELEMENT_WISE_IS_NAN,
+ELEMENT_WISE_LOGICAL_AND,ELEMENT_WISE_LOGICAL_EQUALS,ELEMENT_WISE_LOGICAL_GREATER_THAN,
+ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL,ELEMENT_WISE_LOGICAL_LESS_THAN,
+ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL,ELEMENT_WISE_LOGICAL_NOT,ELEMENT_WISE_LOGICAL_OR,
+ELEMENT_WISE_LOGICAL_XOR,ELEMENT_WISE_MAX,ELEMENT_WISE_MIN,ELEMENT_WISE_MODULUS_TRUNCATE,
+ELEMENT_WISE_MULTIPLY,ELEMENT_WISE_QUANTIZED_LINEAR_ADD,ELEMENT_WISE_QUANTIZE_LINEAR,
+ELEMENT_WISE_RECIP,ELEMENT_WISE_ROUND,ELEMENT_WISE_SINH,ELEMENT_WISE_SQRT,ELEMENT_WISE_SUBTRACT,
+ELEMENT_WISE_TAN,ELEMENT_WISE_TANH
+OPS
+)"
+  "$repo/scripts/diff_directml.sh" --count 12 --seed 20261129 --operators "$family_ops" \
+    --out build-windows/diff_directml_element_wise
   today="$(date +%Y%m%d)"
   if [ "$today" != 20261128 ]; then
     "$repo/scripts/diff_directml.sh" --count 50 --seed "$today" --operators "$seeds" --out build-windows/diff_directml_today ||

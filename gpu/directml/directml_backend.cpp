@@ -110,6 +110,15 @@ std::vector<const TensorDesc*> slot_descs(const Op& op, const OpDesc& desc, Tens
     return out;
 }
 
+// The highest shader model the D3D12 device compiles (0x51 for 5.1), or nullopt when it does not say. Wine 8.0's vkd3d
+// 1.6 reports 5.1: it compiles DXBC only, so a DXIL (shader model 6) shader of DirectML's fails in
+// CreateComputePipelineState (E_INVALIDARG, "Skipping DXIL shader model 6+ code chunk" with VKD3D_DEBUG=fixme).
+std::optional<unsigned> highest_shader_model(ID3D12Device* device) {
+    D3D12_FEATURE_DATA_SHADER_MODEL model{D3D_SHADER_MODEL_6_0};
+    if (FAILED(device->CheckFeatureSupport(D3D12_FEATURE_SHADER_MODEL, &model, sizeof model))) return std::nullopt;
+    return unsigned(model.HighestShaderModel);
+}
+
 // "IDMLDevice::CreateOperator(DML_OPERATOR_RESAMPLE (...)) failed: E_INVALIDARG (0x80070057)"
 Status dml_call_failed(HRESULT hr, const std::string& call, ID3D12Device* device) {
     return hresult_status(hr, call, device);
@@ -265,9 +274,21 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
     if (options_.allow_half_precision) flags |= DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION;
     hr = dml_device_->CompileOperator(dml_operator.Get(), flags, dml::iid_of<IDMLCompiledOperator>(),
                                       reinterpret_cast<void**>(p->compiled.GetAddressOf()));
-    if (hr == E_INVALIDARG)
+    if (hr == E_INVALIDARG) {
+        // DirectML accepted the desc (CreateOperator); compiling it failed. On a device without shader model 6 that
+        // is the device's limit, not a refusal of the desc: DirectML 1.15.4 picks DXIL shaders for some descs
+        // (e.g. contiguous FLOAT32 ELEMENT_WISE_ADD of a multiple of 4 elements), which vkd3d 1.6 cannot create
+        // (results/directml_element_wise_2026-11-29.txt). UNSUPPORTED with that reason, and no registry entry.
+        const std::optional<unsigned> model = highest_shader_model(device);
+        if (model && *model < unsigned(D3D_SHADER_MODEL_6_0))
+            return unsupported("IDMLDevice::CompileOperator(" + p->dml_desc->summary() +
+                               ") returned E_INVALIDARG (0x80070057) after CreateOperator accepted the desc: this D3D12 "
+                               "device compiles shader model " + std::to_string(*model >> 4) + "." +
+                               std::to_string(*model & 0xf) + " at most, and DirectML chose a shader model "
+                               "6 (DXIL) shader for this desc (device limit, not a refusal of the desc)");
         return unsupported("DirectML " + std::string(kDescRejectedMarker) + ": IDMLDevice::CompileOperator(" +
                            p->dml_desc->summary() + ") returned E_INVALIDARG (0x80070057)");
+    }
     if (FAILED(hr)) return dml_call_failed(hr, "IDMLDevice::CompileOperator(" + p->dml_desc->summary() + ")", device);
 
     ComPtr<IDMLOperatorInitializer> initializer;

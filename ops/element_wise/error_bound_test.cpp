@@ -193,6 +193,17 @@ TEST(ElementWiseErrorBound, IntegerArithmeticWrapsAndSaturationFails) {
     EXPECT_FALSE(add.passes([&](uint64_t i) { return std::clamp(add.in(0, i) + add.in(1, i), -128.0, 127.0); }));
 }
 
+// SIGN of UINT64 from 2^63 on is 1, not the int64 bit pattern's -1 (random case seed 20261129 #1: the reference gave
+// 18446744073709551615, DirectML 1).
+TEST(ElementWiseErrorBound, SignOfLargeUint64IsOne) {
+    const Dims sizes = {4};
+    const std::vector<double> values = {0, 1, 0x1p63, 0x1p64 - 2048};
+    Bench sign("ELEMENT_WISE_SIGN", unary_desc(DataType::kUint64, sizes),
+               {dmltool::testing::make_tensor_with(DataType::kUint64, sizes, [&](uint64_t i) { return values[i]; })});
+    EXPECT_TRUE(sign.passes([&](uint64_t i) { return values[i] != 0 ? 1.0 : 0.0; })) << sign.last_failure();
+    EXPECT_FALSE(sign.passes([&](uint64_t) { return 1.0; }));
+}
+
 // ---- Clamps, ScaleBias -----------------------------------------------------------------------------------------
 
 TEST(ElementWiseErrorBound, ClipPassesAndAWrongClampFails) {

@@ -60,7 +60,12 @@ double acosh_f(Args x, const ElementWiseDesc&) { return std::acosh(x[0]); }
 double atanh_f(Args x, const ElementWiseDesc&) { return std::atanh(x[0]); }
 // -0 gives 0 (the docs say so); NaN falls into the formula's "else 0" branch.
 double sign_f(Args x, const ElementWiseDesc&) { return x[0] < 0 ? -1.0 : x[0] > 0 ? 1.0 : 0.0; }
-int64_t sign_int(IntArgs x, DataType, const ElementWiseDesc&) { return x[0] < 0 ? -1 : x[0] > 0 ? 1 : 0; }
+// UINT64 elements from 2^63 on arrive as negative int64 bit patterns: an unsigned input's sign is 1 unless it is 0
+// (DirectML 1.15.4 gives 1 there; results/directml_element_wise_2026-11-29.txt).
+int64_t sign_int(IntArgs x, DataType, const ElementWiseDesc& d) {
+    if (!d.inputs.empty() && d.inputs[0] && !is_signed_integer(d.inputs[0]->data_type)) return x[0] != 0 ? 1 : 0;
+    return x[0] < 0 ? -1 : x[0] > 0 ? 1 : 0;
+}
 double is_nan(Args x, const ElementWiseDesc&) { return std::isnan(x[0]) ? 1.0 : 0.0; }
 double is_infinity(Args x, const ElementWiseDesc& d) {
     switch (attr_uint(d, "InfinityMode")) {

@@ -13,6 +13,9 @@
 
 namespace dmltool::ops::element_wise {
 
+// DirectML's departures on a row (below): the models the deviation registry names.
+std::vector<DeviationModel> element_wise_deviation_models(const FunctionSpec& function);
+
 namespace {
 
 class FamilyOp final : public Op {
@@ -62,18 +65,17 @@ public:
         return slots;
     }
 
-    // What --backend directml would give DirectML.dll: the row's members in DirectML's order (dml_binding.h, its
-    // layouts unit-tested). Not enabled yet: the family's cases have not run against DirectML.dll under Wine, and a
-    // departure of DirectML's without its registry entry would be a FAILED case in CI's DirectML stage. Until that
-    // campaign has run (docs/element-wise.md: DirectML), --backend directml reports these operators UNSUPPORTED.
+    // What --backend directml gives DirectML.dll: the row's members in DirectML's order (dml_binding.h, its layouts
+    // unit-tested; docs/element-wise.md: DirectML for the campaign against DirectML.dll under Wine).
     Result<DmlDesc> dml_desc(const OpDesc& op_desc) const override {
-        (void)op_desc;
-        return unsupported(std::string(name()) +
-                           ": the DirectML backend is not enabled for the element-wise and activation families yet "
-                           "(docs/element-wise.md: DirectML)");
+        return element_wise_dml_desc(static_cast<const ElementWiseDesc&>(op_desc));
     }
 
     const FeatureLevelTable& feature_levels() const override { return function_.feature_levels; }
+
+    // How DirectML 1.15.4 departs from the contract on this row (registered in gpu/directml/deviations/; evidence
+    // in results/directml_element_wise_2026-11-29.txt).
+    std::vector<DeviationModel> deviation_models() const override { return element_wise_deviation_models(function_); }
 
     Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
                          std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
@@ -142,6 +144,61 @@ private:
 };
 
 }  // namespace
+
+std::vector<DeviationModel> element_wise_deviation_models(const FunctionSpec& function) {
+    using Kind = DeviationModel::Kind;
+    std::vector<DeviationModel> models;
+    if (function.name == "ELEMENT_WISE_POW") {
+        // DirectML applies the ScaleBias to the ExponentTensor's elements too, not only to "the input".
+        models.push_back({.name = "pow-scale-bias-on-exponent",
+                          .kind = Kind::kSemantics,
+                          .applies = [](const OpDesc& d) { return static_cast<const ElementWiseDesc&>(d).scale_bias.has_value(); },
+                          .adjust_semantics = [](SemanticsOptions& s) { s.pow_scale_bias_on_exponent = true; },
+                          .unit_roundoff = 0});
+    }
+    // Inverse trigonometric and hyperbolic functions from coarse approximations (DirectML's shaders for a device
+    // below shader model 6: DXBC has no such instructions, so they are polynomials compiled into the shader):
+    // absolute errors of up to ~6e-5 (ASIN) where the contract allows ~1e-6. The contract's bound with a larger
+    // unit roundoff, the smallest power of two above the measured error/bound ratios (results/).
+    struct Coarse {
+        std::string_view row;
+        std::string_view model;
+        double unit_roundoff;
+    };
+    static constexpr Coarse kCoarse[] = {
+        {"ELEMENT_WISE_ASIN", "asin-coarse-approximation", 0x1p-17},
+        {"ELEMENT_WISE_ACOS", "acos-coarse-approximation", 0x1p-18},
+        {"ELEMENT_WISE_ATAN", "atan-coarse-approximation", 0x1p-19},
+        {"ELEMENT_WISE_ATAN_YX", "atan-yx-coarse-approximation", 0x1p-19},
+        {"ELEMENT_WISE_ASINH", "asinh-coarse-approximation", 0x1p-16},
+    };
+    // The softmax reductions of FLOAT16 computed in half precision (unit roundoff 2^-11), exponentials, sum, log
+    // and division included, although half-precision computation is not allowed (the registry entries name
+    // FLOAT16 only); half subnormals may flush to zero. As RESAMPLE's linear FLOAT16 entry.
+    static constexpr std::pair<std::string_view, std::string_view> kHalf[] = {
+        {"ACTIVATION_SOFTMAX", "softmax-half-precision-intermediates"},
+        {"ACTIVATION_SOFTMAX1", "softmax1-half-precision-intermediates"},
+        {"ACTIVATION_LOG_SOFTMAX", "log-softmax-half-precision-intermediates"},
+        {"ACTIVATION_LOG_SOFTMAX1", "log-softmax1-half-precision-intermediates"},
+    };
+    for (const auto& [row, model] : kHalf)
+        if (function.name == row)
+            models.push_back({.name = std::string(model),
+                              .kind = Kind::kErrorBound,
+                              .applies = nullptr,
+                              .adjust_semantics = nullptr,
+                              .unit_roundoff = 0x1p-11,
+                              .overflow_magnitude = 0,
+                              .smallest_normal = 0x1p-14});
+    for (const Coarse& c : kCoarse)
+        if (function.name == c.row)
+            models.push_back({.name = std::string(c.model),
+                              .kind = Kind::kErrorBound,
+                              .applies = nullptr,
+                              .adjust_semantics = nullptr,
+                              .unit_roundoff = c.unit_roundoff});
+    return models;
+}
 
 std::unique_ptr<Op> make_family_op(const FunctionSpec& function) { return std::make_unique<FamilyOp>(function); }
 

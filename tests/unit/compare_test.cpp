@@ -218,6 +218,38 @@ std::vector<bool> integer_verdicts(DataType type, const std::vector<double>& exa
     return passed;
 }
 
+// Tolerance::narrowing_toward_zero: a FLOAT16 output may be the float32 result rounded to nearest or toward zero
+// (Direct3D's float-to-float conversion rule), nothing else. 75.046875 is DirectML's ELEMENT_WISE_ADD case on
+// lavapipe: it gave 75 (toward zero); the nearest half is 75.0625. One ulp of half there is 0.0625.
+TEST(CompareToExact, Float16NarrowingTowardZeroAcceptsOnlyTheZeroSideNeighbour) {
+    const double c = 1e-6;
+    auto verdicts = [&](bool toward_zero, double exact, const std::vector<double>& got, double bound_factor = 1.0) {
+        Tolerance t = float32_bound();
+        t.narrowing_toward_zero = toward_zero;
+        std::vector<bool> passed;
+        for (double g : got) {
+            const ExactOutput e{{exact}, {c / (1.01 * 0x1p-24)}, 0, {}, {}, {}, {}};
+            passed.push_back(compare_to_exact(e, tensor(DataType::kFloat16, {1}, {g}), t, 8, bound_factor).verdict ==
+                             Verdict::kPassed);
+        }
+        return passed;
+    };
+    //                                        toward zero, nearest, beyond nearest, beyond toward zero
+    const std::vector<double> positive = {75.0, 75.0625, 75.125, 74.9375};
+    EXPECT_EQ(verdicts(true, 75.046875, positive), (std::vector<bool>{true, true, false, false}));
+    EXPECT_EQ(verdicts(false, 75.046875, positive), (std::vector<bool>{false, true, false, false}));
+    const std::vector<double> negative = {-75.0, -75.0625, -75.125, -74.9375};
+    EXPECT_EQ(verdicts(true, -75.046875, negative), (std::vector<bool>{true, true, false, false}));
+    EXPECT_EQ(verdicts(false, -75.046875, negative), (std::vector<bool>{false, true, false, false}));
+    // Just above a half (nearest and toward zero are both 75): the neighbours above and below still fail.
+    EXPECT_EQ(verdicts(true, 75.0 + 1e-4, {75.0, 75.0625, 74.9375}), (std::vector<bool>{true, false, false}));
+    // FLOAT32 outputs are not narrowed: the flag changes nothing.
+    Tolerance t = float32_bound();
+    t.narrowing_toward_zero = true;
+    const ExactOutput e{{1.0 + 0x1p-23 * 0.75}, {0.0}, 0, {}, {}, {}, {}};
+    EXPECT_EQ(compare_to_exact(e, f32({1.0}), t).verdict, Verdict::kFailed);
+}
+
 // Any conversion of the blend to an integer passes — the documentation names none; DirectML 1.15.4 and ONNX
 // Runtime truncate — and nothing farther: an output must lie between floor(exact - c) and ceil(exact + c).
 TEST(CompareToExact, IntegerOutputsAcceptEveryConversionToAnAdjacentInteger) {

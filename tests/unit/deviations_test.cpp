@@ -156,7 +156,7 @@ const json kNearestSource = {{"sequence", {{"start", 10}, {"step", 1}}}};
 
 TEST_F(DeviationsTest, ShippedRegistryNamesItsEntries) {
     EXPECT_EQ(shipped_.version, "1.15.4");
-    ASSERT_EQ(shipped_.entries.size(), 4u);
+    ASSERT_EQ(shipped_.entries.size(), 14u);
     EXPECT_EQ(shipped_.entries[0].id, "dml-1.15.4/resample-nearest-8bit-floor-halfpixel");
     for (const DeviationEntry& e : shipped_.entries) {
         EXPECT_FALSE(e.description.empty()) << e.id;
@@ -446,6 +446,77 @@ TEST(DeviationRegistry, RefusesBrokenFilesNamingFileAndPath) {
     EXPECT_NE(registry_error(ops, missing.dump()).find("/deviations/3/description: expected a one-line description, "
                                                        "found nothing"),
               std::string::npos);
+}
+
+// ---- the element-wise family (dml-1.15.4/pow-scale-bias-on-exponent, the coarse-approximation entries) ----------
+
+json pow_case(const std::string& name, bool scale_bias) {
+    json desc = {{"InputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 1, 4}}}},
+                 {"ExponentTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 1, 4}}}},
+                 {"OutputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 1, 4}}}}};
+    if (scale_bias) desc["ScaleBias"] = {{"Scale", 0.5}, {"Bias", 1.0}};
+    return {{"name", name},
+            {"operator", {{"type", "DML_OPERATOR_ELEMENT_WISE_POW"}, {"desc", desc}}},
+            {"inputs", {{"InputTensor", {{"values", {1, 2, 3, 4}}}}, {"ExponentTensor", {{"values", {3, 2, 1, 0.5}}}}}}};
+}
+
+// DirectML's POW scales the exponent too (measured: x = 1, e = 3 gives 1.5^2.5 = 2.75567651, not 1.5^3): that
+// deviates; the same with one output off by a relative 1e-4 (POW's bound there is ~1.5e-6 relative) fails.
+TEST_F(DeviationsTest, PowScaleBiasOnTheExponentDeviatesButAPlantedErrorFails) {
+    ModelBackend dml;
+    dml.semantics.pow_scale_bias_on_exponent = true;
+    CaseResult r = run(pow_case("pow/sb", true), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/pow-scale-bias-on-exponent"));
+    EXPECT_TRUE(has_id(r.predicted_deviations, "dml-1.15.4/pow-scale-bias-on-exponent"));
+    EXPECT_EQ(run(pow_case("pow/sb/none", true), dml, nullptr).status, CaseStatus::kFailed);
+
+    ModelBackend planted;
+    planted.semantics.pow_scale_bias_on_exponent = true;
+    planted.plant = [](std::vector<HostTensor>& out) { out[0].set_from_double(2, out[0].get_as_double(2) * (1 + 1e-4)); };
+    EXPECT_EQ(run(pow_case("pow/sb/planted", true), planted, &shipped_).status, CaseStatus::kFailed);
+
+    // Without a ScaleBias the model says nothing: the contract holds DirectML, and the exponent is left alone.
+    ModelBackend plain;
+    plain.semantics.pow_scale_bias_on_exponent = true;
+    CaseResult unscaled = run(pow_case("pow/plain", false), plain, &shipped_);
+    EXPECT_EQ(unscaled.status, CaseStatus::kPassed) << unscaled.reason;
+    EXPECT_TRUE(unscaled.predicted_deviations.empty());
+}
+
+json unary_case(const std::string& name, const std::string& type, const std::string& data_type) {
+    return {{"name", name},
+            {"operator",
+             {{"type", "DML_OPERATOR_" + type},
+              {"desc",
+               {{"InputTensor", {{"DataType", data_type}, {"Sizes", {1, 1, 4, 8}}}},
+                {"OutputTensor", {{"DataType", data_type}, {"Sizes", {1, 1, 4, 8}}}}}}}},
+            {"inputs", {{"InputTensor", {{"random", {{"seed", 7}, {"min", -0.95}, {"max", 0.95}}}}}}}};
+}
+
+// ASIN off by 6e-5 (DirectML's measured worst on lavapipe) deviates as the coarse approximation; 1e-3 off fails;
+// so does the same 6e-5 on SIN, whose registry has no such entry.
+TEST_F(DeviationsTest, CoarseAsinDeviatesButFartherOrOnOtherRowsFails) {
+    auto shift = [](double by) {
+        return [by](const HostTensor& in, HostTensor& out) {
+            for (uint64_t i = 0; i < out.element_count(); ++i) out.set_from_double(i, std::asin(in.get_as_double(i)) + by);
+        };
+    };
+    ModelBackend dml;
+    dml.compute = shift(6e-5);
+    CaseResult r = run(unary_case("asin/coarse", "ELEMENT_WISE_ASIN", "FLOAT32"), dml, &shipped_);
+    EXPECT_EQ(r.status, CaseStatus::kDeviates) << r.reason;
+    EXPECT_TRUE(has_id(r.deviations, "dml-1.15.4/asin-coarse-approximation"));
+    EXPECT_EQ(run(unary_case("asin/coarse/none", "ELEMENT_WISE_ASIN", "FLOAT32"), dml, nullptr).status,
+              CaseStatus::kFailed);
+    ModelBackend far;
+    far.compute = shift(1e-3);
+    EXPECT_EQ(run(unary_case("asin/far", "ELEMENT_WISE_ASIN", "FLOAT32"), far, &shipped_).status, CaseStatus::kFailed);
+    ModelBackend sin;
+    sin.compute = [](const HostTensor& in, HostTensor& out) {
+        for (uint64_t i = 0; i < out.element_count(); ++i) out.set_from_double(i, std::sin(in.get_as_double(i)) + 6e-5);
+    };
+    EXPECT_EQ(run(unary_case("sin/coarse", "ELEMENT_WISE_SIN", "FLOAT32"), sin, &shipped_).status, CaseStatus::kFailed);
 }
 
 TEST(DeviationRegistry, VersionsPickTheSameOrNewestOlder) {
