@@ -1,4 +1,6 @@
 // CLI11 wiring: turns argv into the option structs of commands.h and dispatches. Nothing below app/ sees CLI11.
+// About 600 lines: every subcommand's options in one file, so that flags shared between commands (run and bench,
+// the report options) read alike; the commands' work is in their own files.
 #include "app/cli.h"
 
 #include <CLI/CLI.hpp>

@@ -1,3 +1,7 @@
+// The ONNX -> DirectML mapping: one short mapper per ONNX operator (each citing the DirectML provider file it
+// follows) and the table that names them at the end. Over 600 lines because it is one table: a reader checks a row
+// of docs/importing-models.md against its mapper here, and the mappers share the attribute and shape helpers above
+// them; a split by operator family would put those helpers in a header for no reader's benefit.
 #include "model_import/onnx_to_dml.h"
 
 #include <algorithm>

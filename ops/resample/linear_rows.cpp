@@ -4,6 +4,8 @@
 // the documented order with plain vectorizable double arithmetic (blend_corners_loop). The tests check it
 // against the per-element form in reference.cpp byte for byte (linear_rows_test.cpp, resample_test.cpp). The vector
 // loops are compiled for SSE2, AVX2 and AVX-512 and picked by SimdLevel (reference_internal.h).
+// Over 600 lines on purpose: the three SIMD forms of each loop sit side by side so that a change to one is seen
+// against the others.
 #include <algorithm>
 #include <bit>
 #include <cmath>
