@@ -33,7 +33,7 @@ assert set(cases) == {"d2s/pass", "d2s/fail"}, cases
 assert cases["d2s/pass"].find("failure") is None
 failure = cases["d2s/fail"].find("failure")
 assert failure is not None and failure.get("type") == "FAILED", ET.tostring(cases["d2s/fail"])
-assert re.search(r"repro: [^ ]*dmltool(\.exe)? run", failure.text), failure.text
+assert re.search(r"repro: [^ ]*dmltool(\.exe)?'? run", failure.text), failure.text
 
 with open(sys.argv[2]) as f:
     report = json.load(f)  # raises on malformed JSON
