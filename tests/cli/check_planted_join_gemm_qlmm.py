@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
+import planted_support  # noqa: E402
 
 import dml_oracle as oracle  # noqa: E402
 
@@ -98,38 +99,8 @@ def main():
             if wrong.shape != want.shape or np.array_equal(wrong, want):
                 print(f"FAIL: the planted mistake does not change {case['name']}'s expectation")
                 return 1
-            for label, arr in (("right", want), ("planted", wrong)):
-                c = json.loads(json.dumps(case))
-                c["name"] = f"{label}/{case['name']}"
-                for m, src in c["inputs"].items():
-                    for i, s in enumerate(src if isinstance(src, list) else [src]):
-                        key = f"/{c['name']}/{m}" + (f"/{i}" if isinstance(src, list) else "")
-                        datasets[key] = t[m][i] if isinstance(src, list) else t[m]
-                        s.update({"hdf5": "data/planted.h5", "dataset": key})
-                key = f"/{c['name']}/expected"
-                datasets[key] = arr
-                c["expected"]["OutputTensor"] = {"hdf5": "data/planted.h5", "dataset": key}
-                out_cases.append(c)
-    if len(out_cases) != 2 * len(PLANTED):
-        print(f"FAIL: found {len(out_cases) // 2} of the {len(PLANTED)} cases to plant mistakes in")
-        return 1
-    with h5py.File(os.path.join(work, "data", "planted.h5"), "w") as h5:
-        for key, arr in datasets.items():
-            h5.create_dataset(key, data=arr)
-    with open(os.path.join(work, "planted.json"), "w", encoding="utf-8") as f:
-        json.dump({"cases": out_cases}, f)
-    report = os.path.join(work, "planted_report.json")
-    result = subprocess.run([dmltool, "run", "--backend", "cpu", "--json", report, "planted.json"], cwd=work,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
-    with open(report, encoding="utf-8") as f:
-        status = {c["name"]: c["status"] for c in json.load(f)["cases"]}
-    bad = [f"{n}: {s}" for n, s in sorted(status.items())
-           if (n.startswith("right/") and s != "PASSED") or (n.startswith("planted/") and s != "FAILED")]
-    if bad or len(status) != len(out_cases):
-        print("FAIL: expected right/* PASSED and planted/* FAILED:\n  " + "\n  ".join(bad) + "\n" + result.stdout[-3000:])
-        return 1
-    print(f"check_planted_join_gemm_qlmm: {len(PLANTED)} planted mistakes FAILED, the oracle's expectations PASSED")
-    return 0
+            planted_support.add_pair(case, t, want, wrong, out_cases, datasets)
+    return planted_support.run_pairs(dmltool, work, out_cases, datasets, len(PLANTED), "check_planted_join_gemm_qlmm")
 
 
 if __name__ == "__main__":
