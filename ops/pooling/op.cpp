@@ -24,6 +24,11 @@
 #include "core/op.h"
 #include "ops/pooling/pooling.h"
 
+namespace {
+// See dml_desc: false until the pooling operators have run against DirectML.dll under Wine.
+constexpr bool kDirectMLBindingVerified = false;
+}  // namespace
+
 namespace dmltool::ops::pooling {
 namespace {
 
@@ -264,6 +269,13 @@ public:
 
     // DirectML's member order (the documentation's struct of each operator).
     Result<DmlDesc> dml_desc(const OpDesc& base) const override {
+        // Not yet given to DirectML.dll: the binding below was written from the docs but never run against the DLL
+        // (docs/operators-pooling.md: DirectML), and CI's DirectML stage fails on any unregistered departure. Its
+        // first Wine run (2026-11-29) stopped at MAX_POOLING2 without OutputIndicesTensor: an absent optional
+        // output is not a tensor slot, so the desc's members and the slots disagree. Enable after a Wine campaign.
+        if (!kDirectMLBindingVerified)
+            return unsupported(std::string(kind_name(kind_)) + ": the DirectML binding is not verified against "
+                               "DirectML.dll yet (docs/operators-pooling.md: DirectML)");
         const auto& d = static_cast<const PoolingDesc&>(base);
         const auto maybe = [](const std::optional<TensorDesc>& t) { return t ? &*t : nullptr; };
         DmlDesc dml{std::string(kind_name(kind_)), {}};
