@@ -270,9 +270,9 @@ public:
     // DirectML's member order (the documentation's struct of each operator).
     Result<DmlDesc> dml_desc(const OpDesc& base) const override {
         // Not yet given to DirectML.dll: the binding below was written from the docs but never run against the DLL
-        // (docs/operators-pooling.md: DirectML), and CI's DirectML stage fails on any unregistered departure. Its
-        // first Wine run (2026-11-29) stopped at MAX_POOLING2 without OutputIndicesTensor: an absent optional
-        // output is not a tensor slot, so the desc's members and the slots disagree. Enable after a Wine campaign.
+        // (docs/operators-pooling.md: DirectML), and CI's DirectML stage fails on any unregistered departure. In its
+        // first Wine run (2026-11-29) MAX_POOLING2 without OutputIndicesTensor came out FAILED: the desc listed the
+        // absent optional output, which is not a tensor slot. Enable after a Wine campaign.
         if (!kDirectMLBindingVerified)
             return unsupported(std::string(kind_name(kind_)) + ": the DirectML binding is not verified against "
                                "DirectML.dll yet (docs/operators-pooling.md: DirectML)");
