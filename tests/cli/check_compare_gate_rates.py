@@ -151,7 +151,7 @@ def main(dmltool, cases, out_dir, gates="20"):
     lines = [f"{kind}: {ok} of {total} gates as required, {decided[kind]} decided (exit 0 or 1)"
              for kind, (ok, total) in sorted(tallies.items())]
     lines.append(f"separate_planted: the planted case named SLOWER in {detected[0]} of {tallies['separate_planted'][1]}")
-    lines.append(f"seconds: A/B gates {ab_seconds:.1f} ({2 * gates} gates of {ROUNDS} rounds), separate runs "
+    lines.append(f"seconds: A/B gates {ab_seconds:.1f} ({2 * gates} gates of at most {ROUNDS} rounds), separate runs "
                  f"{separate_seconds:.1f} ({2 * gates + 1} bench runs, {2 * gates} compares)")
     for kind, details in sorted(examples.items()):
         lines.append(f"{kind} misses: " + " | ".join(details[:5]))
