@@ -1,5 +1,7 @@
 #include "tests/testing/gpu_testing.h"
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -45,8 +47,11 @@ HostTensor random_tensor(DataType type, Dims sizes, uint64_t seed, double lo, do
         if (is_float(type)) {
             t.set_from_double(i, random_float_element(seed, i, lo, hi));
         } else {
-            const uint64_t width = uint64_t(hi - lo) + 1;
-            t.set_from_double(i, lo + double(random_bits(seed, i) % width));
+            // Clamped to the type's range: a caller's [-128, 255] means "all of int8 or uint8", and a value outside
+            // the type would be undefined on conversion (UBSan caught the QLMM and pooling GPU tests doing it).
+            const double low = std::max(lo, double(integer_min(type))), high = std::min(hi, double(integer_max(type)));
+            const uint64_t width = uint64_t(high - low) + 1;
+            t.set_from_double(i, low + double(random_bits(seed, i) % width));
         }
     }
     return t;

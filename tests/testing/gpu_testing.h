@@ -38,7 +38,8 @@ struct DifferentialResult {
 // Runs the case on both sides. The returned message names the seed and the written repro files.
 DifferentialResult run_differential(const Op& op, const DifferentialCase& c);
 
-// Random logical tensor of `type` (uniform over [lo, hi], integers inclusive), deterministic in seed.
+// Random logical tensor of `type` (uniform over [lo, hi], integers inclusive and clamped to the type's range),
+// deterministic in seed.
 HostTensor random_tensor(DataType type, Dims sizes, uint64_t seed, double lo, double hi);
 
 }  // namespace dmltool::testing
