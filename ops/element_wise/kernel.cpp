@@ -5,9 +5,9 @@
 #include <compare>
 #include <cstring>
 #include <map>
-#include <mutex>
 
 #include "ops/element_wise/kernel_bodies.h"
+#include "shaders/kernel_memo.h"
 
 namespace dmltool::ops::element_wise {
 namespace {
@@ -283,15 +283,7 @@ Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
 }
 
 Result<std::shared_ptr<const std::vector<uint8_t>>> element_wise_kernel(const KernelSpec& spec) {
-    static std::mutex mutex;
-    static std::map<KernelSpec, std::shared_ptr<const std::vector<uint8_t>>> cache;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(spec);
-    if (it != cache.end()) return it->second;
-    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_element_wise_kernel(spec));
-    auto shared = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
-    cache.emplace(spec, shared);
-    return shared;
+    return shaders::memoized_kernel(spec, build_element_wise_kernel);
 }
 
 Status check_problem(const ElementWiseProblem& problem) {

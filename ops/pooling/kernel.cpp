@@ -12,13 +12,13 @@
 // Elements are loaded and stored through shaders/elements.h (sub-word outputs with atomic and/or, race-free).
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "ops/pooling/kernel.h"
 #include "ops/pooling/pooling.h"
 #include "shaders/elements.h"
+#include "shaders/kernel_memo.h"
 
 namespace dmltool::ops::pooling {
 namespace {
@@ -230,15 +230,8 @@ Result<std::vector<uint8_t>> build_kernel(const KernelOptions& o) {
 }
 
 Result<std::shared_ptr<const std::vector<uint8_t>>> cached_kernel(const KernelOptions& options) {
-    static std::mutex mutex;
-    static std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> cache;
-    std::lock_guard<std::mutex> lock(mutex);
-    const std::string key = options.key();
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_kernel(options));
-    auto stored = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
-    cache.emplace(key, stored);
-    return stored;
+    // Keyed by options.key(): the options themselves have no ordering.
+    return shaders::memoized_kernel(options.key(), [&](const std::string&) { return build_kernel(options); });
 }
 
 // The channel's physical stride of a per-channel quantization tensor ({C}, or C on dim 1); 0 per tensor.

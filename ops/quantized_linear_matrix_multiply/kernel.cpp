@@ -6,10 +6,10 @@
 // (abs 1) says so.
 #include <algorithm>
 #include <map>
-#include <mutex>
 
 #include "ops/quantized_linear_matrix_multiply/qlmm.h"
 #include "shaders/elements.h"
+#include "shaders/kernel_memo.h"
 
 namespace dmltool::ops::quantized_linear_matrix_multiply {
 namespace {
@@ -116,15 +116,7 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
 }
 
 Result<std::shared_ptr<const std::vector<uint8_t>>> kernel(const KernelSpec& spec) {
-    static std::mutex mutex;
-    static std::map<KernelSpec, std::shared_ptr<const std::vector<uint8_t>>> cache;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(spec);
-    if (it != cache.end()) return it->second;
-    DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_kernel(spec));
-    auto shared = std::make_shared<const std::vector<uint8_t>>(std::move(blob));
-    cache.emplace(spec, shared);
-    return shared;
+    return shaders::memoized_kernel(spec, build_kernel);
 }
 
 }  // namespace
