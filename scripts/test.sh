@@ -10,21 +10,45 @@
 #   scripts/test.sh [CTEST_ARGS...]
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$repo/scripts/build.sh"
-(cd "$repo/build" && ctest --output-on-failure -j "$(nproc)" "$@")
+
+# Each stage's wall time, printed at the end whether the run passes or stops at a failed stage: the last lines of
+# a CI log then say where its minutes went (CI's limit is 90 minutes; the aim is under 60, docs/testing.md).
+run_start=$(date +%s)
+stage_times=()
+timed() {  # timed NAME COMMAND...: runs COMMAND and records its wall time under NAME
+  local name=$1 start
+  shift
+  start=$(date +%s)
+  "$@"
+  stage_times+=("$(printf '%-28s %5d s' "$name" "$(( $(date +%s) - start ))")")
+}
+print_stage_times() {
+  local rc=$?
+  echo "=== test.sh stage times (exit $rc after $(( $(date +%s) - run_start )) s):"
+  local line
+  for line in "${stage_times[@]}"; do echo "  $line"; done
+  [ "$rc" -eq 0 ] || echo "  (the stage after the last one listed failed)"
+}
+trap print_stage_times EXIT
+
+timed build "$repo/scripts/build.sh"
+release_ctest() { (cd "$repo/build" && ctest --output-on-failure -j "$(nproc)" "$@"); }
+timed ctest release_ctest "$@"
 if [ "${DMLTOOL_TEST_WINDOWS:-1}" != 0 ]; then
-  "$repo/scripts/test_windows.sh"
+  timed windows "$repo/scripts/test_windows.sh"
 fi
 if [ "${DMLTOOL_TEST_DIRECTML:-1}" != 0 ]; then
-  "$repo/scripts/directml_wine_probe.sh"  # DirectML.dll + dml_api.h + Mesa 25 lavapipe under Wine, no dmltool build
-  "$repo/scripts/test_directml_wine.sh"
+  # DirectML.dll + dml_api.h + Mesa 25 lavapipe under Wine, no dmltool build
+  timed directml_probe "$repo/scripts/directml_wine_probe.sh"
+  timed directml_suite "$repo/scripts/test_directml_wine.sh"
   # Random differential testing against the real DLL (docs/generated-cases.md), 200 cases per seed; every FAILED
   # case is shrunk to a repro under build-windows/diff_directml_*/repro/. Both seeds gate: the fixed one, and the
   # date's, which explores new cases every day (ten seeds, 4000 cases: 0 failed,
   # results/diff_directml_2026-11-28_seeds.txt). DMLTOOL_DIFF_DATE_GATES=0 reports the date's seed without gating.
   # The seed operators by name (--count is per operator: "all" would multiply it by every registered operator).
   seeds='SPLIT,RESAMPLE,DEPTH_TO_SPACE1,QUANTIZED_LINEAR_CONVOLUTION'
-  "$repo/scripts/diff_directml.sh" --count 50 --seed 20261128 --operators "$seeds" --out build-windows/diff_directml_fixed
+  timed diff_directml_seed_ops "$repo/scripts/diff_directml.sh" --count 50 --seed 20261128 --operators "$seeds" \
+    --out build-windows/diff_directml_fixed
   # The element-wise and activation families (docs/element-wise.md: DirectML), fixed seed, gating: the 58 of their 89
   # operators whose random cases agree with DirectML 1.15.4 (or deviate as registered) under seeds 20261129 and
   # 20261130 (results/directml_element_wise_2026-11-29.txt; 12 cases each, ~1-2 min on the 2-core machine). The
@@ -47,7 +71,7 @@ ELEMENT_WISE_RECIP,ELEMENT_WISE_ROUND,ELEMENT_WISE_SINH,ELEMENT_WISE_SQRT,ELEMEN
 ELEMENT_WISE_TAN,ELEMENT_WISE_TANH
 OPS
 )"
-  "$repo/scripts/diff_directml.sh" --count 12 --seed 20261129 --operators "$family_ops" \
+  timed diff_directml_families "$repo/scripts/diff_directml.sh" --count 12 --seed 20261129 --operators "$family_ops" \
     --out build-windows/diff_directml_element_wise
   today="$(date +%Y%m%d)"
   if [ "$today" != 20261128 ]; then
@@ -57,6 +81,6 @@ OPS
   fi
 fi
 if [ "${DMLTOOL_TEST_SANITIZED:-1}" != 0 ]; then
-  "$repo/scripts/test_sanitized.sh"
-  "$repo/scripts/fuzz.sh" "${DMLTOOL_FUZZ_SECONDS:-90}"
+  timed sanitized "$repo/scripts/test_sanitized.sh"
+  timed fuzz "$repo/scripts/fuzz.sh" "${DMLTOOL_FUZZ_SECONDS:-90}"
 fi
