@@ -47,6 +47,7 @@ for lib in libGLdispatch.so.0 libGLX.so.0 libGL.so.1 libEGL.so.1 libOpenGL.so.0;
 cp -r "$repo/cases" "$out/cases"
 cp "$repo/scripts/gpu_machine/run.sh" "$out/"
 cp "$repo/scripts/gpu_machine/pytorch_baseline.py" "$repo/scripts/gpu_machine/pytorch_element_wise.py" \
+   "$repo/scripts/gpu_machine/pytorch_layers.py" \
    "$repo/scripts/gpu_machine/compare.py" "$out/"
 if [ "$with_directml" = 1 ]; then
   cp "$repo/scripts/gpu_machine/wine_env.sh" "$out/"

@@ -21,6 +21,8 @@ file's sweeps are expanded by `dmltool list --json` (the packaged binary beside 
   cuDNN's pick is itself a timing, made once per process: on an H100 the 256x14x14 layer ran 186 us in two
   processes and 255 us in a third. So each convolution is timed in --cudnn-picks processes (default 3: this one
   and fresh ones) and the fastest counts; every pick's median is kept (cudnn_picks_ms).
+- GEMM, QUANTIZED_LINEAR_MATRIX_MULTIPLY, JOIN, pooling, ELEMENT_WISE_QUANTIZED_LINEAR_ADD (imported models'
+  layers): pytorch_layers.py beside this script, float32 layers of the same shapes.
 - ELEMENT_WISE_* and ACTIVATION_*: PyTorch's own out-of-place operation on tensors with the case's sizes and strides
   (pytorch_element_wise.py beside this script says how each is mirrored and which are not).
 - copy: a plain device-to-device copy of 1 GiB, for reference against dmltool's copy probe.
@@ -44,6 +46,7 @@ import torch
 import torch.nn.functional as F
 
 import pytorch_element_wise  # beside this script: the element-wise and activation families
+import pytorch_layers  # beside this script: the other layers of imported int8 CNNs (GEMM, QLMM, JOIN, pooling, QL add)
 
 TORCH_DTYPES = {"FLOAT32": torch.float32, "FLOAT16": torch.float16, "INT8": torch.int8, "UINT8": torch.uint8,
                 "INT32": torch.int32}
@@ -143,13 +146,21 @@ def convolution(desc):
     w = torch.rand(w_desc["Sizes"], device="cuda", dtype=torch.float32) - 0.5
     bias = torch.rand((w_desc["Sizes"][0],), device="cuda", dtype=torch.float32)
     start, end = desc.get("StartPadding", [0, 0]), desc.get("EndPadding", [0, 0])
-    if start != end:
-        raise NotImplementedError("asymmetric padding has no F.conv2d equivalent")
+    # Asymmetric padding (ONNX SAME_UPPER, strided layers of imported models): an F.pad before an unpadded
+    # F.conv2d, as PyTorch runs such a layer: one more kernel, counted in PyTorch's time.
+    pad = [] if start == end else [start[1], end[1], start[0], end[0]]
     stride, dilation, groups = desc.get("Strides", [1, 1]), desc.get("Dilations", [1, 1]), desc.get("GroupCount", 1)
     macs = math.prod(y_desc["Sizes"]) * math.prod(w_desc["Sizes"][1:])
     moved = sum(tensor_bytes(desc[k]) for k in ("InputTensor", "FilterTensor", "OutputTensor"))
     if "BiasTensor" in desc:
         moved += tensor_bytes(desc["BiasTensor"])
+
+    if pad:
+        def run():
+            return F.conv2d(F.pad(x, pad), w, bias, stride=stride, padding=0, dilation=dilation, groups=groups)
+
+        return (run, "F.pad + F.conv2d float32 (cuDNN, TF32 off)", moved, 2 * macs,
+                "float32 operands; dmltool's are 8-bit; asymmetric padding as F.pad")
 
     def run():
         return F.conv2d(x, w, bias, stride=stride, padding=start, dilation=dilation, groups=groups)
@@ -158,7 +169,8 @@ def convolution(desc):
 
 
 WORKLOADS = {"DML_OPERATOR_DEPTH_TO_SPACE1": depth_to_space, "DML_OPERATOR_SPLIT": split,
-             "DML_OPERATOR_RESAMPLE": resample, "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION": convolution}
+             "DML_OPERATOR_RESAMPLE": resample, "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION": convolution,
+             **pytorch_layers.WORKLOADS}
 
 
 def measure(name, build, samples, batch):

@@ -18,14 +18,17 @@
 #                                    (WINE_BENCH_GROUPS, default "d2s split resample"), --backend directml then
 #                                    --backend gpu (ARGS go to both), each under timeout WINE_BENCH_TIMEOUT (900 s)
 #                                    or an even share of the time to WINE_DEADLINE (epoch seconds), if sooner;
-#                                    WINE_BENCH_BACKENDS="gpu" (or "directml") times one side only
+#                                    WINE_BENCH_BACKENDS="gpu" (or "directml") times one side only; a group is
+#                                    the case-name prefix after WINE_BENCH_PREFIX (default "perf/"; imported
+#                                    models: WINE_BENCH_PREFIX= WINE_BENCH_GROUPS="MODEL ..."); WINE_RUN=0 skips
+#                                    the run of cases/*.json (bench checks every case it times anyway)
 #   bash run.sh all [ARGS...]        bench (the Linux build and PyTorch), then directml; ARGS go to every bench
 #   directml and all write more than the device's 8 files: wine_setup.txt xvfb.log wine_list.txt wine_run.txt
 #   wine_run.json wine_junit.xml {directml,wine_gpu}_GROUP_{bench.json,bench.txt,report.json}: tar $OUT up on the
 #   device; scripts/gpu_machine/directml_table.py makes the table of DirectML vs dmltool's kernels vs PyTorch.
 # Environment: PERF_FILTER=REGEX limits both dmltool and PyTorch to matching perf cases; RUN_SUITE=0 skips the
 # correctness suite; BENCH_BACKEND=both also times the CPU reference (slow on the perf shapes); PERF_CASES picks
-# another case file (default cases/perf/perf.json).
+# another case file (default cases/perf/perf.json); PYTORCH_ARGS go to pytorch_baseline.py (e.g. "--cudnn-picks 1").
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$here/out}"
@@ -65,9 +68,11 @@ run_directml() {
   cat "$out/wine_list.txt"
   local run_filter=()
   [ -n "${WINE_RUN_FILTER:-}" ] && run_filter=(--filter "$WINE_RUN_FILTER")
-  wine_run run cases/*.json --backend all "${run_filter[@]}" --junit "$out/wine_junit.xml" --json "$out/wine_run.json" \
-    >"$out/wine_run.txt" 2>&1 || status=$?
-  tail -n 5 "$out/wine_run.txt"
+  if [ "${WINE_RUN:-1}" != 0 ]; then
+    wine_run run cases/*.json --backend all "${run_filter[@]}" --junit "$out/wine_junit.xml" --json "$out/wine_run.json" \
+      >"$out/wine_run.txt" 2>&1 || status=$?
+    tail -n 5 "$out/wine_run.txt"
+  fi
   if [ "${WINE_BENCH:-1}" != 0 ]; then
     # One bench per operator group and backend, DirectML then dmltool's kernels for each group, so that the two
     # sides of a ratio run minutes apart at most and a group that runs out of time loses only itself (Google
@@ -91,10 +96,10 @@ run_directml() {
         left=$(( left - 1 ))
         echo "== bench $group --backend $backend ($(date -u +%T), limit ${limit} s)"
         timeout "$limit" "$WINE64" "$DMLTOOL_EXE" bench "$cases" --backend "$backend" \
-          --filter "^perf/$group/" -v --benchmark_out="$out/${name}_bench.json" \
+          --filter "^${WINE_BENCH_PREFIX-perf/}$group/" -v --benchmark_out="$out/${name}_bench.json" \
           --benchmark_out_format=json --report-json "$out/${name}_report.json" "$@" </dev/null \
           >"$out/${name}_bench.txt" 2>&1 || { echo "exit $?" >>"$out/${name}_bench.txt"; status=1; }
-        grep -E '^(RESAMPLE|DEPTH|SPLIT|QUANT)' "$out/${name}_bench.txt" | cut -c1-160
+        grep -E '^(RESAMPLE|DEPTH|SPLIT|QUANT|MAX_POOL|AVERAGE|GEMM|JOIN|ELEMENT|ACTIVATION)' "$out/${name}_bench.txt" | cut -c1-160
         tail -n 1 "$out/${name}_bench.txt"
       done
     done
@@ -124,7 +129,8 @@ if [ "$mode" = bench ] || [ "$mode" = all ]; then
     --benchmark_out="$out/bench.json" --benchmark_out_format=json \
     --report-json "$out/report.json" --report-csv "$out/report.csv" "$@" 2>&1 | tee "$out/bench.txt" || status=$?
   if command -v python3 >/dev/null; then
-    python3 "$here/pytorch_baseline.py" --cases "$cases" --dmltool "$dmltool" "${filter[@]}" --out "$out/pytorch.json" 2>&1 \
+    python3 "$here/pytorch_baseline.py" --cases "$cases" --dmltool "$dmltool" "${filter[@]}" --out "$out/pytorch.json" \
+      ${PYTORCH_ARGS:-} 2>&1 \
       | tee -a "$out/bench.txt" || status=$?
     if [ -f "$out/bench.json" ] && [ -f "$out/pytorch.json" ]; then
       python3 "$here/compare.py" "$out/bench.json" "$out/pytorch.json" --report "$out/report.json" \
