@@ -389,10 +389,14 @@ Result<NodeMapping> map_resize(const NodeContext& c) {
         });
     if (!same)
         return unsupported_node("Resize mode '" + mode + "' with '" + coordinates + "' needs DML_OPERATOR_RESAMPLE1");
-    return map_unary(c, "DML_OPERATOR_RESAMPLE",
-                     {{"InterpolationMode", mode == "linear" ? "DML_INTERPOLATION_MODE_LINEAR"
-                                                             : "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR"},
-                      {"Scales", scales}});
+    TRY_ASSIGN(mapping, map_unary(c, "DML_OPERATOR_RESAMPLE",
+                                  {{"InterpolationMode", mode == "linear" ? "DML_INTERPOLATION_MODE_LINEAR"
+                                                                          : "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR"},
+                                   {"Scales", scales}}));
+    // The output is the node's output, not the input's size (map_unary's): RESAMPLE accepts any output size, so
+    // an input-sized one validates and computes only the upscaled image's top-left part.
+    mapping.cases.at(0).desc["OutputTensor"] = tensor_json(y.type, out);
+    return mapping;
 }
 
 // Split -> DML_OPERATOR_SPLIT (DmlOperatorSplit.cpp).
