@@ -125,7 +125,8 @@ Result<HostTensor> read_network_tensor(const ImportOptions& options, const Model
     if (onnx_desc.sizes.empty()) onnx_desc.sizes = {1};
     (void)validate_tensor_desc(onnx_desc, TensorRole::kInput, false);
     auto read = read_hdf5_tensor(options.tensors_from, tensor_dataset(tensor), onnx_desc);
-    if (!read.is_ok()) return read.status().with_context(context);
+    // The file is the user's input: an unreadable one is bad input (exit 2), as a case file's HDF5 source is.
+    if (!read.is_ok()) return invalid_input(read.status().with_context(context).message());
     const json& member_json = member_desc(desc, member);
     std::optional<Dims> strides;
     if (member_json.contains("Strides")) strides = member_json["Strides"].get<Dims>();
