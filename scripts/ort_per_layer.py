@@ -314,12 +314,13 @@ def check_model(args, model_path, dmltool, node, lines):
             ex = next((o for o in exact[n.name]["outputs"] if o["output"] == out["output"]), None)
             differing = ex["mismatches"] if ex else "?"
             parts.append(f"{out['output']}: max |diff| {out['max_abs_error']:g}, max ulp {out['max_ulp_error']}, "
-                         f"tolerance {out['tolerance']}, {differing} of {out['elements']} elements differ")
+                         f"tolerance {out['tolerance']}, {out['mismatches']} outside it, {differing} of "
+                         f"{out['elements']} elements differ at all")
         if case["status"] == "PASSED":
             verdict = "agree"
             counts["agree"] += 1
         else:
-            verdict = f"DISAGREE ({case['status']}{': ' + case['reason'] if case.get('reason') else ''})"
+            verdict = f"DISAGREE ({case['status']})"
             counts["disagree"] += 1
         lines.append(f"{name}  {n.name}  {op}  {operator}  {verdict}  {'; '.join(parts)}")
     lines.append(f"# {name}: integer outputs where the reference and ONNX Runtime differ at all (each must be "
@@ -374,7 +375,11 @@ def main():
     dmltool = shlex.split(args.dmltool)
     version = run([node, "-e", "console.log(require('onnxruntime-node').env.versions.node)"],
                   env=dict(os.environ, NODE_PATH=args.node_path)).stdout.strip()
-    lines = [f"# ONNX Runtime {version} (onnxruntime-node, CPU execution provider, graph optimizations disabled, "
+    commit = subprocess.run(["git", "-C", REPO, "describe", "--always", "--dirty"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, check=False).stdout.strip() or "unknown"
+    lines = [f"# command: {shlex.join(['scripts/ort_per_layer.py'] + sys.argv[1:])}",
+             f"# dmltool source: {commit}",
+             f"# ONNX Runtime {version} (onnxruntime-node, CPU execution provider, graph optimizations disabled, "
              f"1 thread) vs dmltool's CPU reference (dmltool run --backend cpu); input: normal(0, 1), seed {args.seed},"
              f" batch {args.batch}",
              "# model  node  ONNX operator  DirectML operator  verdict  per output: largest difference from the "
