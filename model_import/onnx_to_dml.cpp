@@ -45,7 +45,8 @@ public:
             return s;
         }
         s.kind = InputSource::Kind::kData;
-        // An initializer's shape is checked by shape inference against the node's, so the layout cannot fail.
+        // Shape inference checked the initializer's shape against the node's. Were a mapper to lay it out wrongly,
+        // the data stays empty and the written case is INVALID when run, instead of reading past the initializer.
         if (auto data = lay_out(*init, sizes, strides); data.is_ok()) s.data = std::move(*data);
         return s;
     }
