@@ -404,6 +404,10 @@ int run_cli(int argc, char** argv) {
     import->add_flag("--dedupe,!--no-dedupe", [&import_options](int64_t count) { import_options.no_dedupe = count < 0; },
                      "One case per distinct (operator, desc), tagged with every node it stands for (default); "
                      "--no-dedupe writes one case per node");
+    import->add_option("--tensors-from", import_options.tensors_from,
+                       "An HDF5 file of the network's tensors from one inference (a dataset per ONNX tensor, e.g. "
+                       "scripts/ort_per_layer.py's dump of ONNX Runtime): each case reads its node's actual inputs "
+                       "and expects its actual outputs; one case per node");
     import->add_flag("--strict", import_options.strict, "Exit 1 when any node is unsupported");
     import->add_flag("-v,--verbose", import_options.verbose, "Print why each unsupported operator type is unsupported");
 

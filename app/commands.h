@@ -107,6 +107,7 @@ struct ImportCommandOptions {
     std::optional<uint32_t> batch;
     std::string name;
     bool no_dedupe = false;
+    std::string tensors_from;  // --tensors-from FILE.h5: each node's actual inputs and outputs (one case per node)
     bool strict = false;   // exit 1 when a node is unsupported
     bool verbose = false;  // -v: each unsupported operator type's reason
 };

@@ -15,6 +15,7 @@ int import_command(const ImportCommandOptions& options, const OpRegistry& regist
     import.out_dir = options.out_dir;
     import.name = options.name;
     import.dedupe = !options.no_dedupe;
+    import.tensors_from = options.tensors_from;
     if (options.batch) import.batch = *options.batch;
     auto summary = model_import::import_model(import, registry);
     if (!summary.is_ok()) return report_error(summary.status(), summary.status().code() == ErrorCode::kInternal ? 3 : 2);

@@ -23,6 +23,7 @@ struct PendingCase {
     std::string onnx_op;
     std::vector<std::string> nodes;
     std::string name;
+    std::map<std::string, HostTensor> expected;  // --tensors-from: output member -> the node's actual output
 };
 
 // Case and file names keep letters, digits, '_', '-' and '.'; anything else becomes '_'.
@@ -80,17 +81,87 @@ json case_json(const PendingCase& c, const std::string& model, const std::string
             inputs[member] = std::move(value);
         }
     }
+    json expected = json::object();
+    for (const auto& [member, tensor] : c.expected) {
+        json value = {{"hdf5", data_file}, {"dataset", dataset_of(c.name + "/expected", member)}};
+        if (const auto array = array_member(member)) {
+            if (!expected.contains(array->first)) expected[array->first] = json::array();
+            expected[array->first][array->second] = std::move(value);
+        } else {
+            expected[member] = std::move(value);
+        }
+    }
     std::string nodes;
     for (const auto& n : c.nodes) nodes += (nodes.empty() ? "" : ", ") + n;
-    return {{"name", c.name},
+    json tags = {"imported", "model:" + model, "nodes:" + std::to_string(c.nodes.size())};
+    if (!c.expected.empty()) tags.push_back("tensors-from");
+    json result = {{"name", c.name},
             {"description", model + ": ONNX " + c.onnx_op + " (" + std::to_string(c.nodes.size()) + " node" +
                                 (c.nodes.size() == 1 ? "" : "s") + "): " + nodes},
             {"operator", {{"type", c.mapped.dml_operator}, {"desc", c.mapped.desc}}},
-            {"inputs", inputs},
-            {"tags", {"imported", "model:" + model, "nodes:" + std::to_string(c.nodes.size())}}};
+            {"inputs", inputs}};
+    if (!validation && !expected.empty()) result["expected"] = std::move(expected);
+    result["tags"] = std::move(tags);
+    return result;
+}
+
+// The desc member's tensor desc ("InputTensors[2]": the array's element 2).
+const json& member_desc(const json& desc, const std::string& member) {
+    if (const auto array = array_member(member)) return desc.at(array->first).at(array->second);
+    return desc.at(member);
+}
+
+// --tensors-from: ONNX tensor `tensor` as read from the file, in its ONNX type and shape, then laid out as `member`
+// of the case's desc. `role` names it in errors ("input 'InputTensor' of node 'conv1'").
+Result<HostTensor> read_network_tensor(const ImportOptions& options, const Model& model, const std::string& tensor,
+                                       const json& desc, const std::string& member, const std::string& role) {
+    const std::string context = "--tensors-from " + options.tensors_from.string() + ": ONNX tensor '" + tensor +
+                                "' (" + role + ")";
+    const TensorInfo* info = model.info(tensor);
+    if (!info || info->type == DataType::kUnknown) return internal_error(context + ": no static type and shape");
+    TensorDesc onnx_desc;
+    onnx_desc.data_type = info->type;
+    for (int64_t d : info->shape) onnx_desc.sizes.push_back(uint32_t(d));
+    if (onnx_desc.sizes.empty()) onnx_desc.sizes = {1};
+    (void)validate_tensor_desc(onnx_desc, TensorRole::kInput, false);
+    auto read = read_hdf5_tensor(options.tensors_from, tensor_dataset(tensor), onnx_desc);
+    // The file is the user's input: an unreadable one is bad input (exit 2), as a case file's HDF5 source is.
+    if (!read.is_ok()) return invalid_input(read.status().with_context(context).message());
+    const json& member_json = member_desc(desc, member);
+    std::optional<Dims> strides;
+    if (member_json.contains("Strides")) strides = member_json["Strides"].get<Dims>();
+    const Dims sizes = member_json.at("Sizes").get<Dims>();
+    // A packed member is the ONNX tensor itself (perhaps with leading 1s): another element count means the mapper's
+    // desc is not the node's tensor, which the comparison must not hide by reading part of it.
+    uint64_t count = 1;
+    for (uint32_t d : sizes) count *= d;
+    if (!strides && count != read->element_count())
+        return internal_error(context + ": the case's " + member + " has " + std::to_string(count) +
+                              " elements, the ONNX tensor " + std::to_string(read->element_count()) +
+                              " (the importer's desc does not match the node)");
+    auto laid = lay_out(*read, sizes, strides);
+    if (!laid.is_ok()) return laid.status().with_context(context);
+    return laid;
 }
 
 }  // namespace
+
+std::string tensor_dataset(const std::string& name) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out = "/";
+    for (unsigned char ch : name) {
+        const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                          ch == '_' || ch == '-';
+        if (keep) {
+            out += char(ch);
+        } else {
+            out += '%';
+            out += hex[ch >> 4];
+            out += hex[ch & 15];
+        }
+    }
+    return out;
+}
 
 size_t ImportSummary::unsupported_count() const {
     size_t n = 0;
@@ -110,8 +181,16 @@ std::string ImportSummary::line() const {
 }
 
 Result<ImportSummary> import_model(const ImportOptions& options, const OpRegistry& registry) {
+    if (!options.tensors_from.empty()) {
+        std::error_code error;
+        if (!std::filesystem::is_regular_file(options.tensors_from, error))
+            return invalid_input("--tensors-from " + options.tensors_from.string() +
+                                 ": expected an HDF5 file of the network's tensors, found no such file");
+    }
     auto model = read_model(options.model, ReadOptions{options.batch});
     if (!model.is_ok()) return model.status();
+    // Each node's own tensors: one case per node.
+    const bool dedupe = options.dedupe && options.tensors_from.empty();
     ImportSummary summary;
     summary.name = sanitize(options.name.empty() ? model->name : options.name);
 
@@ -145,7 +224,7 @@ Result<ImportSummary> import_model(const ImportOptions& options, const OpRegistr
         for (MappedCase& c : mapping->cases) {
             const std::string key = c.dml_operator + c.desc.dump();
             auto found = by_desc.find(key);
-            if (options.dedupe && found != by_desc.end()) {
+            if (dedupe && found != by_desc.end()) {
                 cases[found->second].nodes.push_back(node.name);
                 continue;
             }
@@ -191,7 +270,28 @@ Result<ImportSummary> import_model(const ImportOptions& options, const OpRegistr
                                  "for the nodes its description names (tag nodes:N)."},
                  {"cases", json::array()}};
     bool wrote_data = false;
-    for (const PendingCase& c : valid) {
+    for (PendingCase& c : valid) {
+        if (!options.tensors_from.empty()) {
+            const std::string node = "node '" + c.nodes[0] + "'";
+            for (auto& [member, source] : c.mapped.inputs) {
+                if (source.kind != InputSource::Kind::kActivation) continue;
+                auto data = read_network_tensor(options, *model, source.onnx_name, c.mapped.desc, member,
+                                                "input '" + member + "' of " + node);
+                if (!data.is_ok()) return data.status();
+                source.kind = InputSource::Kind::kData;
+                source.data = std::move(*data);
+            }
+            for (const auto& [member, tensor] : c.mapped.outputs) {
+                auto data = read_network_tensor(options, *model, tensor, c.mapped.desc, member,
+                                                "output '" + member + "' of " + node);
+                if (!data.is_ok()) return data.status();
+                if (Status s = write_hdf5_tensor(summary.data_file, dataset_of(c.name + "/expected", member), *data);
+                    !s.is_ok())
+                    return s;
+                wrote_data = true;
+                c.expected.emplace(member, std::move(*data));
+            }
+        }
         for (const auto& [member, source] : c.mapped.inputs) {
             if (source.kind != InputSource::Kind::kData) continue;
             if (Status s = write_hdf5_tensor(summary.data_file, dataset_of(c.name, member), source.data); !s.is_ok())

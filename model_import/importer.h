@@ -20,7 +20,16 @@ struct ImportOptions {
     std::optional<uint32_t> batch;  // the symbolic batch dimension's value
     std::string name;               // case name prefix and file stem; default: the model's graph name
     bool dedupe = true;             // one case per distinct (operator, desc)
+    // --tensors-from: an HDF5 file with the network's tensors from one inference (one dataset per ONNX tensor,
+    // named by tensor_dataset()). Every activation input of every case then reads the node's actual input and the
+    // case gets the node's actual outputs as `expected`; one case per node (no deduplication). Empty: random
+    // activations, no expected outputs.
+    std::filesystem::path tensors_from;
 };
+
+// The dataset of ONNX tensor `name` in a --tensors-from file: "/" and the name with every byte other than an ASCII
+// letter, digit, '_' or '-' written as %XX (upper-case hex): "res2a/branch1.out" -> "/res2a%2Fbranch1%2Eout".
+std::string tensor_dataset(const std::string& name);
 
 struct ImportSummary {
     std::string name;

@@ -408,5 +408,109 @@ TEST(ModelImport, PoolingCeilMode) {
     for (const nlohmann::json& c : cases) EXPECT_EQ(c["operator"]["desc"]["EndPadding"], nlohmann::json({1, 1})) << c["name"];
 }
 
+
+// Resize: the OutputTensor is the node's output (2x), not the input's size.
+TEST(ModelImport, ResizeOutputIsTheNodesOutput) {
+    ScratchDir dir;
+    const OpRegistry registry = make_builtin_registry();
+    auto summary = import_model({tiny_network().save(dir.path() / "tiny.onnx"), dir.path() / "out", 2, "net", true},
+                                registry);
+    ASSERT_TRUE(summary.is_ok()) << summary.status().message();
+    std::ifstream written(summary->case_file);
+    bool saw = false;
+    const nlohmann::json cases = nlohmann::json::parse(written)["cases"];
+    for (const nlohmann::json& c : cases) {
+        if (c["operator"]["type"] != "DML_OPERATOR_RESAMPLE") continue;
+        saw = true;
+        EXPECT_EQ(c["operator"]["desc"]["InputTensor"]["Sizes"], nlohmann::json({2, 4, 6, 6}));
+        EXPECT_EQ(c["operator"]["desc"]["OutputTensor"]["Sizes"], nlohmann::json({2, 4, 12, 12}));
+    }
+    EXPECT_TRUE(saw);
+}
+
+// A tensors file for the tiny network at batch 1: every tensor a node reads or writes, element i = (i * 7 + salt) %
+// 251, except the ones left out.
+fs::path tiny_tensors(const fs::path& file, const std::set<std::string>& leave_out = {},
+                      DataType up_type = DataType::kUint8) {
+    const std::vector<std::pair<std::string, Dims>> tensors = {
+        {"image", {1, 4, 6, 6}}, {"conv0", {1, 4, 6, 6}}, {"conv1", {1, 4, 6, 6}}, {"cast", {1, 4, 6, 6}},
+        {"up", {1, 4, 12, 12}}, {"part0", {1, 1, 12, 12}}, {"part1", {1, 3, 12, 12}}};
+    int salt = 0;
+    for (const auto& [name, sizes] : tensors) {
+        ++salt;
+        if (leave_out.count(name)) continue;
+        TensorDesc desc;
+        desc.data_type = name == "up" ? up_type : DataType::kUint8;
+        desc.sizes = sizes;
+        EXPECT_TRUE(validate_tensor_desc(desc, TensorRole::kInput, false).is_ok());
+        HostTensor t(desc);
+        for (uint64_t i = 0; i < t.element_count(); ++i) t.set_from_double(i, double((i * 7 + salt) % 251));
+        EXPECT_TRUE(write_hdf5_tensor(file, tensor_dataset(name), t).is_ok());
+    }
+    return file;
+}
+
+TEST(ModelImport, TensorsFromReadsEachNodesInputsAndExpectsItsOutputs) {
+    EXPECT_EQ(tensor_dataset("res2a/branch1.out"), "/res2a%2Fbranch1%2Eout");
+    ScratchDir dir;
+    const OpRegistry registry = make_builtin_registry();
+    ImportOptions options{tiny_network().save(dir.path() / "tiny.onnx"), dir.path() / "out", 1, "net", true};
+    options.tensors_from = tiny_tensors(dir.path() / "tensors.h5");
+    auto summary = import_model(options, registry);
+    ASSERT_TRUE(summary.is_ok()) << summary.status().message();
+    EXPECT_EQ(summary->cases, 4u);  // one per node: the two identical convolutions are two cases
+    CaseFile file = load_case_file(summary->case_file.string(), registry);
+    ASSERT_TRUE(file.status.is_ok()) << file.status.message();
+    for (const LoadedCase& c : file.cases) EXPECT_TRUE(c.status.is_ok()) << c.status.message();
+    std::ifstream in(summary->case_file);
+    const nlohmann::json cases = nlohmann::json::parse(in)["cases"];
+    ASSERT_EQ(cases.size(), 4u);
+    EXPECT_EQ(cases[1]["name"], "net/quantized_linear_convolution/conv1");
+    EXPECT_EQ(cases[1]["inputs"]["InputTensor"]["dataset"], "/net/quantized_linear_convolution/conv1/InputTensor");
+    EXPECT_EQ(cases[1]["expected"]["OutputTensor"]["dataset"],
+              "/net/quantized_linear_convolution/conv1/expected/OutputTensor");
+    EXPECT_EQ(cases[3]["expected"]["OutputTensors"].size(), 2u);
+    EXPECT_EQ(cases[3]["expected"]["OutputTensors"][1]["dataset"], "/net/split/split/expected/OutputTensors/1");
+    // conv1 reads conv0 (salt 2) and expects conv1 (salt 3).
+    TensorDesc desc;
+    desc.data_type = DataType::kUint8;
+    desc.sizes = {1, 4, 6, 6};
+    ASSERT_TRUE(validate_tensor_desc(desc, TensorRole::kInput, false).is_ok());
+    auto input = read_hdf5_tensor(summary->data_file, "/net/quantized_linear_convolution/conv1/InputTensor", desc);
+    ASSERT_TRUE(input.is_ok()) << input.status().message();
+    EXPECT_EQ(input->get<uint8_t>(5), uint8_t(5 * 7 + 2));
+    auto output = read_hdf5_tensor(summary->data_file, "/net/quantized_linear_convolution/conv1/expected/OutputTensor",
+                                   desc);
+    ASSERT_TRUE(output.is_ok()) << output.status().message();
+    EXPECT_EQ(output->get<uint8_t>(5), uint8_t(5 * 7 + 3));
+}
+
+TEST(ModelImport, TensorsFromErrorsNameTheFileTheTensorAndWhatWasFound) {
+    ScratchDir dir;
+    const OpRegistry registry = make_builtin_registry();
+    ImportOptions options{tiny_network().save(dir.path() / "tiny.onnx"), dir.path() / "out", 1, "net", true};
+    auto message = [&](const fs::path& tensors) {
+        options.tensors_from = tensors;
+        auto summary = import_model(options, registry);
+        EXPECT_FALSE(summary.is_ok());
+        if (summary.is_ok()) return std::string();
+        EXPECT_EQ(summary.status().code(), ErrorCode::kInvalidInput) << summary.status().message();
+        EXPECT_EQ(summary.status().message().find('\n'), std::string::npos);
+        return summary.status().message();
+    };
+    std::string m = message(dir.path() / "absent.h5");
+    EXPECT_NE(m.find("--tensors-from " + (dir.path() / "absent.h5").string() + ": expected an HDF5 file"),
+              std::string::npos) << m;
+    m = message(tiny_tensors(dir.path() / "no_up.h5", {"up"}));
+    EXPECT_NE(m.find("ONNX tensor 'up' (output 'OutputTensor' of node 'upsample')"), std::string::npos) << m;
+    EXPECT_NE(m.find("dataset '/up': no such dataset"), std::string::npos) << m;
+    m = message(tiny_tensors(dir.path() / "float_up.h5", {}, DataType::kFloat32));
+    EXPECT_NE(m.find("ONNX tensor 'up'"), std::string::npos) << m;
+    EXPECT_NE(m.find("expected UINT8 elements"), std::string::npos) << m;
+    std::ofstream(dir.path() / "not.h5") << "not HDF5";
+    m = message(dir.path() / "not.h5");
+    EXPECT_NE(m.find("not an HDF5 file"), std::string::npos) << m;
+}
+
 }  // namespace
 }  // namespace dmltool::model_import

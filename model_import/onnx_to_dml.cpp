@@ -45,19 +45,9 @@ public:
             return s;
         }
         s.kind = InputSource::Kind::kData;
-        TensorDesc desc;
-        desc.data_type = init->data_type();
-        desc.sizes = sizes;
-        (void)validate_tensor_desc(desc, TensorRole::kInput, false);
-        s.data = HostTensor(desc);
-        const Dims effective = strides ? *strides : packed_strides(sizes);
-        std::vector<uint32_t> coordinates(sizes.size());
-        for (uint64_t e = 0; e < s.data.element_count(); ++e) {
-            unravel_index(e, sizes, coordinates.data());
-            uint64_t offset = 0;
-            for (size_t d = 0; d < sizes.size(); ++d) offset += uint64_t(coordinates[d]) * effective[d];
-            std::memcpy(s.data.element_ptr(e), init->element_ptr(offset), s.data.element_bytes());
-        }
+        // Shape inference checked the initializer's shape against the node's. Were a mapper to lay it out wrongly,
+        // the data stays empty and the written case is INVALID when run, instead of reading past the initializer.
+        if (auto data = lay_out(*init, sizes, strides); data.is_ok()) s.data = std::move(*data);
         return s;
     }
 
@@ -400,10 +390,14 @@ Result<NodeMapping> map_resize(const NodeContext& c) {
         });
     if (!same)
         return unsupported_node("Resize mode '" + mode + "' with '" + coordinates + "' needs DML_OPERATOR_RESAMPLE1");
-    return map_unary(c, "DML_OPERATOR_RESAMPLE",
-                     {{"InterpolationMode", mode == "linear" ? "DML_INTERPOLATION_MODE_LINEAR"
-                                                             : "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR"},
-                      {"Scales", scales}});
+    TRY_ASSIGN(mapping, map_unary(c, "DML_OPERATOR_RESAMPLE",
+                                  {{"InterpolationMode", mode == "linear" ? "DML_INTERPOLATION_MODE_LINEAR"
+                                                                          : "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR"},
+                                   {"Scales", scales}}));
+    // The output is the node's output, not the input's size (map_unary's): RESAMPLE accepts any output size, so
+    // an input-sized one validates and computes only the upscaled image's top-left part.
+    mapping.cases.at(0).desc["OutputTensor"] = tensor_json(y.type, out);
+    return mapping;
 }
 
 // Split -> DML_OPERATOR_SPLIT (DmlOperatorSplit.cpp).
@@ -662,6 +656,27 @@ bool layout_only(const Node& node) {
 
 }  // namespace
 
+Result<HostTensor> lay_out(const HostTensor& source, const Dims& sizes, const std::optional<Dims>& strides) {
+    TensorDesc desc;
+    desc.data_type = source.data_type();
+    desc.sizes = sizes;
+    (void)validate_tensor_desc(desc, TensorRole::kInput, false);
+    HostTensor out(desc);
+    const Dims effective = strides ? *strides : packed_strides(sizes);
+    std::vector<uint32_t> coordinates(sizes.size());
+    for (uint64_t e = 0; e < out.element_count(); ++e) {
+        unravel_index(e, sizes, coordinates.data());
+        uint64_t offset = 0;
+        for (size_t d = 0; d < sizes.size(); ++d) offset += uint64_t(coordinates[d]) * effective[d];
+        if (offset >= source.element_count())
+            return internal_error("a tensor of " + std::to_string(source.element_count()) +
+                                  " elements laid out as a member of " + std::to_string(out.element_count()) +
+                                  " reads element " + std::to_string(offset));
+        std::memcpy(out.element_ptr(e), source.element_ptr(offset), out.element_bytes());
+    }
+    return out;
+}
+
 Result<NodeMapping> map_node(const Model& model, const Node& node) {
     if (layout_only(node)) {
         NodeMapping m;
@@ -672,7 +687,15 @@ Result<NodeMapping> map_node(const Model& model, const Node& node) {
     auto it = mappers().find(key);
     if (it == mappers().end()) return unsupported_node("no DirectML mapping for " + key);
     NodeContext context(model, node);
-    return it->second(context);
+    TRY_ASSIGN(mapping, it->second(context));
+    // Every mapper emits one case whose output members are the node's outputs in order.
+    for (MappedCase& c : mapping.cases) {
+        if (c.desc.contains("OutputTensor")) c.outputs["OutputTensor"] = node.outputs.at(0);
+        if (c.desc.contains("OutputTensors"))
+            for (size_t i = 0; i < c.desc["OutputTensors"].size() && i < node.outputs.size(); ++i)
+                c.outputs["OutputTensors[" + std::to_string(i) + "]"] = node.outputs[i];
+    }
+    return mapping;
 }
 
 std::vector<std::string> mapped_onnx_operators() {

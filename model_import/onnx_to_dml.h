@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,7 @@ struct MappedCase {
     std::string dml_operator;  // "DML_OPERATOR_QUANTIZED_LINEAR_CONVOLUTION"
     nlohmann::json desc = nlohmann::json::object();
     std::map<std::string, InputSource> inputs;  // by desc member ("InputTensor", "FilterTensor", ...)
+    std::map<std::string, std::string> outputs;  // output desc member ("OutputTensor", "OutputTensors[1]") -> ONNX tensor
 };
 
 struct NodeMapping {
@@ -44,6 +46,12 @@ struct NodeMapping {
 
 // Errors (kInvalidInput) are problems of the model itself, e.g. a tensor whose shape inference left unknown.
 Result<NodeMapping> map_node(const Model& model, const Node& node);
+
+// `source` (an ONNX tensor, packed in its own shape) as the logical tensor of a desc member of `sizes` read with
+// `strides` (0 = broadcast; nullopt = packed): element i of the result is source's element at the strided offset of
+// i's coordinates. The member's sizes may differ from the ONNX shape by leading 1s (a matrix as {1,1,M,N}) or by
+// broadcast dimensions; an offset past the source's end is an error (kInternal: a mapper's mistake).
+Result<HostTensor> lay_out(const HostTensor& source, const Dims& sizes, const std::optional<Dims>& strides);
 
 // The ONNX operators map_node knows, "Domain:OpType" (ONNX domain: "OpType"), for docs and tests.
 std::vector<std::string> mapped_onnx_operators();
