@@ -45,7 +45,7 @@ struct BenchCase {
     std::string model;
     uint64_t nodes = 1;
     // The case's check before it was timed (TimedCase::check_status); empty when not known (unit tests).
-    std::string check_status, check_reason;
+    std::string check_status{}, check_reason{};
 };
 
 // A backend's roofline and, when a probe did not run or failed, why (reported as "n/a", never as 0%).
