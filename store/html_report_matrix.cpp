@@ -21,7 +21,8 @@ using Key = std::pair<std::string, std::string>;  // case name, backend
 constexpr double kMargin = 1.96;
 
 // One matrix cell's picture: the median as a bar from zero and its 95% interval as an error bar, on the row's
-// scale (`full`: the largest upper end of the row), so cells of one row compare by eye.
+// scale (`full`: the largest upper end of the row), so cells of one row compare by eye. The error bar is pure
+// black with crisp edges: no text on the page is that dark, so a screenshot can tell that it drew.
 std::string error_bar(double median, double noise, double full, const std::string& backend) {
     const double width = 120, scale = full > 0 ? width / full : 0;
     const double x = std::max(1.0, median * scale);
@@ -31,7 +32,7 @@ std::string error_bar(double median, double noise, double full, const std::strin
         const double lo = std::max(0.0, median * (1 - kMargin * noise)) * scale,
                      hi = std::min(full, median * (1 + kMargin * noise)) * scale;
         svg += "<path d=\"M" + fmt("%.1f", lo) + " 7H" + fmt("%.1f", hi) + "M" + fmt("%.1f", lo) + " 2V12M" +
-               fmt("%.1f", hi) + " 2V12\" stroke=\"#222\" stroke-width=\"1.5\" fill=\"none\"/>";
+               fmt("%.1f", hi) + " 2V12\" stroke=\"#000\" stroke-width=\"2\" fill=\"none\" shape-rendering=\"crispEdges\"/>";
     }
     return svg + "</svg>";
 }

@@ -176,6 +176,8 @@ def main(dmltool, cases, out_dir, backend):
                            matrix)) != len(keys) or matrix.count("&plusmn;") != 2 * len(keys):
         fail(f"the matrix must have {len(keys)} rows, each with two error bars, a noise, a ratio and a verdict",
              matrix[:3000])
+    if len(re.findall(r'<svg class="err"[^>]*><rect[^>]*/><path d="M[\d.]+ 7H[\d.]+M', matrix)) != 2 * len(keys):
+        fail("every matrix cell must draw its median's error bar (its interval as a path)", matrix[:3000])
     if matrix.count('<span class="verdict DEVIATES">DEVIATES</span>') != sum(1 for k in keys if k[0] == deviating):
         fail(f"the matrix must mark {deviating} DEVIATES in the second run")
     # Not benchmarked, with reasons: the FAILED case with bench's own reason, the planted DEVIATES with its reason.
@@ -267,10 +269,13 @@ def main(dmltool, cases, out_dir, backend):
     shot_matrix, shot_failures, shot_name = (parts.crop((0, a, parts.size[0], b)) for a, b in
                                              ((0, 1600), (1600, 2200), (2200, 2400)))
     bars = color_count(shot_matrix, set(BAR_COLORS.values()))
+    whiskers = color_count(shot_matrix, {(0, 0, 0)})  # pure black: the error bars only (the text is #222)
     verdicts = color_count(shot_matrix, set(VERDICT_COLORS.values()))
     # A cell's bar is 6 px high and up to 120 wide; a verdict cell's background some 100 x 60.
-    if bars < 2 * 300 * len(keys) or verdicts < 10000 * len(keys):
-        fail(f"the matrix did not draw: {bars} pixels of bars, {verdicts} of verdict colors for {len(keys)} rows")
+    # Each error bar: two caps of 2 x 10 px (one where the interval is too narrow to part them) and the interval.
+    if bars < 2 * 300 * len(keys) or verdicts < 10000 * len(keys) or whiskers < 2 * 20 * len(keys):
+        fail(f"the matrix did not draw: {bars} pixels of bars, {whiskers} of error bars, {verdicts} of verdict colors "
+             f"for {len(keys)} rows")
     status_area = {s: color_count(shot_failures, {rgb}) for s, rgb in STATUS_COLORS.items()}
     status_rows = {s: len(re.findall(f'<tr class="{s}">', "".join(failures))) for s in STATUS_COLORS}
     for status, area in status_area.items():
@@ -284,8 +289,8 @@ def main(dmltool, cases, out_dir, backend):
     right = max((x for x, _ in ink), default=0)
     if lines < 3 or right > 34 * 12 + 20:
         fail(f"the 200-character name must wrap within its column: {lines} lines of ink, rightmost at x={right}")
-    print(f"check_html_report: {len(charts)} charts each drew; matrix {len(keys)} rows ({bars} bar, {verdicts} verdict "
-          f"pixels); FAILED/DEVIATES rows {status_area}; long name in {lines} lines; {len(html)} bytes; screenshot "
+    print(f"check_html_report: {len(charts)} charts each drew; matrix {len(keys)} rows ({bars} bar, {whiskers} error bar, {verdicts} "
+          f"verdict pixels); FAILED/DEVIATES rows {status_area}; long name in {lines} lines; {len(html)} bytes; screenshot "
           f"{image.size}, {len(colors)} colors, bar pixels " + ", ".join(f"{b} {counts.get(BAR_COLORS[b], 0)}" for b in backends) +
           "; no console message")
 
