@@ -145,6 +145,13 @@ def main(dmltool, cases, out_dir, backend):
              r.stderr)
     run([dmltool, "report", "--html", page + ".other", reports[0], other_path, "--allow-different-adapters"])
     side = open(page + ".other", encoding="utf-8").read()
+    warning = re.search(r'<p class="warn">--allow-different-adapters: .*?</p>', side)
+    if not warning or "Other Vendor GPU 9000" not in warning.group(0):
+        fail("--allow-different-adapters: the page must say which adapters differ")
+    # ... visibly: the warning's red text, shot on its own.
+    red = color_count(cut_out(side, [(warning.group(0), 80)], out_dir, "adapters", chromium), {(0xAA, 0x33, 0x33)})
+    if red < 100:
+        fail(f"--allow-different-adapters: the warning did not draw ({red} pixels of its color)")
     headers = re.findall(r'<th class="run">.*?</th>', side.split('<table class="matrix">')[1].split("</tr>")[0], re.S)
     adapter = json.load(open(reports[0]))["adapter"]
     if len(headers) != 2 or html_escape(adapter) not in headers[0] or "Other Vendor GPU 9000" not in headers[1] \
@@ -246,8 +253,9 @@ def main(dmltool, cases, out_dir, backend):
             fail(f"the {b} bars did not draw: {area} pixels of their color in the screenshot")
     # Each chart on its own: the page-wide check above passes as long as one chart draws. The charts are cut out
     # of the page into cells of a known height, shot once, and each cell must show its bars' (or line's) colors.
-    kinds = {"chart": 330, "trend": 180, "hbars": 330}
-    found = re.findall(r'(<svg class="(chart|trend)".*?</svg>|<table class="(hbars)">.*?</table>)', html + blocks_to_draw, re.S)
+    kinds = {"chart": 330, "trend": 180, "hbars": 330, "model": 200}
+    found = re.findall(r'(<svg class="(chart|trend)".*?</svg>|<table class="(hbars|model)">.*?</table>)', html + blocks_to_draw,
+                       re.S)
     charts = [(block, kind or table) for block, kind, table in found]
     cells = cut_out(html, [(block, kinds[kind]) for block, kind in charts], out_dir, "charts", chromium)
     top = 0
