@@ -279,9 +279,10 @@ def main(dmltool, cases, out_dir, backend):
     bars = color_count(shot_matrix, set(BAR_COLORS.values()))
     whiskers = color_count(shot_matrix, {(0, 0, 0)})  # pure black: the error bars only (the text is #222)
     verdicts = color_count(shot_matrix, set(VERDICT_COLORS.values()))
-    # A cell's bar is 6 px high and up to 120 wide; a verdict cell's background some 100 x 60.
-    # Each error bar: two caps of 2 x 10 px (one where the interval is too narrow to part them) and the interval.
-    if bars < 2 * 300 * len(keys) or verdicts < 10000 * len(keys) or whiskers < 2 * 20 * len(keys):
+    # A cell's bar is 6 px high and up to 120 wide (a row's slowest some 100: at least 300 pixels a row); a verdict
+    # cell's background at least some 200 x 35; each error bar two caps of 2 x 10 px (one where the interval is too
+    # narrow to part them) and the interval.
+    if bars < 300 * len(keys) or verdicts < 5000 * len(keys) or whiskers < 2 * 20 * len(keys):
         fail(f"the matrix did not draw: {bars} pixels of bars, {whiskers} of error bars, {verdicts} of verdict colors "
              f"for {len(keys)} rows")
     status_area = {s: color_count(shot_failures, {rgb}) for s, rgb in STATUS_COLORS.items()}
