@@ -436,6 +436,8 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
         t->inputs = std::move(inputs).value();
         for (const HostTensor& tensor : t->inputs) t->input_pointers.push_back(tensor.element_count() ? &tensor : nullptr);
         t->work = c->spec.op->work(*c->spec.desc);
+        t->check_status = case_status_name(check.status);
+        t->check_reason = check.reason;
         for (RegisteredBenchmark& r : register_benchmarks(*t, targets)) registered.push_back(std::move(r));
         timed.push_back(std::move(t));
     }
@@ -475,6 +477,8 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
             if (tag.rfind("model:", 0) == 0) c.model = tag.substr(6);
             if (tag.rfind("nodes:", 0) == 0) c.nodes = std::max<uint64_t>(1, std::strtoull(tag.c_str() + 6, nullptr, 10));
         }
+        c.check_status = r.timed->check_status;
+        c.check_reason = r.timed->check_reason;
         c.probe_before = run.probe_before;
         c.probe_after = run.probe_after;
         c.remeasured = run.remeasured;

@@ -378,6 +378,9 @@ int run_cli(int argc, char** argv) {
     report->add_option("--results-db", html_options.results_db,
                        "History (SQLite file or postgresql:// URL): per-case trends, and each report compared with "
                        "its baseline there (last:5)");
+    report->add_flag("--allow-different-adapters", html_options.allow_different_adapters,
+                     "Put reports of different adapters, drivers, CPUs, cache modes or power states side by side "
+                     "(refused otherwise); each column names its adapter");
 
     GenerateOptions generate_options;
     CLI::App* generate = app.add_subcommand(

@@ -30,6 +30,9 @@ struct TimedCase {
     std::vector<HostTensor> inputs;
     std::vector<const HostTensor*> input_pointers;  // null for absent optional inputs
     WorkEstimate work;
+    // Its check before timing (PASSED, DEVIATES, or SKIPPED for a CPU-only run without `expected`) and why: a
+    // DEVIATES case is timed, and its report row says so (report --html marks it).
+    std::string check_status, check_reason;
 };
 
 // What to time on. A null pool or device leaves that backend out.

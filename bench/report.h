@@ -44,6 +44,8 @@ struct BenchCase {
     // case stands for (identical layers deduplicated into one case). Empty model: not an imported case.
     std::string model;
     uint64_t nodes = 1;
+    // The case's check before it was timed (TimedCase::check_status); empty when not known (unit tests).
+    std::string check_status{}, check_reason{};
 };
 
 // A backend's roofline and, when a probe did not run or failed, why (reported as "n/a", never as 0%).

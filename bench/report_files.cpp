@@ -136,7 +136,8 @@ Status write_report_json(const std::string& path, const BenchReport& report, con
                          {"float_fma_percent", optional_number(f.float_fma_percent)},
                          {"same_size_copy", {{"bytes_per_second", positive_or_null(c.same_size_copy_bytes_per_second)},
                                              {"percent", optional_number(f.same_size_copy_percent)}}},
-                         {"plan", plan_json(c)}});
+                         {"plan", plan_json(c)},
+                         {"check", {{"status", c.check_status}, {"reason", c.check_reason}}}});
     }
     root["cases"] = cases;
     root["feature_level_table"] = table_json(report.by_feature_level);

@@ -340,24 +340,26 @@ void adjust_and_judge(std::vector<CaseComparison>& cases, const CompareOptions& 
     }
 }
 
-Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options) {
-    Comparison out;
-    out.base_path = base.path;
-    out.next_path = next.path;
+std::string run_differences(const BenchRun& base, const BenchRun& next) {
     bool any_cpu = false;
     for (const RunCase& c : base.cases) any_cpu = any_cpu || c.backend == "cpu";
-    std::vector<std::string> differences;
+    std::string joined;
     auto differ = [&](const char* what, const std::string& a, const std::string& b) {
-        if (a != b) differences.push_back(std::string(what) + " (base: '" + a + "', new: '" + b + "')");
+        if (a != b) joined += (joined.empty() ? "" : "; ") + std::string(what) + " (base: '" + a + "', new: '" + b + "')";
     };
     differ("adapters", base.adapter, next.adapter);
     differ("device runtimes or drivers", base.device, next.device);
     if (any_cpu) differ("CPUs", base.cpu_model, next.cpu_model);
     differ("cache modes", base.cache, next.cache);
     differ("stable power states", base.stable_power_state, next.stable_power_state);
-    if (!differences.empty()) {
-        std::string joined;
-        for (const std::string& d : differences) joined += (joined.empty() ? "" : "; ") + d;
+    return joined;
+}
+
+Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options) {
+    Comparison out;
+    out.base_path = base.path;
+    out.next_path = next.path;
+    if (const std::string joined = run_differences(base, next); !joined.empty()) {
         if (!options.allow_different_adapters)
             return invalid_input("refusing to compare " + base.path + " with " + next.path + ": different " + joined +
                                  "; timings from different hardware, drivers, cache modes or clock settings do not measure the code "

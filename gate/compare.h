@@ -129,6 +129,11 @@ struct Comparison {
     std::string mode = "separate runs";                  // or "A/B rounds"
 };
 
+// What makes two runs' timings incomparable: their different adapters, device runtimes (drivers), CPUs (when the
+// base has CPU cases), cache modes or stable power states, as "adapters (base: 'A', new: 'B'); ..."; "" when none.
+// compare_runs and `report --html` refuse such runs alike unless --allow-different-adapters.
+std::string run_differences(const BenchRun& base, const BenchRun& next);
+
 // kInvalidInput (refused) when the runs come from different adapters, device runtimes (drivers) or CPUs (for CPU
 // cases), or used different cache modes or stable power states, unless options.allow_different_adapters; or when no case matches.
 Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, const CompareOptions& options);

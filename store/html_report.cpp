@@ -11,16 +11,15 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <tuple>
 
 #include "store/baseline_db.h"
+#include "store/html_report_parts.h"
 #include "store/results_store.h"
 
 namespace dmltool::app {
-namespace {
+namespace html {
 
 using nlohmann::json;
-
 
 std::string fmt(const char* format, double value) {
     char text[64];
@@ -43,13 +42,39 @@ std::string seconds_text(double s) {
     return fmt("%.3g ns", s * 1e9);
 }
 
-// One color per backend, the same in every chart.
 const char* backend_color(const std::string& backend) {
     if (backend == "cpu") return "#4e79a7";
     if (backend == "gpu") return "#f28e2b";
     if (backend == "directml") return "#59a14f";
     return "#b07aa1";
 }
+
+std::string str(const json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+double num(const json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : -1;
+}
+
+std::string short_commit(const std::string& commit) {
+    const bool dirty = commit.size() > 6 && commit.compare(commit.size() - 6, 6, "-dirty") == 0;
+    const std::string hash = dirty ? commit.substr(0, commit.size() - 6) : commit;
+    return hash.substr(0, 8) + (dirty ? "-dirty" : "");
+}
+
+std::string run_header(size_t index, const Report& r) {
+    const json tool = r.root.value("tool", json::object());
+    return "<th class=\"run\">#" + std::to_string(index + 1) + " <span class=\"name\">" + xml_escape(r.path) +
+           "</span><br><span class=\"meta\">" + xml_escape(str(r.root, "date")) + " &middot; " +
+           xml_escape(short_commit(str(tool, "git_commit"))) + "<br>adapter " + xml_escape(r.run.adapter) + "</span></th>";
+}
+
+}  // namespace html
+
+namespace {
+
+using nlohmann::json;
+using namespace html;
 
 std::string legend(const std::vector<std::string>& backends) {
     std::string out = "<p class=\"legend\">";
@@ -93,74 +118,43 @@ std::string grouped_bars(const std::vector<std::string>& groups, const std::vect
     return svg + "</svg>\n";
 }
 
-// Horizontal bars, one row per label, scaled to `full` (100 for percentages, else the largest value).
+// Horizontal bars, one row per label, scaled to `full` (100 for percentages, else the largest value). An HTML table,
+// not one SVG: a label is the case's whole name, wrapped as long as it needs to be (an SVG text is one line that
+// a long name would run out of).
 struct HBar {
     std::string label, backend, text;
     double value = 0;  // <= 0: no bar, `text` says why
 };
 std::string hbars(const std::vector<HBar>& rows, double full) {
     if (rows.empty()) return "<p class=\"none\">nothing to draw</p>\n";
-    const int label_width = 380, bar_width = 360, row = 20;
-    std::string svg = "<svg class=\"chart\" role=\"img\" width=\"" + std::to_string(label_width + bar_width + 120) +
-                      "\" height=\"" + std::to_string(int(rows.size()) * row + 10) + "\">\n";
-    int y = 4;
+    const int bar_width = 360;
+    std::string out = "<table class=\"hbars\">\n";
     for (const HBar& r : rows) {
-        svg += "<text x=\"" + std::to_string(label_width - 6) + "\" y=\"" + std::to_string(y + 13) +
-               "\" class=\"label\" text-anchor=\"end\">" + xml_escape(r.label) + "</text>";
         double w = r.value > 0 && full > 0 ? std::min(1.0, r.value / full) * bar_width : 0;
         if (r.value > 0) w = std::max(w, 1.0);
+        out += "<tr><td><div class=\"name\">" + xml_escape(r.label) + "</div></td><td class=\"bar\">";
         if (w > 0)
-            svg += "<rect class=\"bar\" x=\"" + std::to_string(label_width) + "\" y=\"" + std::to_string(y) +
-                   "\" width=\"" + fmt("%.1f", w) + "\" height=\"" + std::to_string(row - 4) + "\" fill=\"" +
-                   backend_color(r.backend) + "\"/>";
-        svg += "<text x=\"" + fmt("%.1f", label_width + w + 4) + "\" y=\"" + std::to_string(y + 13) +
-               "\" class=\"label\">" + xml_escape(r.text) + "</text>\n";
-        y += row;
+            out += "<svg class=\"hbar\" width=\"" + fmt("%.0f", std::ceil(w)) + "\" height=\"14\" aria-hidden=\"true\">"
+                   "<rect width=\"" + fmt("%.1f", w) + "\" height=\"14\" fill=\"" + backend_color(r.backend) + "\"/></svg> ";
+        out += xml_escape(r.text) + "</td></tr>\n";
     }
-    return svg + "</svg>\n";
+    return out + "</table>\n";
 }
 
-// A trend line of one case's medians over the history's runs, oldest left.
-std::string sparkline(const std::vector<double>& values, const std::string& backend) {
-    const int w = 220, h = 40;
-    const double lo = *std::min_element(values.begin(), values.end()), hi = *std::max_element(values.begin(), values.end());
-    std::string points;
-    for (size_t i = 0; i < values.size(); ++i) {
-        const double x = values.size() == 1 ? w / 2.0 : 4 + double(i) / double(values.size() - 1) * (w - 8);
-        const double y = hi > lo ? 4 + (hi - values[i]) / (hi - lo) * (h - 8) : h / 2.0;
-        points += fmt("%.1f", x) + "," + fmt("%.1f", y) + " ";
-    }
-    std::string svg = "<svg class=\"spark\" width=\"" + std::to_string(w) + "\" height=\"" + std::to_string(h) + "\">";
-    svg += "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" + std::string(backend_color(backend)) +
-           "\" points=\"" + points + "\"/>";
-    const size_t last = points.rfind(' ', points.size() - 2);
-    const std::string end = points.substr(last == std::string::npos ? 0 : last + 1);
-    const size_t comma = end.find(',');
-    svg += "<circle r=\"3\" fill=\"" + std::string(backend_color(backend)) + "\" cx=\"" + end.substr(0, comma) +
-           "\" cy=\"" + end.substr(comma + 1, end.size() - comma - 2) + "\"/>";
-    return svg + "</svg>";
-}
-
+// Wrapping, never clipping: a case name (up to hundreds of characters, often without spaces) breaks anywhere.
 const char* kStyle = R"(body{font:14px/1.4 sans-serif;margin:24px;color:#222}h1{font-size:22px}h2{font-size:18px;
 margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}.chart{display:block;margin:8px 0}.grid{stroke:#ddd}
 .axis,.label{font-size:11px;fill:#333}.legend span{margin-right:14px}.none{color:#777;font-style:italic}
-table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;font-size:12px;text-align:left}
-td.num{text-align:right}.SLOWER{background:#f4b6b6}.FASTER{background:#b9e4b5}.SAME{background:#eee}
-.NOISY{background:#f7e3a8}.meta{color:#555;font-size:12px})";
+table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:3px 8px;font-size:12px;
+text-align:left;vertical-align:top}td.num{text-align:right;white-space:nowrap}.name{max-width:34em;overflow-wrap:anywhere}
+th.run{min-width:12em;font-weight:normal}th.run .name{font-weight:bold}table.hbars td{border:none;padding:1px 6px}
+table.hbars td.bar{white-space:nowrap}svg.hbar,svg.err{vertical-align:middle}td.cell{white-space:nowrap}
+.SLOWER{background:#f4b6b6}.FASTER{background:#b9e4b5}.SAME{background:#eee}.NOISY{background:#f7e3a8}
+.INCONCLUSIVE{background:#e0d4ee}.FAILED{background:#e8a0a0}.INVALID{background:#e8a0a0}.DEVIATES{background:#f9c98c}
+.UNSUPPORTED{background:#c6d5ec}.SKIPPED{background:#dcdcdc}.verdict{font-weight:bold;font-size:11px}
+.meta{color:#555;font-size:12px}.warn{color:#a33;font-weight:bold})";
 
-struct LoadedReport {
-    std::string path;
-    json root;
-};
-
-std::string str(const json& j, const char* key) {
-    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
-}
-double num(const json& j, const char* key) {
-    return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : -1;
-}
-
-std::string report_section(const LoadedReport& r) {
+std::string report_section(const Report& r) {
     const json& root = r.root;
     std::string out = "<h2>" + xml_escape(r.path) + "</h2>\n<p class=\"meta\">" + xml_escape(str(root, "date")) + " &middot; adapter " +
                       xml_escape(str(root, "adapter")) + " &middot; device " + xml_escape(str(root, "device")) + " &middot; dmltool " +
@@ -209,8 +203,8 @@ std::string verdict_table(const std::string& title, const Comparison& c) {
                       "</th><th>new</th><th>change</th><th>why</th></tr>\n";
     for (const CaseComparison& k : c.cases)
         out += "<tr class=\"" + std::string(verdict_name(k.verdict)) + "\"><td>" + verdict_name(k.verdict) + "</td><td>" +
-               xml_escape(k.backend) + "</td><td>" + xml_escape(k.name) + "</td><td class=\"num\">" + seconds_text(k.base.median) +
-               "</td><td class=\"num\">" + seconds_text(k.next.median) + "</td><td class=\"num\">" +
+               xml_escape(k.backend) + "</td><td><div class=\"name\">" + xml_escape(k.name) + "</div></td><td class=\"num\">" +
+               seconds_text(k.base.median) + "</td><td class=\"num\">" + seconds_text(k.next.median) + "</td><td class=\"num\">" +
                fmt("%+.1f%%", 100 * k.change) + "</td><td>" + xml_escape(k.reason) + "</td></tr>\n";
     out += "</table>\n";
     for (const std::string& n : c.notes) out += "<p class=\"meta\">" + xml_escape(n) + "</p>\n";
@@ -224,16 +218,25 @@ int html_report_command(const HtmlReportOptions& options) {
         std::fprintf(stderr, "dmltool: error: %s\n", s.message().c_str());
         return results_store_exit_code(s);
     };
-    std::vector<LoadedReport> reports;
-    std::vector<BenchRun> runs;
+    std::vector<Report> reports;
     for (const std::string& path : options.reports) {
         auto run = load_bench_run(path);  // validates the fields the charts read, with the usual one-line errors
         if (!run.is_ok()) return fail(run.status());
         std::ifstream in(path, std::ios::binary);
         std::stringstream text;
         text << in.rdbuf();
-        reports.push_back({path, json::parse(text.str(), nullptr, false)});
-        runs.push_back(std::move(run).value());
+        reports.push_back({path, json::parse(text.str(), nullptr, false), std::move(run).value()});
+    }
+    // Side by side, runs of different machines (or drivers, cache modes, clocks) read as a change of the code; as
+    // compare does, they are refused unless asked for, and then every column header names its adapter.
+    std::vector<std::string> allowed;
+    for (size_t i = 1; i < reports.size(); ++i) {
+        const std::string differences = run_differences(reports[0].run, reports[i].run);
+        if (differences.empty()) continue;
+        if (!options.allow_different_adapters)
+            return fail(invalid_input("refusing to put " + reports[i].path + " beside " + reports[0].path + ": different " +
+                                      differences + " (pass --allow-different-adapters to show them side by side)"));
+        allowed.push_back(reports[i].path + " beside " + reports[0].path + ": different " + differences);
     }
     std::vector<HistoryRow> history;
     if (!options.results_db.empty()) {
@@ -241,49 +244,43 @@ int html_report_command(const HtmlReportOptions& options) {
         if (!rows.is_ok()) return fail(rows.status());
         history = std::move(rows).value();
     }
+    CompareOptions compare_options;
+    compare_options.allow_different_adapters = options.allow_different_adapters;
+    std::vector<std::optional<Comparison>> comparisons(reports.size());
+    std::vector<std::string> compare_errors(reports.size());
+    for (size_t i = 1; i < reports.size(); ++i) {
+        auto c = compare_runs(reports[0].run, reports[i].run, compare_options);
+        if (c.is_ok()) comparisons[i] = std::move(c).value();
+        else compare_errors[i] = c.status().message();
+    }
+
     std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
                        "'unsafe-inline'\">\n<title>dmltool bench report</title>\n<style>" +
                        std::string(kStyle) + "</style></head><body>\n<h1>dmltool bench report</h1>\n";
-    for (const LoadedReport& r : reports) html += report_section(r);
+    for (const std::string& a : allowed)
+        html += "<p class=\"warn\">--allow-different-adapters: " + xml_escape(a) +
+                "; their ratios compare machines, not only code</p>\n";
+    // The vendor's reading order: every case across the runs, what did not run and why, the models, then the
+    // details per report, the verdicts' reasons and the history.
+    html += case_run_matrix(reports, comparisons);
+    html += not_benchmarked_section(reports);
+    html += model_section(reports);
+    for (const Report& r : reports) html += report_section(r);
 
     html += "<h2>Compare verdicts</h2>\n";
-    const CompareOptions compare_options;
     bool any = false;
-    for (size_t i = 1; i < runs.size(); ++i, any = true) {
-        auto c = compare_runs(runs[0], runs[i], compare_options);
-        html += c.is_ok() ? verdict_table(runs[i].path + " against " + runs[0].path, *c)
-                          : "<p class=\"none\">" + xml_escape(c.status().message()) + "</p>\n";
-    }
-    for (size_t i = 0; i < runs.size() && !options.results_db.empty(); ++i, any = true) {
-        auto c = compare_with_baseline(options.results_db, "last:5", runs[i].path, compare_options);
+    for (size_t i = 1; i < reports.size(); ++i, any = true)
+        html += comparisons[i] ? verdict_table(reports[i].path + " against " + reports[0].path, *comparisons[i])
+                               : "<p class=\"none\">" + xml_escape(compare_errors[i]) + "</p>\n";
+    for (size_t i = 0; i < reports.size() && !options.results_db.empty(); ++i, any = true) {
+        auto c = compare_with_baseline(options.results_db, "last:5", reports[i].path, compare_options);
         if (!c.is_ok() && c.status().code() == ErrorCode::kDevice) return fail(c.status());
-        html += c.is_ok() ? verdict_table(runs[i].path + " against its history (last:5)", *c)
+        html += c.is_ok() ? verdict_table(reports[i].path + " against its history (last:5)", *c)
                           : "<p class=\"none\">" + xml_escape(c.status().message()) + "</p>\n";
     }
     if (!any) html += "<p class=\"none\">one report and no --results-db: nothing to compare with</p>\n";
-
-    html += "<h2>History trends (median per run, oldest left)</h2>\n";
-    if (history.empty()) html += "<p class=\"none\">no --results-db, or no history in it</p>\n";
-    // The reports' own cases, on their adapters: a fleet database holds many machines' runs.
-    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const HistoryRow*>> trends;
-    std::set<std::pair<std::string, std::string>> wanted;
-    for (const BenchRun& r : runs)
-        for (const RunCase& c : r.cases) wanted.insert({c.name, c.backend});
-    for (const HistoryRow& h : history)
-        if (wanted.count({h.case_name, h.backend})) trends[{h.case_name, h.backend, h.run.device}].push_back(&h);
-    if (!trends.empty()) {
-        html += "<table><tr><th>case</th><th>backend</th><th>device</th><th>runs</th><th>trend</th><th>latest</th></tr>\n";
-        for (const auto& [key, rows] : trends) {
-            std::vector<double> medians;
-            for (const HistoryRow* h : rows) medians.push_back(h->median_seconds);
-            html += "<tr><td>" + xml_escape(std::get<0>(key)) + "</td><td>" + xml_escape(std::get<1>(key)) + "</td><td>" +
-                    xml_escape(std::get<2>(key)) + "</td><td class=\"num\">" + std::to_string(rows.size()) + "</td><td>" +
-                    sparkline(medians, std::get<1>(key)) + "</td><td class=\"num\">" + seconds_text(medians.back()) +
-                    "</td></tr>\n";
-        }
-        html += "</table>\n";
-    }
+    html += trends_section(reports, history);
     html += "</body></html>\n";
     std::ofstream out(options.output, std::ios::binary);
     if (out) out << html;

@@ -168,6 +168,8 @@ TEST(BenchReport, FilesWriteNullAndEmptyForNotMeasured) {
     choice.candidates[0] = {"", 1.25e-3};
     choice.candidates[7] = {choice.variant, 1e-3};
     cases[1].plan = choice;
+    cases[1].check_status = "DEVIATES";  // timed all the same; its report row says so
+    cases[1].check_reason = "max ULP 9 > 4";
     std::map<std::string, BackendRoofline> rooflines = {{"gpu", {gpu_roofline(), ""}},
                                                         {"cpu", unmeasured_roofline("--roofline-mib 0")}};
     const BenchReport report = build_report(std::move(cases), rooflines);
@@ -190,6 +192,8 @@ TEST(BenchReport, FilesWriteNullAndEmptyForNotMeasured) {
     EXPECT_EQ(root["feature_level_table"][0]["feature_level"], "1_0");
     EXPECT_EQ(root["operator_dtype_table"][0]["operator"], "SPLIT");
     EXPECT_EQ(root["not_benchmarked"][0]["status"], "FAILED");
+    EXPECT_EQ(root["cases"][1]["check"]["status"], "DEVIATES");
+    EXPECT_EQ(root["cases"][1]["check"]["reason"], "max ULP 9 > 4");
     EXPECT_TRUE(root["cases"][0]["plan"].is_null()) << "no plan variants: null";
     const json plan = root["cases"][1]["plan"];
     EXPECT_EQ(plan["variant"], "float/mt8/cw8/tr4/cg8/s1");
