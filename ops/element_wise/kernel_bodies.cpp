@@ -245,10 +245,8 @@ RowMap make_rows() {
                             c.b.lt(negative, in[0], imm_f(0.0f));
                             c.b.and_(positive, positive, imm_f(1.0f));
                             c.b.and_(negative, negative, imm_f(1.0f));
-                            c.b.sub(positive, positive, negative);
-                            Operand nan = c.temp();
-                            math::is_nan(c, nan, in[0]);
-                            return c.b.movc(out, nan, in[0], positive);
+                            // NaN compares false both ways: 0, the formula's otherwise branch (the docs).
+                            return c.b.sub(out, positive, negative);
                         }
                         if (signed_integer(t)) {
                             c.b.ilt(positive, imm(0), in[0]);
