@@ -259,6 +259,21 @@ TEST(ElementWiseErrorBound, Float16OverflowAcceptsTheLargestFiniteHalfOnlyForFin
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 3 ? NAN : toward_zero[i]; }));
 }
 
+// The same where the float32 formula's own overflow (e^(Beta x) = inf) is right too: PARAMETRIC_SOFTPLUS of 65504
+// with Alpha -1.4375, Beta 1.25 (random case seed 20261129 #11: DirectML -65504).
+TEST(ElementWiseErrorBound, Float16OverflowBesideAnOverflowingFormulaAcceptsTheLargestFiniteHalf) {
+    const Dims sizes = {2};
+    json desc = unary_desc(DataType::kFloat16, sizes);
+    desc["Alpha"] = -1.4375;
+    desc["Beta"] = 1.25;
+    Bench b("ACTIVATION_PARAMETRIC_SOFTPLUS", desc, {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {65504, 0})});
+    const double at0 = -1.4375 * std::log(2.0);
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? -INFINITY : at0; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? -65504.0 : at0; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? 65504.0 : at0; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? -65472.0 : at0; }));
+}
+
 // ACOSH below -1: the documented ln(x + sqrt(x^2 - 1)) in float32 gives -inf (cancellation) or +inf (x^2
 // overflows), as DirectML 1.15.4 does; the exact NaN passes too; nothing else.
 TEST(ElementWiseErrorBound, AcoshBelowMinusOneAcceptsTheFloat32FormulasInfinity) {

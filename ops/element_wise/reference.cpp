@@ -224,10 +224,11 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
             if (nonfinite) exact.nonfinite_allowed[i] = 1;
             // A finite float32 result beyond half's range narrowed toward zero (Direct3D's conversion rule, which the
             // FLOAT16 tolerance accepts: Tolerance::narrowing_toward_zero) is the largest finite half, +-65504 (IEEE
-            // 754 roundTowardZero overflows to the largest finite number). Only where every candidate is finite in
-            // float32: a float32 infinity stays infinite.
+            // 754 roundTowardZero overflows to the largest finite number; Direct3D's data conversion rules: "the
+            // maximum representable (appropriately signed) value results, NOT including a signed infinity"). Only
+            // where the finite candidates are finite in float32 too; a true infinity stays infinite.
             const double float32_threshold = overflow_threshold(DataType::kFloat32);
-            if (type == DataType::kFloat16 && !nonfinite && high < float32_threshold && low > -float32_threshold)
+            if (type == DataType::kFloat16 && high < float32_threshold && low > -float32_threshold)
                 add_other_value(others, low >= threshold ? 65504.0 : -65504.0);
             return;
         }
