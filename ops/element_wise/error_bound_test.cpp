@@ -274,6 +274,24 @@ TEST(ElementWiseErrorBound, Float16OverflowBesideAnOverflowingFormulaAcceptsTheL
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? -65472.0 : at0; }));
 }
 
+// MODULUS_FLOOR where a / b lies within float32's division error of an integer: the documented a - b floor(a / b)
+// in float32 may floor to the neighbouring integer, giving y - b (DirectML: 9.5e-7 for a = 11.5 where y = -4.57e-5);
+// away from an integer it may not, and a result off by 2b fails everywhere.
+TEST(ElementWiseErrorBound, ModulusFloorNearAnIntegerQuotientAcceptsTheFloat32Floor) {
+    const Dims sizes = {2};
+    const float b0 = -float(11.5 / 250000.01), b1 = -7e-4f;  // 11.5 / b0 within 3 ulp of -250000
+    Bench b("ELEMENT_WISE_MODULUS_FLOOR", binary_desc(DataType::kFloat32, sizes),
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {11.5, 11.5}),
+             dmltool::testing::make_tensor(DataType::kFloat32, sizes, {b0, b1})});
+    const auto y = [](double a, double d) { const double r = std::fmod(a, d); return r != 0 && ((r < 0) != (d < 0)) ? r + d : r; };
+    const double y0 = y(11.5, b0), y1 = y(11.5, b1);
+    ASSERT_GT(std::fabs(11.5 / b0 - std::nearbyint(11.5 / b0)), 0);  // near, not at, an integer
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? y0 : y1; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? y0 - b0 : y1; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? y0 - 2 * b0 : y1; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? y0 : y1 - b1; }));
+}
+
 // ACOSH below -1: the documented ln(x + sqrt(x^2 - 1)) in float32 gives -inf (cancellation) or +inf (x^2
 // overflows), as DirectML 1.15.4 does; the exact NaN passes too; nothing else.
 TEST(ElementWiseErrorBound, AcoshBelowMinusOneAcceptsTheFloat32FormulasInfinity) {

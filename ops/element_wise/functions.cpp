@@ -179,6 +179,17 @@ double mod_floor(Args x, const ElementWiseDesc&) {
     return r != 0 && ((r < 0) != (x[1] < 0)) ? r + x[1] : r;
 }
 double mod_scale(Args x, double y, const ElementWiseDesc&) { return 4 * (std::fabs(x[0]) + std::fabs(y)); }
+// The documented a - b * floor(a / b) in float32: the quotient rounds ([FS] div, 2.5 ulp), and where a / b lies
+// within that of an integer, floor takes the neighbouring integer and the result is y - b (DirectML 1.15.4: 9.5e-7
+// for a = 11.5 where y = -4.57e-5, random case seed 20261129 #1). That evaluation is right too.
+double mod_floor_float32(Args x, const ElementWiseDesc& d) {
+    const double a = x[0], b = x[1], q = a / b;
+    if (!std::isfinite(q)) return mod_floor(x, d);
+    const double reach = 3 * 0x1p-24 * std::fabs(q);
+    const double f = std::floor(q), below = std::floor(q - reach), above = std::floor(q + reach);
+    const double other = below != f ? below : above;
+    return other == f ? mod_floor(x, d) : a - b * other;
+}
 int64_t mod_truncate_int(IntArgs x, DataType t, const ElementWiseDesc&) {
     if (x[1] == 0) return 0;
     if (t == DataType::kUint64) return int64_t(uint64_t(x[0]) % uint64_t(x[1]));
@@ -442,7 +453,7 @@ const FunctionMath kAtanYx{.exact = atan_yx, .error_scale = relative_absolute<16
 const FunctionMath kModTruncate{.exact = mod_truncate, .integer = mod_truncate_int, .error_scale = mod_scale,
                                 .bound_source = "4 u (|a| + |y|): a - b trunc(a / b) in float32"};
 const FunctionMath kModFloor{.exact = mod_floor, .integer = mod_floor_int, .error_scale = mod_scale,
-                             .bound_source = "4 u (|a| + |y|): a - b floor(a / b) in float32"};
+                             .alternative = mod_floor_float32, .bound_source = "4 u (|a| + |y|): a - b floor(a / b) in float32"};
 const FunctionMath kPow{.exact = pow_f, .integer = pow_int, .error_scale = pow_scale,
                         .bound_source = "(16 + 4 |e log2 x|) u relative: exp2(e log2 x) [FS] [COND]"};
 const FunctionMath kConstantPow{.exact = constant_pow, .error_scale = constant_pow_scale,
