@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -290,6 +291,22 @@ TEST(ElementWiseErrorBound, ModulusFloorNearAnIntegerQuotientAcceptsTheFloat32Fl
     EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? y0 - b0 : y1; })) << b.last_failure();
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? y0 - 2 * b0 : y1; }));
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? y0 : y1 - b1; }));
+}
+
+// IF of FLOAT64 selecting +-DBL_MAX: the exact value is +-DBL_MAX, not the infinity (low + high) / 2 overflowed to
+// (random case seed 20261130 #0: DirectML's -1.79769313e+308 was judged against -inf).
+TEST(ElementWiseErrorBound, LargestFloat64IsItsOwnExactValue) {
+    const Dims sizes = {3};
+    const double big = std::numeric_limits<double>::max();
+    json desc = {{"ConditionTensor", tensor(DataType::kUint8, sizes)}, {"ATensor", tensor(DataType::kFloat64, sizes)},
+                 {"BTensor", tensor(DataType::kFloat64, sizes)}, {"OutputTensor", tensor(DataType::kFloat64, sizes)}};
+    Bench b("ELEMENT_WISE_IF", desc,
+            {dmltool::testing::make_tensor(DataType::kUint8, sizes, {1, 1, 0}),
+             dmltool::testing::make_tensor(DataType::kFloat64, sizes, {-big, big, 1}),
+             dmltool::testing::make_tensor(DataType::kFloat64, sizes, {2, 3, 4})});
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{-big, big, 4}[i]; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{-INFINITY, big, 4}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{-big, INFINITY, 4}[i]; }));
 }
 
 // ACOSH below -1: the documented ln(x + sqrt(x^2 - 1)) in float32 gives -inf (cancellation) or +inf (x^2
