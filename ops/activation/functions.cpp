@@ -62,6 +62,20 @@ int hard_sigmoid_others(Args x, const ElementWiseDesc& d, double* out) {
 double linear_scale(Args x, double y, const ElementWiseDesc& d) {
     return 2 * (std::fabs(a(d, "Alpha") * x[0]) + std::fabs(y)) + 2 * std::fabs(a(d, "Beta"));
 }
+// Whether the clamp to [0, 1] of t = Alpha x + Beta is exact in any float32 evaluation: t lies beyond 0 or 1 by more
+// than its two roundings (or one fused multiply-add), so the computed t is too, and the clamp gives exactly 0 or 1.
+// HARD_SIGMOID is then exact, and HARD_SWISH's x * clamp exact (0 or x). Without this, M grew with |Alpha x| however
+// far t lay outside, and random cases of large inputs (seeds 20261129 #1 HARD_SWISH, 20261130 #0 HARD_SIGMOID) were
+// MISTRUSTED: the bound let any value pass, the runner's poison patterns included.
+bool clamp_is_exact(Args x, const ElementWiseDesc& d) {
+    const double ax = a(d, "Alpha") * x[0], t = ax + a(d, "Beta");
+    if (!std::isfinite(t)) return false;
+    const double e = 1.01 * 0x1p-24 * (2 * (std::fabs(ax) + std::fabs(t)) + 2 * std::fabs(a(d, "Beta")));
+    return t + e < 0 || t - e > 1;
+}
+double hard_sigmoid_scale(Args x, double y, const ElementWiseDesc& d) {
+    return clamp_is_exact(x, d) ? 0.0 : linear_scale(x, y, d);
+}
 double leaky_relu(Args x, const ElementWiseDesc& d) { return x[0] >= 0 ? x[0] : a(d, "Alpha") * x[0]; }
 double linear(Args x, const ElementWiseDesc& d) { return a(d, "Alpha") * x[0] + a(d, "Beta"); }
 double parameterized_relu(Args x, const ElementWiseDesc&) { return x[0] >= 0 ? x[0] : x[1] * x[0]; }
@@ -118,6 +132,7 @@ double hard_swish(Args x, const ElementWiseDesc& d) {
     return x[0] * std::fmax(0.0, std::fmin(a(d, "Alpha") * x[0] + a(d, "Beta"), 1.0));
 }
 double hard_swish_scale(Args x, double y, const ElementWiseDesc& d) {
+    if (clamp_is_exact(x, d)) return 0.0;
     return 2 * std::fabs(y) + 2 * std::fabs(x[0]) * (std::fabs(a(d, "Alpha") * x[0]) + std::fabs(a(d, "Beta")));
 }
 
@@ -207,7 +222,7 @@ const FunctionMath kIdentity{.exact = identity, .bound_source = "exact: y = x"};
 const FunctionMath kElu{.exact = elu, .error_scale = elu_scale, .bound_source = kFromExp};
 const FunctionMath kCelu{.exact = celu, .error_scale = celu_scale, .bound_source = kFromExp};
 const FunctionMath kScaledElu{.exact = scaled_elu, .error_scale = scaled_elu_scale, .bound_source = kFromExp};
-const FunctionMath kHardSigmoid{.exact = hard_sigmoid, .error_scale = linear_scale, .alternative = nan_alternative,
+const FunctionMath kHardSigmoid{.exact = hard_sigmoid, .error_scale = hard_sigmoid_scale, .alternative = nan_alternative,
                                 .other_values = hard_sigmoid_others, .bound_source = "Alpha x + Beta: two roundings, then exact clamps"};
 const FunctionMath kLeakyRelu{.exact = leaky_relu, .error_scale = rows::one_rounding,
                               .bound_source = "one rounding (Alpha x)"};

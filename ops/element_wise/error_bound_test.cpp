@@ -364,6 +364,28 @@ TEST(ElementWiseErrorBound, HardSigmoidOfNanAcceptsEitherClampOrder) {
     EXPECT_FALSE(b.passes([&](uint64_t) { return 0.0; }));
 }
 
+// HARD_SIGMOID and HARD_SWISH where Alpha x + Beta lies far outside [0, 1]: the clamp is exact (0 or 1) in any
+// float32 evaluation, so the output is exact; the bound no longer grows with |Alpha x| there (it let any value pass
+// for x = 1e30, and random cases of such inputs were MISTRUSTED).
+TEST(ElementWiseErrorBound, HardSigmoidAndHardSwishBeyondTheClampAreExact) {
+    const Dims sizes = {4};
+    const std::vector<double> x = {1e30, -1e30, 3, 0.25};
+    json desc = unary_desc(DataType::kFloat32, sizes);
+    desc["Alpha"] = 0.5;
+    desc["Beta"] = 0.25;
+    Bench sigmoid("ACTIVATION_HARD_SIGMOID", desc, {dmltool::testing::make_tensor(DataType::kFloat32, sizes, x)});
+    EXPECT_TRUE(sigmoid.passes([&](uint64_t i) { return std::vector<double>{1, 0, 1, 0.375}[i]; })) << sigmoid.last_failure();
+    EXPECT_FALSE(sigmoid.passes([&](uint64_t i) { return std::vector<double>{0.5, 0, 1, 0.375}[i]; }));
+    EXPECT_FALSE(sigmoid.passes([&](uint64_t i) { return std::vector<double>{1, -1e20, 1, 0.375}[i]; }));
+    EXPECT_FALSE(sigmoid.passes([&](uint64_t i) { return std::vector<double>{1, 0, 1, 0.376}[i]; }));
+    Bench swish("ACTIVATION_HARD_SWISH", desc, {dmltool::testing::make_tensor(DataType::kFloat32, sizes, x)});
+    EXPECT_TRUE(swish.passes([&](uint64_t i) { return std::vector<double>{1e30, 0, 3, 0.09375}[i]; })) << swish.last_failure();
+    EXPECT_TRUE(swish.passes([&](uint64_t i) { return std::vector<double>{double(float(1e30)), -0.0, 3, 0.09375}[i]; }))
+        << swish.last_failure();
+    EXPECT_FALSE(swish.passes([&](uint64_t i) { return std::vector<double>{1e30, 1e20, 3, 0.09375}[i]; }));
+    EXPECT_FALSE(swish.passes([&](uint64_t i) { return std::vector<double>{1.1e30, 0, 3, 0.09375}[i]; }));
+}
+
 // THRESHOLD of integers: Min converted to the type by truncation (CLIP's documented rule) or by rounding.
 TEST(ElementWiseErrorBound, ThresholdOfIntegersAcceptsMinTruncated) {
     const Dims sizes = {3};
