@@ -50,13 +50,40 @@ double scaled_elu_scale(Args x, double y, const ElementWiseDesc& d) {
 double hard_sigmoid(Args x, const ElementWiseDesc& d) {
     return std::fmax(0.0, std::fmin(a(d, "Alpha") * x[0] + a(d, "Beta"), 1.0));
 }
+// The clamp to [0, 1] in the other order, min(max(t, 0), 1), or as Direct3D's saturate (which gives 0 for NaN): under
+// [D3D]'s min/max (the non-NaN operand) a NaN argument gives 0 there, 1 in the documented order (random cases of
+// seeds 20261129/30: dmltool's kernel and DirectML give 0).
+int hard_sigmoid_others(Args x, const ElementWiseDesc& d, double* out) {
+    if (!std::isnan(a(d, "Alpha") * x[0] + a(d, "Beta"))) return 0;
+    out[0] = 0.0;
+    return 1;
+}
 // Alpha * x rounds, + Beta rounds (or one fused multiply-add): u (|Alpha x| + |Alpha x + Beta|) each.
 double linear_scale(Args x, double y, const ElementWiseDesc& d) {
     return 2 * (std::fabs(a(d, "Alpha") * x[0]) + std::fabs(y)) + 2 * std::fabs(a(d, "Beta"));
 }
+// Whether the clamp to [0, 1] of t = Alpha x + Beta is exact in any float32 evaluation: t lies beyond 0 or 1 by more
+// than its two roundings (or one fused multiply-add), so the computed t is too, and the clamp gives exactly 0 or 1.
+// HARD_SIGMOID is then exact, and HARD_SWISH's x * clamp exact (0 or x). Without this, M grew with |Alpha x| however
+// far t lay outside, and random cases of large inputs (seeds 20261129 #1 HARD_SWISH, 20261130 #0 HARD_SIGMOID) were
+// MISTRUSTED: the bound let any value pass, the runner's poison patterns included.
+bool clamp_is_exact(Args x, const ElementWiseDesc& d) {
+    const double ax = a(d, "Alpha") * x[0], t = ax + a(d, "Beta");
+    if (!std::isfinite(t)) return false;
+    const double e = 1.01 * 0x1p-24 * (2 * (std::fabs(ax) + std::fabs(t)) + 2 * std::fabs(a(d, "Beta")));
+    return t + e < 0 || t - e > 1;
+}
+double hard_sigmoid_scale(Args x, double y, const ElementWiseDesc& d) {
+    return clamp_is_exact(x, d) ? 0.0 : linear_scale(x, y, d);
+}
 double leaky_relu(Args x, const ElementWiseDesc& d) { return x[0] >= 0 ? x[0] : a(d, "Alpha") * x[0]; }
 double linear(Args x, const ElementWiseDesc& d) { return a(d, "Alpha") * x[0] + a(d, "Beta"); }
 double parameterized_relu(Args x, const ElementWiseDesc&) { return x[0] >= 0 ? x[0] : x[1] * x[0]; }
+// Integer tensors: s * x in the type's integer arithmetic, wrapping around like ELEMENT_WISE_MULTIPLY (the family's
+// rule for integer overflow, docs/element-wise.md); DirectML 1.15.4 wraps too.
+int64_t parameterized_relu_int(std::span<const int64_t> x, DataType t, const ElementWiseDesc&) {
+    return x[0] >= 0 ? x[0] : wrap(uint64_t(x[1]) * uint64_t(x[0]), t);
+}
 double softplus_of(double t) { return t > 30 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
 double parametric_softplus(Args x, const ElementWiseDesc& d) { return a(d, "Alpha") * softplus_of(a(d, "Beta") * x[0]); }
 // The formula in float32 overflows e^(Beta x) where the exact value is finite: that evaluation is right too.
@@ -105,6 +132,7 @@ double hard_swish(Args x, const ElementWiseDesc& d) {
     return x[0] * std::fmax(0.0, std::fmin(a(d, "Alpha") * x[0] + a(d, "Beta"), 1.0));
 }
 double hard_swish_scale(Args x, double y, const ElementWiseDesc& d) {
+    if (clamp_is_exact(x, d)) return 0.0;
     return 2 * std::fabs(y) + 2 * std::fabs(x[0]) * (std::fabs(a(d, "Alpha") * x[0]) + std::fabs(a(d, "Beta")));
 }
 
@@ -194,12 +222,12 @@ const FunctionMath kIdentity{.exact = identity, .bound_source = "exact: y = x"};
 const FunctionMath kElu{.exact = elu, .error_scale = elu_scale, .bound_source = kFromExp};
 const FunctionMath kCelu{.exact = celu, .error_scale = celu_scale, .bound_source = kFromExp};
 const FunctionMath kScaledElu{.exact = scaled_elu, .error_scale = scaled_elu_scale, .bound_source = kFromExp};
-const FunctionMath kHardSigmoid{.exact = hard_sigmoid, .error_scale = linear_scale, .alternative = nan_alternative,
-                                .bound_source = "Alpha x + Beta: two roundings, then exact clamps"};
+const FunctionMath kHardSigmoid{.exact = hard_sigmoid, .error_scale = hard_sigmoid_scale, .alternative = nan_alternative,
+                                .other_values = hard_sigmoid_others, .bound_source = "Alpha x + Beta: two roundings, then exact clamps"};
 const FunctionMath kLeakyRelu{.exact = leaky_relu, .error_scale = rows::one_rounding,
                               .bound_source = "one rounding (Alpha x)"};
 const FunctionMath kLinear{.exact = linear, .error_scale = linear_scale, .bound_source = "Alpha x + Beta: two roundings"};
-const FunctionMath kParameterizedRelu{.exact = parameterized_relu, .error_scale = rows::one_rounding,
+const FunctionMath kParameterizedRelu{.exact = parameterized_relu, .integer = parameterized_relu_int, .error_scale = rows::one_rounding,
                                       .bound_source = "one rounding (s x)"};
 const FunctionMath kParametricSoftplus{.exact = parametric_softplus, .error_scale = softplus_scale,
                                        .alternative = parametric_softplus_float32, .bound_source = kFromExp};

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -204,6 +205,124 @@ TEST(ElementWiseErrorBound, SignOfLargeUint64IsOne) {
     EXPECT_FALSE(sign.passes([&](uint64_t) { return 1.0; }));
 }
 
+// PARAMETERIZED_RELU of integers: s * x wraps around in the type like MULTIPLY (random cases seeds 20261129/30: the
+// reference saturated, 127 where DirectML gave 74 for INT8).
+TEST(ElementWiseErrorBound, ParameterizedReluOfIntegersWraps) {
+    const Dims sizes = {64};
+    for (DataType type : {DataType::kInt8, DataType::kInt32}) {
+        const double lo = type == DataType::kInt8 ? -128 : -2147483648.0, hi = type == DataType::kInt8 ? 127 : 2147483647.0;
+        const std::vector<HostTensor> inputs = {uniform(type, sizes, lo, hi, 23), uniform(type, sizes, lo, hi, 24)};
+        json desc = {{"InputTensor", tensor(type, sizes)}, {"SlopeTensor", tensor(type, sizes)},
+                     {"OutputTensor", tensor(type, sizes)}};
+        Bench b("ACTIVATION_PARAMETERIZED_RELU", desc, inputs);
+        const auto wrapped = [&](uint64_t i) {
+            const int64_t x = int64_t(b.in(0, i)), s = int64_t(b.in(1, i));
+            if (x >= 0) return double(x);
+            return type == DataType::kInt8 ? double(int8_t(uint8_t(uint64_t(s) * uint64_t(x))))
+                                           : double(int32_t(uint32_t(uint64_t(s) * uint64_t(x))));
+        };
+        EXPECT_TRUE(b.passes(wrapped)) << b.last_failure();
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return b.in(0, i) >= 0 ? b.in(0, i) : std::clamp(b.in(0, i) * b.in(1, i), lo, hi); }));
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return wrapped(i) + (i == 5 ? 1 : 0); }));
+    }
+}
+
+// MEAN of INT32: (a + b) / 2 with the sum wrapping around (DirectML 1.15.4: 961710351 for -402124561 and -1969422032)
+// passes as well as the exact mean; anything else fails.
+TEST(ElementWiseErrorBound, MeanOfInt32AcceptsTheWrappedSum) {
+    const Dims sizes = {3};
+    Bench b("ELEMENT_WISE_MEAN", binary_desc(DataType::kInt32, sizes),
+            {dmltool::testing::make_tensor(DataType::kInt32, sizes, {-402124561, 2147483647, 5}),
+             dmltool::testing::make_tensor(DataType::kInt32, sizes, {-1969422032, 1783919402, 8})});
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{-1185773296, 1965701524, 6}[i]; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{961710352, -181782123, 7}[i]; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{961710351, -181782124, 6}[i]; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{961710350, -181782123, 6}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{961710352, 2147483647, 6}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{961710352, -181782123, 8}[i]; }));
+}
+
+// A FLOAT16 result beyond half's range but finite in float32, narrowed toward zero (Direct3D's conversion rule), is
+// +-65504; a true infinity stays infinite (random cases: LEAKY_RELU of -65504 with Alpha 1.6875, DirectML -65504).
+TEST(ElementWiseErrorBound, Float16OverflowAcceptsTheLargestFiniteHalfOnlyForFiniteResults) {
+    const Dims sizes = {4};
+    json desc = unary_desc(DataType::kFloat16, sizes);
+    desc["Alpha"] = 1.6875;
+    Bench b("ACTIVATION_LEAKY_RELU", desc,
+            {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {-65504, 65504, -INFINITY, -40000})});
+    const std::vector<double> nearest = {-INFINITY, 65504, -INFINITY, -INFINITY};
+    const std::vector<double> toward_zero = {-65504, 65504, -INFINITY, -65504};
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return nearest[i]; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return toward_zero[i]; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 2 ? -65504.0 : toward_zero[i]; }));  // a true -inf
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? 65504.0 : toward_zero[i]; }));   // the wrong sign
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? -65472.0 : toward_zero[i]; }));  // one half ulp nearer 0
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 3 ? NAN : toward_zero[i]; }));
+}
+
+// The same where the float32 formula's own overflow (e^(Beta x) = inf) is right too: PARAMETRIC_SOFTPLUS of 65504
+// with Alpha -1.4375, Beta 1.25 (random case seed 20261129 #11: DirectML -65504).
+TEST(ElementWiseErrorBound, Float16OverflowBesideAnOverflowingFormulaAcceptsTheLargestFiniteHalf) {
+    const Dims sizes = {2};
+    json desc = unary_desc(DataType::kFloat16, sizes);
+    desc["Alpha"] = -1.4375;
+    desc["Beta"] = 1.25;
+    Bench b("ACTIVATION_PARAMETRIC_SOFTPLUS", desc, {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {65504, 0})});
+    const double at0 = -1.4375 * std::log(2.0);
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? -INFINITY : at0; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? -65504.0 : at0; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? 65504.0 : at0; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? -65472.0 : at0; }));
+}
+
+// MODULUS_FLOOR where a / b lies within float32's division error of an integer: the documented a - b floor(a / b)
+// in float32 may floor to the neighbouring integer, giving y - b (DirectML: 9.5e-7 for a = 11.5 where y = -4.57e-5);
+// away from an integer it may not, and a result off by 2b fails everywhere.
+TEST(ElementWiseErrorBound, ModulusFloorNearAnIntegerQuotientAcceptsTheFloat32Floor) {
+    const Dims sizes = {2};
+    const float b0 = -float(11.5 / 250000.01), b1 = -7e-4f;  // 11.5 / b0 within 3 ulp of -250000
+    Bench b("ELEMENT_WISE_MODULUS_FLOOR", binary_desc(DataType::kFloat32, sizes),
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {11.5, 11.5}),
+             dmltool::testing::make_tensor(DataType::kFloat32, sizes, {b0, b1})});
+    const auto y = [](double a, double d) { const double r = std::fmod(a, d); return r != 0 && ((r < 0) != (d < 0)) ? r + d : r; };
+    const double y0 = y(11.5, b0), y1 = y(11.5, b1);
+    ASSERT_GT(std::fabs(11.5 / b0 - std::nearbyint(11.5 / b0)), 0);  // near, not at, an integer
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? y0 : y1; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? y0 - b0 : y1; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? y0 - 2 * b0 : y1; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? y0 : y1 - b1; }));
+}
+
+// IF of FLOAT64 selecting +-DBL_MAX: the exact value is +-DBL_MAX, not the infinity (low + high) / 2 overflowed to
+// (random case seed 20261130 #0: DirectML's -1.79769313e+308 was judged against -inf).
+TEST(ElementWiseErrorBound, LargestFloat64IsItsOwnExactValue) {
+    const Dims sizes = {3};
+    const double big = std::numeric_limits<double>::max();
+    json desc = {{"ConditionTensor", tensor(DataType::kUint8, sizes)}, {"ATensor", tensor(DataType::kFloat64, sizes)},
+                 {"BTensor", tensor(DataType::kFloat64, sizes)}, {"OutputTensor", tensor(DataType::kFloat64, sizes)}};
+    Bench b("ELEMENT_WISE_IF", desc,
+            {dmltool::testing::make_tensor(DataType::kUint8, sizes, {1, 1, 0}),
+             dmltool::testing::make_tensor(DataType::kFloat64, sizes, {-big, big, 1}),
+             dmltool::testing::make_tensor(DataType::kFloat64, sizes, {2, 3, 4})});
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{-big, big, 4}[i]; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{-INFINITY, big, 4}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{-big, INFINITY, 4}[i]; }));
+}
+
+// ACOSH below -1: the documented ln(x + sqrt(x^2 - 1)) in float32 gives -inf (cancellation) or +inf (x^2
+// overflows), as DirectML 1.15.4 does; the exact NaN passes too; nothing else.
+TEST(ElementWiseErrorBound, AcoshBelowMinusOneAcceptsTheFloat32FormulasInfinity) {
+    const Dims sizes = {3};
+    Bench b("ELEMENT_WISE_ACOSH", unary_desc(DataType::kFloat32, sizes),
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {-5432470528.0, -2.1202148e37, 0.5})});
+    EXPECT_TRUE(b.passes([&](uint64_t) { return NAN; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{-INFINITY, INFINITY, NAN}[i]; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{INFINITY, INFINITY, NAN}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{-INFINITY, -INFINITY, NAN}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{NAN, NAN, -INFINITY}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{0.0, NAN, NAN}[i]; }));
+}
+
 // ---- Clamps, ScaleBias -----------------------------------------------------------------------------------------
 
 TEST(ElementWiseErrorBound, ClipPassesAndAWrongClampFails) {
@@ -214,6 +333,70 @@ TEST(ElementWiseErrorBound, ClipPassesAndAWrongClampFails) {
     EXPECT_TRUE(b.passes([&](uint64_t i) { return double(std::min(std::max(b.in32(0, i), -0.5f), 0.75f)); }));
     EXPECT_FALSE(b.passes([&](uint64_t i) { return double(std::min(std::max(b.in32(0, i), -0.5f), 0.5f)); }));
     EXPECT_FALSE(b.passes([&](uint64_t i) { return double(std::max(b.in32(0, i), -0.5f)); }));
+}
+
+// A clamp of NaN under Direct3D's min/max (the non-NaN operand) gives Max in the documented order max(Min, min(x,
+// Max)) and Min in the other (dmltool's FLOAT16 kernel); NaN propagating is right too; nothing between.
+TEST(ElementWiseErrorBound, ClipOfNanAcceptsEitherClampOrder) {
+    const Dims sizes = {2};
+    json desc = unary_desc(DataType::kFloat16, sizes);
+    desc["Min"] = -1.5625;
+    desc["Max"] = 0.5625;
+    Bench b("ELEMENT_WISE_CLIP", desc, {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {NAN, 3})});
+    for (double v : {0.5625, -1.5625, double(NAN)})
+        EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << v << ": " << b.last_failure();
+    for (double v : {0.0, -1.0, 1.0})
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << v;
+    EXPECT_FALSE(b.passes([&](uint64_t) { return -1.5625; }));  // the other order only for NaN
+}
+
+// HARD_SIGMOID of NaN: 1 in the documented order under [D3D]'s min/max, 0 as min(max(t, 0), 1) or saturate (what
+// dmltool's kernel and DirectML 1.15.4 give), or NaN; nothing between, and 0 only for NaN.
+TEST(ElementWiseErrorBound, HardSigmoidOfNanAcceptsEitherClampOrder) {
+    const Dims sizes = {2};
+    json desc = unary_desc(DataType::kFloat32, sizes);
+    desc["Alpha"] = 0.8125;
+    desc["Beta"] = -0.8125;
+    Bench b("ACTIVATION_HARD_SIGMOID", desc, {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {NAN, 3.0})});
+    for (double v : {1.0, 0.0, double(NAN)})
+        EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? v : 1.0; })) << v << ": " << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? 0.5 : 1.0; }));
+    EXPECT_FALSE(b.passes([&](uint64_t) { return 0.0; }));
+}
+
+// HARD_SIGMOID and HARD_SWISH where Alpha x + Beta lies far outside [0, 1]: the clamp is exact (0 or 1) in any
+// float32 evaluation, so the output is exact; the bound no longer grows with |Alpha x| there (it let any value pass
+// for x = 1e30, and random cases of such inputs were MISTRUSTED).
+TEST(ElementWiseErrorBound, HardSigmoidAndHardSwishBeyondTheClampAreExact) {
+    const Dims sizes = {4};
+    const std::vector<double> x = {1e30, -1e30, 3, 0.25};
+    json desc = unary_desc(DataType::kFloat32, sizes);
+    desc["Alpha"] = 0.5;
+    desc["Beta"] = 0.25;
+    Bench sigmoid("ACTIVATION_HARD_SIGMOID", desc, {dmltool::testing::make_tensor(DataType::kFloat32, sizes, x)});
+    EXPECT_TRUE(sigmoid.passes([&](uint64_t i) { return std::vector<double>{1, 0, 1, 0.375}[i]; })) << sigmoid.last_failure();
+    EXPECT_FALSE(sigmoid.passes([&](uint64_t i) { return std::vector<double>{0.5, 0, 1, 0.375}[i]; }));
+    EXPECT_FALSE(sigmoid.passes([&](uint64_t i) { return std::vector<double>{1, -1e20, 1, 0.375}[i]; }));
+    EXPECT_FALSE(sigmoid.passes([&](uint64_t i) { return std::vector<double>{1, 0, 1, 0.376}[i]; }));
+    Bench swish("ACTIVATION_HARD_SWISH", desc, {dmltool::testing::make_tensor(DataType::kFloat32, sizes, x)});
+    EXPECT_TRUE(swish.passes([&](uint64_t i) { return std::vector<double>{1e30, 0, 3, 0.09375}[i]; })) << swish.last_failure();
+    EXPECT_TRUE(swish.passes([&](uint64_t i) { return std::vector<double>{double(float(1e30)), -0.0, 3, 0.09375}[i]; }))
+        << swish.last_failure();
+    EXPECT_FALSE(swish.passes([&](uint64_t i) { return std::vector<double>{1e30, 1e20, 3, 0.09375}[i]; }));
+    EXPECT_FALSE(swish.passes([&](uint64_t i) { return std::vector<double>{1.1e30, 0, 3, 0.09375}[i]; }));
+}
+
+// THRESHOLD of integers: Min converted to the type by truncation (CLIP's documented rule) or by rounding.
+TEST(ElementWiseErrorBound, ThresholdOfIntegersAcceptsMinTruncated) {
+    const Dims sizes = {3};
+    json desc = unary_desc(DataType::kInt32, sizes);
+    desc["Min"] = -0.875;
+    Bench b("ELEMENT_WISE_THRESHOLD", desc, {dmltool::testing::make_tensor(DataType::kInt32, sizes, {-2000000000, 5, -1})});
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{-1, 5, -1}[i]; })) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{0, 5, 0}[i]; })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{1, 5, 0}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{-2000000000, 5, -1}[i]; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{0, 0, 0}[i]; }));
 }
 
 TEST(ElementWiseErrorBound, ScaleBiasBeforeTheFunctionPassesAfterFails) {

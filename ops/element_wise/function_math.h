@@ -33,6 +33,11 @@ using IntegerFunction = int64_t (*)(std::span<const int64_t> x, DataType type, c
 // the arguments and the exact result. Null: the operation is correctly rounded (M = 0: half an ulp of the output).
 using ErrorScaleFunction = double (*)(std::span<const double> x, double exact, const ElementWiseDesc& desc);
 
+// Discrete right values of one element besides the band of `exact` and `alternative` (where two legitimate
+// evaluation orders give answers far apart, e.g. a clamp of NaN under Direct3D's min/max in either order): writes at
+// most two values to `out` and returns how many. `x` as for ExactFunction.
+using OtherValuesFunction = int (*)(std::span<const double> x, const ElementWiseDesc& desc, double* out);
+
 // A function over lanes of the tensor (ACTIVATION_SOFTMAX and friends): `lane` holds the inputs of one lane (the
 // elements that differ only in the reduced axes), `out` receives its results; `scale` receives M per element.
 using LaneFunction = void (*)(std::span<const double> lane, std::span<double> out, std::span<double> scale);
@@ -49,6 +54,7 @@ struct FunctionMath {
     // A second right value where the docs leave a choice open (IEEE 754's maxNum vs a NaN-propagating max; a
     // float32 evaluation of the formula that overflows where the exact value does not): the element accepts both.
     ExactFunction alternative = nullptr;
+    OtherValuesFunction other_values = nullptr;  // discrete right values besides the band (not with a fused activation)
     LaneFunction lane = nullptr;  // set for the reductions over axes (softmax); `exact` is then null
     ValidateFunction validate = nullptr;
     // One line: the bound and its source ("correctly rounded: IEEE 754 add, D3D11 functional spec 3.1.3").

@@ -57,6 +57,15 @@ double cosh_f(Args x, const ElementWiseDesc&) { return std::cosh(x[0]); }
 double tanh_f(Args x, const ElementWiseDesc&) { return std::tanh(x[0]); }
 double asinh_f(Args x, const ElementWiseDesc&) { return std::asinh(x[0]); }
 double acosh_f(Args x, const ElementWiseDesc&) { return std::acosh(x[0]); }
+// The documented formula ln(x + sqrt(x^2 - 1)) in float32 below -1 (the exact value is NaN): x + sqrt(x^2 - 1)
+// cancels to 0 (ln gives -inf) or below (NaN), or x^2 overflows float32 and the result is +inf. DirectML 1.15.4
+// gives exactly those infinities (random cases of seeds 20261129/30).
+int acosh_others(Args x, const ElementWiseDesc&, double* out) {
+    if (!(x[0] < -1)) return 0;
+    const float f = float(x[0]);
+    out[0] = std::isinf(f * f) ? HUGE_VAL : -HUGE_VAL;
+    return 1;
+}
 double atanh_f(Args x, const ElementWiseDesc&) { return std::atanh(x[0]); }
 // -0 gives 0 (the docs say so); NaN falls into the formula's "else 0" branch.
 double sign_f(Args x, const ElementWiseDesc&) { return x[0] < 0 ? -1.0 : x[0] > 0 ? 1.0 : 0.0; }
@@ -127,6 +136,18 @@ double mean_float32(Args x, const ElementWiseDesc& d) {
     if (!is_float(d.output.data_type)) return mean(x, d);  // integers: no float32 sum
     return double(float(x[0] + x[1])) * 0.5;
 }
+// Integers: (a + b) / 2 in the type's integer arithmetic, the sum wrapping around where it overflows (the family's
+// rule for ADD) and the division truncating (DIVIDE's rule) or rounding the .5 either way. DirectML 1.15.4 wraps
+// the INT32 sum and truncates (random cases of seeds 20261129/30: 961710351 for a = -402124561, b = -1969422032).
+int mean_wrapped_others(Args x, const ElementWiseDesc& d, double* out) {
+    const DataType t = d.output.data_type;
+    if (!is_integer(t) || t == DataType::kInt64 || t == DataType::kUint64) return 0;
+    const double sum = double(wrap(uint64_t(int64_t(x[0])) + uint64_t(int64_t(x[1])), t));
+    if (sum == x[0] + x[1]) return 0;  // no overflow: the exact mean's band already holds it
+    out[0] = std::trunc(sum / 2);
+    out[1] = sum / 2 == std::trunc(sum / 2) ? out[0] : out[0] + (sum < 0 ? -1 : 1);
+    return 2;
+}
 double difference_square(Args x, const ElementWiseDesc&) { return (x[0] - x[1]) * (x[0] - x[1]); }
 int64_t difference_square_int(IntArgs x, DataType t, const ElementWiseDesc&) {
     const uint64_t d = uint64_t(x[0]) - uint64_t(x[1]);
@@ -158,6 +179,17 @@ double mod_floor(Args x, const ElementWiseDesc&) {
     return r != 0 && ((r < 0) != (x[1] < 0)) ? r + x[1] : r;
 }
 double mod_scale(Args x, double y, const ElementWiseDesc&) { return 4 * (std::fabs(x[0]) + std::fabs(y)); }
+// The documented a - b * floor(a / b) in float32: the quotient rounds ([FS] div, 2.5 ulp), and where a / b lies
+// within that of an integer, floor takes the neighbouring integer and the result is y - b (DirectML 1.15.4: 9.5e-7
+// for a = 11.5 where y = -4.57e-5, random case seed 20261129 #1). That evaluation is right too.
+double mod_floor_float32(Args x, const ElementWiseDesc& d) {
+    const double a = x[0], b = x[1], q = a / b;
+    if (!std::isfinite(q)) return mod_floor(x, d);
+    const double reach = 3 * 0x1p-24 * std::fabs(q);
+    const double f = std::floor(q), below = std::floor(q - reach), above = std::floor(q + reach);
+    const double other = below != f ? below : above;
+    return other == f ? mod_floor(x, d) : a - b * other;
+}
 int64_t mod_truncate_int(IntArgs x, DataType t, const ElementWiseDesc&) {
     if (x[1] == 0) return 0;
     if (t == DataType::kUint64) return int64_t(uint64_t(x[0]) % uint64_t(x[1]));
@@ -288,6 +320,21 @@ double nan_alternative(Args x, const ElementWiseDesc& d) {
     return std::isnan(x[0]) ? kNan : d.function->math->exact(x, d);
 }
 double threshold(Args x, const ElementWiseDesc& d) { return std::fmax(x[0], attr_float(d, "Min")); }
+// The clamp of NaN in the other order, min(max(x, Min), Max): Min under [D3D]'s min/max (the documented order,
+// max(Min, min(x, Max)), gives Max; a NaN-propagating one NaN). dmltool's FLOAT16 kernel gives Min.
+int clip_others(Args x, const ElementWiseDesc& d, double* out) {
+    if (!std::isnan(x[0])) return 0;
+    out[0] = clip_bound(attr_float(d, "Min"), d.output.data_type);
+    return 1;
+}
+// An integer tensor's THRESHOLD: Min converted to the type first. The THRESHOLD page does not say how; CLIP's page
+// says for its Min and Max: truncated toward zero. So max(x, trunc(Min)) is right too (DirectML 1.15.4 gives it:
+// 0 for Min -0.875, random case seed 20261130 #4).
+int threshold_others(Args x, const ElementWiseDesc& d, double* out) {
+    if (!is_integer(d.output.data_type) || std::isnan(x[0])) return 0;
+    out[0] = std::fmax(x[0], clip_bound(attr_float(d, "Min"), d.output.data_type));
+    return 1;
+}
 double select(Args x, const ElementWiseDesc&) { return x[0] != 0 ? x[1] : x[2]; }
 int64_t select_int(IntArgs x, DataType, const ElementWiseDesc&) { return x[0] != 0 ? x[1] : x[2]; }
 
@@ -386,7 +433,8 @@ const FunctionMath kCosh{.exact = cosh_f, .error_scale = hyperbolic_scale,
                          .bound_source = "(16 + 2 |x|) u relative + 16 u absolute: from exp [COND]"};
 const FunctionMath kTanh{.exact = tanh_f, .error_scale = relative_absolute<16, 16>, .bound_source = kTranscendental};
 const FunctionMath kAsinh{.exact = asinh_f, .error_scale = relative_absolute<16, 16>, .bound_source = kTranscendental};
-const FunctionMath kAcosh{.exact = acosh_f, .error_scale = inverse_trig_scale, .bound_source = kTranscendental};
+const FunctionMath kAcosh{.exact = acosh_f, .error_scale = inverse_trig_scale, .other_values = acosh_others,
+                          .bound_source = kTranscendental};
 const FunctionMath kAtanh{.exact = atanh_f, .error_scale = atanh_scale, .bound_source = kTranscendental};
 const FunctionMath kAdd{.exact = add, .integer = add_int, .error_scale = one_rounding, .bound_source = kRounded};
 const FunctionMath kSubtract{.exact = subtract, .integer = subtract_int, .error_scale = one_rounding,
@@ -396,7 +444,7 @@ const FunctionMath kMultiply{.exact = multiply, .integer = multiply_int, .error_
 const FunctionMath kDivide{.exact = divide, .integer = divide_int, .error_scale = divide_scale,
                            .bound_source = "2.5 ulp ([FS] div); integers truncate"};
 const FunctionMath kMean{.exact = mean, .error_scale = one_rounding, .alternative = mean_float32,
-                         .bound_source = "one ulp; (a + b) may overflow in float32; integers: either neighbour of a .5"};
+                         .other_values = mean_wrapped_others, .bound_source = "one ulp; (a + b) may overflow in float32; integers: either neighbour of a .5"};
 const FunctionMath kDifferenceSquare{.exact = difference_square, .integer = difference_square_int,
                                      .error_scale = difference_square_scale, .bound_source = "1.5 ulp: two roundings"};
 const FunctionMath kMax{.exact = max_f, .integer = max_int, .alternative = max_alternative, .bound_source = kExact};
@@ -405,7 +453,7 @@ const FunctionMath kAtanYx{.exact = atan_yx, .error_scale = relative_absolute<16
 const FunctionMath kModTruncate{.exact = mod_truncate, .integer = mod_truncate_int, .error_scale = mod_scale,
                                 .bound_source = "4 u (|a| + |y|): a - b trunc(a / b) in float32"};
 const FunctionMath kModFloor{.exact = mod_floor, .integer = mod_floor_int, .error_scale = mod_scale,
-                             .bound_source = "4 u (|a| + |y|): a - b floor(a / b) in float32"};
+                             .alternative = mod_floor_float32, .bound_source = "4 u (|a| + |y|): a - b floor(a / b) in float32"};
 const FunctionMath kPow{.exact = pow_f, .integer = pow_int, .error_scale = pow_scale,
                         .bound_source = "(16 + 4 |e log2 x|) u relative: exp2(e log2 x) [FS] [COND]"};
 const FunctionMath kConstantPow{.exact = constant_pow, .error_scale = constant_pow_scale,
@@ -426,10 +474,12 @@ const FunctionMath kBitNot{.exact = nullptr, .integer = bit_not, .bound_source =
 const FunctionMath kBitCount{.exact = nullptr, .integer = bit_count, .bound_source = kExact};
 const FunctionMath kShiftLeft{.exact = nullptr, .integer = shift_left, .bound_source = kExact};
 const FunctionMath kShiftRight{.exact = nullptr, .integer = shift_right, .bound_source = kExact};
-const FunctionMath kClip{.exact = clip, .alternative = nan_alternative, .bound_source = kExact};
+const FunctionMath kClip{.exact = clip, .alternative = nan_alternative, .other_values = clip_others,
+                         .bound_source = kExact};
 const FunctionMath kClip1{.exact = clip1, .integer = clip1_int, .alternative = nan_alternative,
                           .validate = validate_clip1, .bound_source = kExact};
-const FunctionMath kThreshold{.exact = threshold, .alternative = nan_alternative, .bound_source = kExact};
+const FunctionMath kThreshold{.exact = threshold, .alternative = nan_alternative, .other_values = threshold_others,
+                              .bound_source = kExact};
 const FunctionMath kIf{.exact = select, .integer = select_int, .bound_source = "exact: selects a or b"};
 const FunctionMath kQuantize{.exact = quantize, .error_scale = quantize_scale, .validate = validate_quantize,
                              .bound_source = "round(x / scale): 2.5 ulp of x / scale ([FS] div), ties either way"};

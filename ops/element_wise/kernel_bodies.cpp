@@ -245,10 +245,8 @@ RowMap make_rows() {
                             c.b.lt(negative, in[0], imm_f(0.0f));
                             c.b.and_(positive, positive, imm_f(1.0f));
                             c.b.and_(negative, negative, imm_f(1.0f));
-                            c.b.sub(positive, positive, negative);
-                            Operand nan = c.temp();
-                            math::is_nan(c, nan, in[0]);
-                            return c.b.movc(out, nan, in[0], positive);
+                            // NaN compares false both ways: 0, the formula's otherwise branch (the docs).
+                            return c.b.sub(out, positive, negative);
                         }
                         if (signed_integer(t)) {
                             c.b.ilt(positive, imm(0), in[0]);
@@ -367,12 +365,21 @@ RowMap make_rows() {
                                      return ok ? Status::ok() : refuse(in, out, "integer input and zero point, float scale and output");
                                  },
                                  [](BodyContext& c, std::span<const Operand> in, Operand out) {
-                                     // The difference of two 8/16-bit values is a signed 32-bit value; a 32-bit
-                                     // input without a zero point keeps its own signedness.
+                                     // The difference of two 8/16-bit values is a signed 32-bit value; that of two
+                                     // 32-bit values may not fit 32 bits (UINT32 1 - 4294967295 wrapped to +2 and
+                                     // gave +inf for -inf: random case seed 20261130 #11), so those convert to
+                                     // float32 first, with their own signedness, and subtract there (the bound's
+                                     // three roundings). A 32-bit input without a zero point keeps its signedness.
                                      Operand v = c.temp();
-                                     if (in.size() > 2) {
+                                     const DataType t = c.input_type(0);
+                                     if (in.size() > 2 && element_size_in_bits(t) < 32) {
                                          c.b.isub(v, in[0], in[2]);
                                          c.b.itof(v, v);
+                                     } else if (in.size() > 2) {
+                                         Operand z = c.temp();
+                                         to_float(c, v, in[0], t);
+                                         to_float(c, z, in[2], t);
+                                         c.b.sub(v, v, z);
                                      } else {
                                          to_float(c, v, in[0], c.input_type(0));
                                      }

@@ -12,6 +12,7 @@
 #include "ops/element_wise/function_math.h"
 #include "ops/element_wise/kernel.h"
 #include "tests/testing/gpu_testing.h"
+#include "tests/testing/op_testing.h"
 
 namespace dmltool::ops::element_wise {
 namespace {
@@ -159,6 +160,54 @@ TEST(ElementWisePlan, Add1WithFusedLeakyReluOnFloat16) {
         const float sum = half_to_float(inputs[0].get<uint16_t>(e)) + half_to_float(inputs[1].get<uint16_t>(e));
         const float want = sum >= 0 ? sum : sum * 0.125f;
         ASSERT_EQ((*outputs)[0].get<uint16_t>(e), float_to_half(want)) << "element " << e;
+    }
+}
+
+// SIGN of a float NaN is 0: the formula's otherwise branch (the docs); the kernel gave NaN (random cases seeds
+// 20261129/30, FLOAT16; DirectML gives 0).
+TEST(ElementWisePlan, SignOfFloatNanIsZero) {
+    SKIP_WITHOUT_GPU();
+    FunctionSpec row;
+    row.name = "ELEMENT_WISE_SIGN";
+    for (DataType type : {DataType::kFloat16, DataType::kFloat32}) {
+        ElementWiseDesc desc;
+        desc.function = &row;
+        const Dims sizes = {1, 5};
+        desc.inputs = {tensor(type, sizes)};
+        desc.output = tensor(type, sizes);
+        const HostTensor x = testing::make_tensor(type, sizes, {NAN, -2, 0, 3, -NAN});
+        auto outputs = run(desc, {x});
+        ASSERT_TRUE(outputs.is_ok()) << outputs.status().message();
+        const std::vector<double> want = {0, -1, 0, 1, 0};
+        for (uint64_t e = 0; e < want.size(); ++e)
+            EXPECT_EQ((*outputs)[0].get_as_double(e), want[e]) << data_type_name(type) << " element " << e;
+    }
+}
+
+// DEQUANTIZE_LINEAR of 32-bit integers with a zero point: x - zero point does not fit 32 bits, so the kernel may not
+// subtract in 32-bit integers (UINT32 1 - 4294967295 wrapped to 2: +inf for -inf, random case seed 20261130 #11).
+TEST(ElementWisePlan, DequantizeOf32BitIntegersSubtractsTheZeroPointWithoutWrapping) {
+    SKIP_WITHOUT_GPU();
+    FunctionSpec row;
+    row.name = "ELEMENT_WISE_DEQUANTIZE_LINEAR";
+    for (DataType type : {DataType::kUint32, DataType::kInt32}) {
+        ElementWiseDesc desc;
+        desc.function = &row;
+        const Dims sizes = {1, 3};
+        desc.inputs = {tensor(type, sizes), tensor(DataType::kFloat32, sizes), tensor(type, sizes)};
+        desc.output = tensor(DataType::kFloat32, sizes);
+        const bool u = type == DataType::kUint32;
+        const std::vector<double> x = u ? std::vector<double>{1, 4134002881.0, 100} : std::vector<double>{-2147483648.0, 2147483647, 5};
+        const std::vector<double> z = u ? std::vector<double>{4294967295.0, 238209338, 90} : std::vector<double>{2147483647, -2147483648.0, 3};
+        const std::vector<double> scale = {0.5, 0.25, 2};
+        auto outputs = run(desc, {testing::make_tensor(type, sizes, x), testing::make_tensor(DataType::kFloat32, sizes, scale),
+                                  testing::make_tensor(type, sizes, z)});
+        ASSERT_TRUE(outputs.is_ok()) << outputs.status().message();
+        for (uint64_t e = 0; e < 3; ++e) {
+            const double want = (x[e] - z[e]) * scale[e];
+            EXPECT_NEAR((*outputs)[0].get_as_double(e), want, 1e-6 * std::fabs(want) + 1e-6)
+                << data_type_name(type) << " element " << e;
+        }
     }
 }
 
