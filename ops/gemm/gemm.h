@@ -39,7 +39,13 @@ std::unique_ptr<Op> make_op();  // op.cpp
 // A random valid case for `dmltool generate` (generate.cpp).
 Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase& out);
 
-// The GPU plan (kernel.cpp): one thread per output element, float32 accumulation.
+// The GPU plan (kernel.cpp): one thread per output element, float32 accumulation; matrix-vector shapes (few
+// outputs, long K) get the split-K kernel instead.
 Result<DevicePlan> plan_gemm_device(const GemmDesc& desc);
+
+// Which kernel plan_gemm_device picks: its own rule (kAuto), or, for tests that run both kernels on one shape,
+// always the one-thread-per-output kernel or the split-K kernel (wherever that one can run). Process-wide.
+enum class GemmPath { kAuto, kDirect, kSplitK };
+void set_gemm_path_for_testing(GemmPath path);
 
 }  // namespace dmltool::ops::gemm

@@ -4,12 +4,20 @@
 // then computes Alpha * sum (+ Beta * c) and stores it (float16 outputs rounded to nearest even with
 // shaders/elements.h's float_to_half, stored with word-atomic element stores since neighbours share a word).
 // Straightforward rather than tiled: correct for every layout (strided, permuted, broadcast C).
+// Matrix-vector shapes (few outputs, long K: a CNN's classifier, M = 1) leave that kernel with too few threads,
+// each walking K alone, so the planner gives them the split-K kernel instead: one thread group per output (or per
+// 8 adjacent outputs where B's columns are contiguous), its threads each summing every slices-th k with loads
+// that neighbouring threads make at neighbouring addresses, then a groupshared tree reduction
+// (shaders/group_reduce.h) and the same epilogue. Its summation order differs from the loop's; the op's bound
+// holds for any order (docs/operators-join-gemm-qlmm.md).
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 
 #include "ops/gemm/gemm.h"
 #include "shaders/elements.h"
+#include "shaders/group_reduce.h"
 #include "shaders/kernel_memo.h"
 
 namespace dmltool::ops::gemm {
@@ -20,30 +28,127 @@ using namespace shaders;
 // Root constants.
 enum : uint32_t {
     kThreads = 0, kThreadsPerRow = 1, kK = 3, kAlpha = 4, kBeta = 5, kSizes = 6, kAStrides = 10, kBStrides = 14,
-    kCStrides = 18, kOutputStrides = 22, kConstantCount = 26,
+    kCStrides = 18, kOutputStrides = 22,
+    kGroupSizes = 26,  // split-K: {B0, B1, M, column blocks}, what the thread group index decomposes by
+    kConstantCount = 30,
 };
 constexpr uint32_t kThreadsPerGroup = 64;
+// Split-K geometry: 256 threads per group (1 column x 256 slices, or 8 columns x 32 slices). Used when there are at
+// most kSplitMaxOutputs outputs (so at most that many groups, well under D3D12's 65535 per dimension) and K is at
+// least kSplitMinK (shorter sums leave most slices idle; the per-thread loop is short anyway).
+constexpr uint32_t kSplitThreads = 256;
+constexpr uint32_t kSplitColumnsContiguous = 8;
+constexpr uint64_t kSplitMaxOutputs = 16384;
+constexpr uint64_t kSplitMinK = 64;
+
+std::atomic<GemmPath> g_path_for_testing{GemmPath::kAuto};
 
 struct KernelSpec {
     bool half = false;
     bool has_c = false;
+    uint32_t columns = 0;  // split-K: columns per group (slices = kSplitThreads / columns); 0: one thread per output
     auto operator<=>(const KernelSpec&) const = default;
 };
 
+uint32_t log2_of(uint32_t power_of_two) {
+    uint32_t l = 0;
+    while ((1u << l) < power_of_two) ++l;
+    return l;
+}
+
+struct Bindings {
+    TensorViews a, bt, c, out;
+};
+
+// Loads one A/B/C element as float32 (float16 widened).
+void load_float(ProgramBuilder& b, const KernelSpec& spec, const TensorViews& t, Operand index, Operand dst) {
+    if (!spec.half) return load_element(b, t, 4, index, dst);
+    Operand raw = b.temp();
+    load_element(b, t, 2, index, raw.x());
+    half_to_float(b, dst, raw.x());
+}
+
+// Output[b0, b1, m, n] = Alpha * acc (+ Beta * C[b0, b1, m, n]); shared by both kernels so they round alike.
+void epilogue(ProgramBuilder& b, const KernelSpec& spec, const Bindings& v, const std::vector<Operand>& coord,
+              Operand acc) {
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    b.mul(acc.x(), acc.x(), rc(kAlpha));
+    if (spec.has_c) {
+        Operand c_offset = dot_strides(b, coord, UintArray::root_constants(kCStrides), imm(0));
+        Operand cv = b.temp();
+        load_float(b, spec, v.c, c_offset, cv.x());
+        b.mul(cv.x(), cv.x(), rc(kBeta));
+        b.add(acc.x(), acc.x(), cv.x());
+    }
+    Operand out_offset = dot_strides(b, coord, UintArray::root_constants(kOutputStrides), imm(0));
+    Operand result = acc;
+    if (spec.half) {
+        result = b.temp();
+        float_to_half(b, result.x(), acc.x());
+    }
+    store_element_atomic(b, v.out, spec.half ? 2 : 4, out_offset, result.x());
+}
+
+Bindings bind(ProgramBuilder& b, const KernelSpec& spec) {
+    return {TensorViews::single(b.srv_raw(0)), TensorViews::single(b.srv_raw(1)),
+            spec.has_c ? TensorViews::single(b.srv_raw(2)) : TensorViews{}, TensorViews::single(b.uav_raw(0))};
+}
+
+// The split-K kernel: group (b0, b1, m, column block); thread = slice * columns + column.
+Result<std::vector<uint8_t>> build_split_k_kernel(const KernelSpec& spec) {
+    ProgramBuilder b({.thread_group = {kSplitThreads, 1, 1}});
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    const Bindings v = bind(b, spec);
+    const Resource shared = b.groupshared_raw(kSplitThreads * 4);
+    const uint32_t columns = spec.columns, slices = kSplitThreads / columns;
+    Operand tig = b.temp();
+    b.mov(tig.x(), b.thread_id_in_group().x());
+    Operand gid = b.temp();
+    b.mov(gid.x(), b.thread_group_id().x());
+    const std::vector<Operand> group = decompose_index(b, gid.x(), 4, UintArray::root_constants(kGroupSizes));
+    Operand lane = b.temp();  // x column in the block, y slice, z n, w n < N
+    b.and_(lane.x(), tig.x(), imm(columns - 1));
+    b.ushr(lane.y(), tig.x(), imm(log2_of(columns)));
+    b.imad(lane.z(), group[3], imm(columns), lane.x());
+    b.ult(lane.w(), lane.z(), rc(kSizes + 3));
+    Operand pos = b.temp();  // x offset in A, y offset in B, z k, w loop exit flag
+    Operand a_base = dot_strides(b, {group[0], group[1], group[2]}, UintArray::root_constants(kAStrides), imm(0));
+    b.imad(pos.x(), lane.y(), rc(kAStrides + 3), a_base);
+    Operand b_base = dot_strides(b, {group[0], group[1]}, UintArray::root_constants(kBStrides), imm(0));
+    b.imad(pos.y(), lane.z(), rc(kBStrides + 3), b_base);
+    b.imad(pos.y(), lane.y(), rc(kBStrides + 2), pos.y());
+    // A column past N sums nothing (k starts at K) but still takes part in the reduction's barriers.
+    b.movc(pos.z(), lane.w(), lane.y(), rc(kK));
+    Operand step = b.temp();  // x A step, y B step: `slices` k apart
+    b.imul(step.x(), rc(kAStrides + 3), imm(slices));
+    b.imul(step.y(), rc(kBStrides + 2), imm(slices));
+    Operand acc = b.temp(), av = b.temp(), bv = b.temp();
+    b.mov(acc.x(), imm(0));
+    b.loop();
+    b.uge(pos.w(), pos.z(), rc(kK));
+    b.breakc_nz(pos.w());
+    load_float(b, spec, v.a, pos.x(), av.x());
+    load_float(b, spec, v.bt, pos.y(), bv.x());
+    b.mad(acc.x(), av.x(), bv.x(), acc.x());
+    b.iadd(pos.xy(), pos.xy(), step.xy());
+    b.iadd(pos.z(), pos.z(), imm(slices));
+    b.endloop();
+    group_sum_slices(b, shared, acc.x(), tig.x(), columns, slices, false);
+    Operand t = b.temp();
+    b.ult(t.x(), tig.x(), imm(columns));
+    b.and_(t.x(), t.x(), lane.w());
+    b.if_nz(t.x());
+    epilogue(b, spec, v, {group[0], group[1], group[2], lane.z()}, acc);
+    b.endif();
+    b.ret();
+    return b.build_dxbc();
+}
+
 Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
+    if (spec.columns != 0) return build_split_k_kernel(spec);
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    const TensorViews a = TensorViews::single(b.srv_raw(0));
-    const TensorViews bt = TensorViews::single(b.srv_raw(1));
-    const TensorViews c = spec.has_c ? TensorViews::single(b.srv_raw(2)) : TensorViews{};
-    const TensorViews out = TensorViews::single(b.uav_raw(0));
-    const uint32_t bytes = spec.half ? 2 : 4;
-    const auto load_float = [&](const TensorViews& t, Operand index, Operand dst) {
-        if (!spec.half) return load_element(b, t, bytes, index, dst);
-        Operand raw = b.temp();
-        load_element(b, t, bytes, index, raw.x());
-        half_to_float(b, dst, raw.x());
-    };
+    const Bindings v = bind(b, spec);
 
     Operand thread = linear_thread_index(b, rc(kThreadsPerRow));
     Operand t = b.temp();
@@ -61,28 +166,14 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
     b.loop();
     b.uge(pos.w(), pos.z(), rc(kK));
     b.breakc_nz(pos.w());
-    load_float(a, pos.x(), av.x());
-    load_float(bt, pos.y(), bv.x());
+    load_float(b, spec, v.a, pos.x(), av.x());
+    load_float(b, spec, v.bt, pos.y(), bv.x());
     b.mad(acc.x(), av.x(), bv.x(), acc.x());
     b.iadd(pos.x(), pos.x(), rc(kAStrides + 3));
     b.iadd(pos.y(), pos.y(), rc(kBStrides + 2));
     b.iadd(pos.z(), pos.z(), imm(1));
     b.endloop();
-    b.mul(acc.x(), acc.x(), rc(kAlpha));
-    if (spec.has_c) {
-        Operand c_offset = dot_strides(b, coord, UintArray::root_constants(kCStrides), imm(0));
-        Operand cv = b.temp();
-        load_float(c, c_offset, cv.x());
-        b.mul(cv.x(), cv.x(), rc(kBeta));
-        b.add(acc.x(), acc.x(), cv.x());
-    }
-    Operand out_offset = dot_strides(b, coord, UintArray::root_constants(kOutputStrides), imm(0));
-    Operand result = acc;
-    if (spec.half) {
-        result = b.temp();
-        float_to_half(b, result.x(), acc.x());
-    }
-    store_element_atomic(b, out, bytes, out_offset, result.x());
+    epilogue(b, spec, v, coord, acc);
     b.endif();
     b.ret();
     return b.build_dxbc();
@@ -94,6 +185,8 @@ Result<std::shared_ptr<const std::vector<uint8_t>>> kernel(const KernelSpec& spe
 
 }  // namespace
 
+void set_gemm_path_for_testing(GemmPath path) { g_path_for_testing = path; }
+
 Result<DevicePlan> plan_gemm_device(const GemmDesc& d) {
     const uint64_t view_limit = uint64_t{1} << kMaxViewBytesLog2;
     for (const TensorDesc* t : {&d.a, &d.b, d.c ? &*d.c : nullptr, &d.output})
@@ -102,7 +195,17 @@ Result<DevicePlan> plan_gemm_device(const GemmDesc& d) {
     const GemmGeometry g = gemm_geometry(d, true);
     const uint64_t threads = d.output.element_count();
     if (threads > 0xffffffffull) return unsupported("GEMM kernel: more than 2^32 - 1 outputs");
-    const DispatchGrid grid = plan_dispatch(std::max<uint64_t>(threads, 1), kThreadsPerGroup);
+    const GemmPath forced = g_path_for_testing;
+    const bool split_k = threads > 0 && threads <= kSplitMaxOutputs && g.k < (uint64_t{1} << 31) &&
+                         (forced == GemmPath::kSplitK || (forced == GemmPath::kAuto && g.k >= kSplitMinK));
+    // Slices along K read neighbouring addresses when K is B's contiguous dimension; otherwise columns are, and
+    // 8 columns per group read 32 contiguous bytes of float32 per k.
+    const uint32_t columns =
+        !split_k ? 0 : (g.b_strides[2] == 1 || g.b_strides[3] != 1 || g.n < kSplitColumnsContiguous)
+                           ? 1 : kSplitColumnsContiguous;
+    const uint64_t column_blocks = split_k ? (g.n + columns - 1) / columns : 0;
+    const DispatchGrid grid = split_k ? DispatchGrid{uint32_t(g.batch0 * g.batch1 * g.m * column_blocks), 1, 0}
+                                      : plan_dispatch(std::max<uint64_t>(threads, 1), kThreadsPerGroup);
     std::vector<uint32_t> constants(kConstantCount, 0);
     constants[kThreads] = uint32_t(threads);
     constants[kThreadsPerRow] = grid.threads_per_row;
@@ -120,11 +223,13 @@ Result<DevicePlan> plan_gemm_device(const GemmDesc& d) {
         constants[kBStrides + i] = uint32_t(g.b_strides[i]);
         constants[kCStrides + i] = uint32_t(g.c_strides[i]);
         constants[kOutputStrides + i] = uint32_t(g.output_strides[i]);
+        constants[kGroupSizes + i] = i == 3 ? uint32_t(column_blocks) : uint32_t(sizes[i]);
     }
-    const KernelSpec spec{d.output.data_type == DataType::kFloat16, d.c.has_value()};
+    const KernelSpec spec{d.output.data_type == DataType::kFloat16, d.c.has_value(), columns};
     KernelDispatch dispatch;
     DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, kernel(spec));
-    dispatch.label = "gemm/" + std::string(data_type_name(d.output.data_type)) + (spec.has_c ? "/c" : "");
+    dispatch.label = "gemm/" + std::string(data_type_name(d.output.data_type)) + (spec.has_c ? "/c" : "") +
+                     (split_k ? "/splitk" + std::to_string(columns) : "");
     dispatch.root_constants = std::move(constants);
     dispatch.srvs.push_back({BufferBinding::Source::kInput, 0, 0, 0, false});
     dispatch.srvs.push_back({BufferBinding::Source::kInput, 1, 0, 0, false});

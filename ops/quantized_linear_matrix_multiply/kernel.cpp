@@ -4,11 +4,17 @@
 // the output type, and stores the byte with a word-atomic element store (neighbours share a word). The float32
 // multiplier can move a value that lies within rounding distance of a .5 tie by one step: the op's tolerance
 // (abs 1) says so.
+// Matrix-vector shapes (few outputs, long K: a classifier with M = 1) get the split-K kernel instead: a group of 256
+// threads per output (or per 8 adjacent outputs where B's columns are contiguous), each summing every slices-th k,
+// then an integer groupshared tree reduction (shaders/group_reduce.h). Integer sums are exact in any order, and the
+// requantization is the same code, so both kernels give the same bits.
 #include <algorithm>
+#include <atomic>
 #include <map>
 
 #include "ops/quantized_linear_matrix_multiply/qlmm.h"
 #include "shaders/elements.h"
+#include "shaders/group_reduce.h"
 #include "shaders/kernel_memo.h"
 
 namespace dmltool::ops::quantized_linear_matrix_multiply {
@@ -19,31 +25,172 @@ using namespace shaders;
 enum : uint32_t {
     kThreads = 0, kThreadsPerRow = 1, kK = 2, kSizes = 3, kAStrides = 7, kBStrides = 11, kOutputStrides = 15,
     kAScaleStep = 19, kBScaleStep = 20, kYScaleStep = 21, kAZeroStep = 22, kBZeroStep = 23, kYZeroStep = 24,
-    kLowest = 25, kHighest = 26, kConstantCount = 27,
+    kLowest = 25, kHighest = 26,
+    kGroupSizes = 27,  // split-K: {B0, B1, M, column blocks}, what the thread group index decomposes by
+    kConstantCount = 31,
 };
 constexpr uint32_t kThreadsPerGroup = 64;
 constexpr uint64_t kMaxK = 33025;  // 255 * 255 * K < 2^31
+// Split-K geometry and when the planner uses it: as GEMM's (ops/gemm/kernel.cpp).
+constexpr uint32_t kSplitThreads = 256;
+constexpr uint32_t kSplitColumnsContiguous = 8;
+constexpr uint64_t kSplitMaxOutputs = 16384;
+constexpr uint64_t kSplitMinK = 64;
+
+std::atomic<QlmmPath> g_path_for_testing{QlmmPath::kAuto};
 
 struct KernelSpec {
     bool a_signed = false, b_signed = false, output_signed = false;
     bool has_az = false, has_bz = false, has_yz = false;
+    uint32_t columns = 0;  // split-K: columns per group (slices = kSplitThreads / columns); 0: one thread per output
     auto operator<=>(const KernelSpec&) const = default;
 };
 
+struct Bindings {
+    TensorViews a, a_scale, az, bt, b_scale, bz, y_scale, yz, out;
+};
+
+Bindings bind(ProgramBuilder& b, const KernelSpec& spec) {
+    Bindings v;
+    uint32_t slot = 0;
+    v.a = TensorViews::single(b.srv_raw(slot++));
+    v.a_scale = TensorViews::single(b.srv_raw(slot++));
+    if (spec.has_az) v.az = TensorViews::single(b.srv_raw(slot++));
+    v.bt = TensorViews::single(b.srv_raw(slot++));
+    v.b_scale = TensorViews::single(b.srv_raw(slot++));
+    if (spec.has_bz) v.bz = TensorViews::single(b.srv_raw(slot++));
+    v.y_scale = TensorViews::single(b.srv_raw(slot++));
+    if (spec.has_yz) v.yz = TensorViews::single(b.srv_raw(slot++));
+    v.out = TensorViews::single(b.uav_raw(0));
+    return v;
+}
+
+Extend extend(bool is_signed) { return is_signed ? Extend::kSign : Extend::kZero; }
+
+// zp.x = az[row], zp.y = bz[col], zp.z = yz[row] (0 where absent).
+void load_zero_points(ProgramBuilder& b, const KernelSpec& spec, const Bindings& v, Operand row, Operand col,
+                      Operand zp) {
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    b.mov(zp.xyz(), imm(0));
+    Operand idx = b.temp();
+    if (spec.has_az) {
+        b.imul(idx.x(), row, rc(kAZeroStep));
+        load_element(b, v.az, 1, idx.x(), zp.x(), extend(spec.a_signed));
+    }
+    if (spec.has_bz) {
+        b.imul(idx.x(), col, rc(kBZeroStep));
+        load_element(b, v.bz, 1, idx.x(), zp.y(), extend(spec.b_signed));
+    }
+    if (spec.has_yz) {
+        b.imul(idx.x(), row, rc(kYZeroStep));
+        load_element(b, v.yz, 1, idx.x(), zp.z(), extend(spec.output_signed));
+    }
+}
+
+// acc += (a[pos.x] - zp.x) * (b[pos.y] - zp.y): one step of the exact int32 sum.
+void accumulate(ProgramBuilder& b, const KernelSpec& spec, const Bindings& v, Operand pos, Operand zp, Operand acc) {
+    Operand av = b.temp(), bv = b.temp();
+    load_element(b, v.a, 1, pos.x(), av.x(), extend(spec.a_signed));
+    load_element(b, v.bt, 1, pos.y(), bv.x(), extend(spec.b_signed));
+    b.isub(av.x(), av.x(), zp.x());
+    b.isub(bv.x(), bv.x(), zp.y());
+    b.imad(acc.x(), av.x(), bv.x(), acc.x());
+}
+
+// Requantizes acc for output (b0, b1, row, col) and stores it; shared by both kernels so they give the same bits.
+void requantize_store(ProgramBuilder& b, const Bindings& v, const std::vector<Operand>& coord, Operand zp,
+                      Operand acc) {
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    const Operand row = coord[2], col = coord[3];
+    Operand idx = b.temp();
+    // Requantize: multiplier = as[m] * bs[n] / ys[m], in float32.
+    Operand s = b.temp();  // x as, y bs, z ys
+    b.imul(idx.x(), row, rc(kAScaleStep));
+    load_element(b, v.a_scale, 4, idx.x(), s.x());
+    b.imul(idx.x(), col, rc(kBScaleStep));
+    load_element(b, v.b_scale, 4, idx.x(), s.y());
+    b.imul(idx.x(), row, rc(kYScaleStep));
+    load_element(b, v.y_scale, 4, idx.x(), s.z());
+    b.mul(s.x(), s.x(), s.y());
+    b.div(s.x(), s.x(), s.z());
+    Operand r = b.temp();
+    b.itof(r.x(), acc.x());
+    b.mul(r.x(), r.x(), s.x());
+    // Clamp in float before the conversion (ftoi of a value beyond int32 is undefined), then add the zero point
+    // and clamp to the output type in integers.
+    b.max(r.x(), r.x(), imm_f(-65536.0f));
+    b.min(r.x(), r.x(), imm_f(65536.0f));
+    b.round_ne(r.x(), r.x());
+    b.ftoi(r.x(), r.x());
+    b.iadd(r.x(), r.x(), zp.z());
+    b.imax(r.x(), r.x(), rc(kLowest));
+    b.imin(r.x(), r.x(), rc(kHighest));
+    Operand out_offset = dot_strides(b, coord, UintArray::root_constants(kOutputStrides), imm(0));
+    store_element_atomic(b, v.out, 1, out_offset, r.x());
+}
+
+uint32_t log2_of(uint32_t power_of_two) {
+    uint32_t l = 0;
+    while ((1u << l) < power_of_two) ++l;
+    return l;
+}
+
+// The split-K kernel: group (b0, b1, m, column block); thread = slice * columns + column.
+Result<std::vector<uint8_t>> build_split_k_kernel(const KernelSpec& spec) {
+    ProgramBuilder b({.thread_group = {kSplitThreads, 1, 1}});
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    const Bindings v = bind(b, spec);
+    const Resource shared = b.groupshared_raw(kSplitThreads * 4);
+    const uint32_t columns = spec.columns, slices = kSplitThreads / columns;
+    Operand tig = b.temp();
+    b.mov(tig.x(), b.thread_id_in_group().x());
+    Operand gid = b.temp();
+    b.mov(gid.x(), b.thread_group_id().x());
+    const std::vector<Operand> group = decompose_index(b, gid.x(), 4, UintArray::root_constants(kGroupSizes));
+    Operand lane = b.temp();  // x column in the block, y slice, z n (0 past N, which nothing stores), w n < N
+    b.and_(lane.x(), tig.x(), imm(columns - 1));
+    b.ushr(lane.y(), tig.x(), imm(log2_of(columns)));
+    b.imad(lane.z(), group[3], imm(columns), lane.x());
+    b.ult(lane.w(), lane.z(), rc(kSizes + 3));
+    b.movc(lane.z(), lane.w(), lane.z(), imm(0));
+    Operand zp = b.temp();
+    load_zero_points(b, spec, v, group[2], lane.z(), zp);
+    Operand pos = b.temp();  // x offset in A, y offset in B, z k, w loop exit flag
+    Operand a_base = dot_strides(b, {group[0], group[1], group[2]}, UintArray::root_constants(kAStrides), imm(0));
+    b.imad(pos.x(), lane.y(), rc(kAStrides + 3), a_base);
+    Operand b_base = dot_strides(b, {group[0], group[1]}, UintArray::root_constants(kBStrides), imm(0));
+    b.imad(pos.y(), lane.z(), rc(kBStrides + 3), b_base);
+    b.imad(pos.y(), lane.y(), rc(kBStrides + 2), pos.y());
+    // A column past N sums nothing (k starts at K) but still takes part in the reduction's barriers.
+    b.movc(pos.z(), lane.w(), lane.y(), rc(kK));
+    Operand step = b.temp();  // x A step, y B step: `slices` k apart
+    b.imul(step.x(), rc(kAStrides + 3), imm(slices));
+    b.imul(step.y(), rc(kBStrides + 2), imm(slices));
+    Operand acc = b.temp();
+    b.mov(acc.x(), imm(0));
+    b.loop();
+    b.uge(pos.w(), pos.z(), rc(kK));
+    b.breakc_nz(pos.w());
+    accumulate(b, spec, v, pos, zp, acc);
+    b.iadd(pos.xy(), pos.xy(), step.xy());
+    b.iadd(pos.z(), pos.z(), imm(slices));
+    b.endloop();
+    group_sum_slices(b, shared, acc.x(), tig.x(), columns, slices, true);
+    Operand t = b.temp();
+    b.ult(t.x(), tig.x(), imm(columns));
+    b.and_(t.x(), t.x(), lane.w());
+    b.if_nz(t.x());
+    requantize_store(b, v, {group[0], group[1], group[2], lane.z()}, zp, acc);
+    b.endif();
+    b.ret();
+    return b.build_dxbc();
+}
+
 Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
+    if (spec.columns != 0) return build_split_k_kernel(spec);
     ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
     auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    uint32_t slot = 0;
-    const TensorViews a = TensorViews::single(b.srv_raw(slot++));
-    const TensorViews a_scale = TensorViews::single(b.srv_raw(slot++));
-    const TensorViews az = spec.has_az ? TensorViews::single(b.srv_raw(slot++)) : TensorViews{};
-    const TensorViews bt = TensorViews::single(b.srv_raw(slot++));
-    const TensorViews b_scale = TensorViews::single(b.srv_raw(slot++));
-    const TensorViews bz = spec.has_bz ? TensorViews::single(b.srv_raw(slot++)) : TensorViews{};
-    const TensorViews y_scale = TensorViews::single(b.srv_raw(slot++));
-    const TensorViews yz = spec.has_yz ? TensorViews::single(b.srv_raw(slot++)) : TensorViews{};
-    const TensorViews out = TensorViews::single(b.uav_raw(0));
-    const auto extend = [](bool is_signed) { return is_signed ? Extend::kSign : Extend::kZero; };
+    const Bindings v = bind(b, spec);
 
     Operand thread = linear_thread_index(b, rc(kThreadsPerRow));
     Operand t = b.temp();
@@ -52,64 +199,24 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
     const std::vector<Operand> coord = decompose_index(b, thread, 4, UintArray::root_constants(kSizes));
     const Operand row = coord[2], col = coord[3];
     Operand zp = b.temp();  // x az, y bz, z yz
-    b.mov(zp.xyz(), imm(0));
-    Operand idx = b.temp();
-    if (spec.has_az) {
-        b.imul(idx.x(), row, rc(kAZeroStep));
-        load_element(b, az, 1, idx.x(), zp.x(), extend(spec.a_signed));
-    }
-    if (spec.has_bz) {
-        b.imul(idx.x(), col, rc(kBZeroStep));
-        load_element(b, bz, 1, idx.x(), zp.y(), extend(spec.b_signed));
-    }
-    if (spec.has_yz) {
-        b.imul(idx.x(), row, rc(kYZeroStep));
-        load_element(b, yz, 1, idx.x(), zp.z(), extend(spec.output_signed));
-    }
+    load_zero_points(b, spec, v, row, col, zp);
     Operand pos = b.temp();  // x offset in A, y offset in B, z k, w exit flag
     Operand a_base = dot_strides(b, {coord[0], coord[1], row}, UintArray::root_constants(kAStrides), imm(0));
     b.mov(pos.x(), a_base);
     Operand b_base = dot_strides(b, {coord[0], coord[1]}, UintArray::root_constants(kBStrides), imm(0));
     b.imad(pos.y(), col, rc(kBStrides + 3), b_base);
     b.mov(pos.z(), imm(0));
-    Operand acc = b.temp(), av = b.temp(), bv = b.temp();
+    Operand acc = b.temp();
     b.mov(acc.x(), imm(0));
     b.loop();
     b.uge(pos.w(), pos.z(), rc(kK));
     b.breakc_nz(pos.w());
-    load_element(b, a, 1, pos.x(), av.x(), extend(spec.a_signed));
-    load_element(b, bt, 1, pos.y(), bv.x(), extend(spec.b_signed));
-    b.isub(av.x(), av.x(), zp.x());
-    b.isub(bv.x(), bv.x(), zp.y());
-    b.imad(acc.x(), av.x(), bv.x(), acc.x());
+    accumulate(b, spec, v, pos, zp, acc);
     b.iadd(pos.x(), pos.x(), rc(kAStrides + 3));
     b.iadd(pos.y(), pos.y(), rc(kBStrides + 2));
     b.iadd(pos.z(), pos.z(), imm(1));
     b.endloop();
-    // Requantize: multiplier = as[m] * bs[n] / ys[m], in float32.
-    Operand s = b.temp();  // x as, y bs, z ys
-    b.imul(idx.x(), row, rc(kAScaleStep));
-    load_element(b, a_scale, 4, idx.x(), s.x());
-    b.imul(idx.x(), col, rc(kBScaleStep));
-    load_element(b, b_scale, 4, idx.x(), s.y());
-    b.imul(idx.x(), row, rc(kYScaleStep));
-    load_element(b, y_scale, 4, idx.x(), s.z());
-    b.mul(s.x(), s.x(), s.y());
-    b.div(s.x(), s.x(), s.z());
-    Operand v = b.temp();
-    b.itof(v.x(), acc.x());
-    b.mul(v.x(), v.x(), s.x());
-    // Clamp in float before the conversion (ftoi of a value beyond int32 is undefined), then add the zero point
-    // and clamp to the output type in integers.
-    b.max(v.x(), v.x(), imm_f(-65536.0f));
-    b.min(v.x(), v.x(), imm_f(65536.0f));
-    b.round_ne(v.x(), v.x());
-    b.ftoi(v.x(), v.x());
-    b.iadd(v.x(), v.x(), zp.z());
-    b.imax(v.x(), v.x(), rc(kLowest));
-    b.imin(v.x(), v.x(), rc(kHighest));
-    Operand out_offset = dot_strides(b, coord, UintArray::root_constants(kOutputStrides), imm(0));
-    store_element_atomic(b, out, 1, out_offset, v.x());
+    requantize_store(b, v, coord, zp, acc);
     b.endif();
     b.ret();
     return b.build_dxbc();
@@ -120,6 +227,8 @@ Result<std::shared_ptr<const std::vector<uint8_t>>> kernel(const KernelSpec& spe
 }
 
 }  // namespace
+
+void set_qlmm_path_for_testing(QlmmPath path) { g_path_for_testing = path; }
 
 Result<DevicePlan> plan_qlmm_device(const QlmmDesc& d) {
     const uint64_t view_limit = uint64_t{1} << kMaxViewBytesLog2;
@@ -133,7 +242,16 @@ Result<DevicePlan> plan_qlmm_device(const QlmmDesc& d) {
                            " could overflow its int32 sums (at most " + std::to_string(kMaxK) + ")");
     const uint64_t threads = d.output.element_count();
     if (threads > 0xffffffffull) return unsupported("QUANTIZED_LINEAR_MATRIX_MULTIPLY kernel: more than 2^32 - 1 outputs");
-    const DispatchGrid grid = plan_dispatch(std::max<uint64_t>(threads, 1), kThreadsPerGroup);
+    const QlmmPath forced = g_path_for_testing;
+    const bool split_k = threads > 0 && threads <= kSplitMaxOutputs &&
+                         (forced == QlmmPath::kSplitK || (forced == QlmmPath::kAuto && g.k >= kSplitMinK));
+    // Slices along K read neighbouring bytes when K is B's contiguous dimension; otherwise columns are.
+    const uint32_t columns =
+        !split_k ? 0 : (g.b_strides[2] == 1 || g.b_strides[3] != 1 || g.n < kSplitColumnsContiguous)
+                           ? 1 : kSplitColumnsContiguous;
+    const uint64_t column_blocks = split_k ? (g.n + columns - 1) / columns : 0;
+    const DispatchGrid grid = split_k ? DispatchGrid{uint32_t(g.batch0 * g.batch1 * g.m * column_blocks), 1, 0}
+                                      : plan_dispatch(std::max<uint64_t>(threads, 1), kThreadsPerGroup);
     std::vector<uint64_t> words(kConstantCount, 0);
     words[kThreads] = threads;
     words[kThreadsPerRow] = grid.threads_per_row;
@@ -144,6 +262,7 @@ Result<DevicePlan> plan_qlmm_device(const QlmmDesc& d) {
         words[kAStrides + i] = g.a_strides[i];
         words[kBStrides + i] = g.b_strides[i];
         words[kOutputStrides + i] = g.output_strides[i];
+        words[kGroupSizes + i] = i == 3 ? column_blocks : sizes[i];
     }
     words[kAScaleStep] = g.a_scale_step;
     words[kBScaleStep] = g.b_scale_step;
@@ -160,11 +279,12 @@ Result<DevicePlan> plan_qlmm_device(const QlmmDesc& d) {
     }
     const KernelSpec spec{d.a.data_type == DataType::kInt8, d.b.data_type == DataType::kInt8,
                           d.output.data_type == DataType::kInt8, d.a_zero_point.has_value(),
-                          d.b_zero_point.has_value(), d.output_zero_point.has_value()};
+                          d.b_zero_point.has_value(), d.output_zero_point.has_value(), columns};
     KernelDispatch dispatch;
     DMLTOOL_ASSIGN_OR_RETURN(dispatch.dxbc, kernel(spec));
     dispatch.label = "qlmm/" + std::string(data_type_name(d.a.data_type)) + "x" +
-                     std::string(data_type_name(d.b.data_type)) + "->" + std::string(data_type_name(d.output.data_type));
+                     std::string(data_type_name(d.b.data_type)) + "->" + std::string(data_type_name(d.output.data_type)) +
+                     (split_k ? "/splitk" + std::to_string(columns) : "");
     dispatch.root_constants = std::move(constants);
     const bool present[kSlotCount] = {true, true, spec.has_az, true, true, spec.has_bz, true, spec.has_yz};
     for (uint32_t s = 0; s < kSlotCount; ++s)

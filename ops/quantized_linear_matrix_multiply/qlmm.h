@@ -40,4 +40,10 @@ std::unique_ptr<Op> make_op();  // op.cpp
 Status generate_case(const FeatureLevelTable& table, CaseRng& rng, GeneratedCase& out);  // generate.cpp
 Result<DevicePlan> plan_qlmm_device(const QlmmDesc& desc);  // kernel.cpp
 
+// Which kernel plan_qlmm_device picks: its own rule (kAuto: split-K for matrix-vector shapes), or, for tests that
+// run both kernels on one shape, always the one-thread-per-output kernel or the split-K kernel (wherever that one
+// can run). Process-wide.
+enum class QlmmPath { kAuto, kDirect, kSplitK };
+void set_qlmm_path_for_testing(QlmmPath path);
+
 }  // namespace dmltool::ops::quantized_linear_matrix_multiply
