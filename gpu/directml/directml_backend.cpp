@@ -313,9 +313,15 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
         DMLTOOL_RETURN_IF_ERROR(upload(*context_, buffer, 0, image));
         p->input_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
     }
-    for (const TensorDesc* output : slot_descs(op, desc, TensorRole::kOutput)) {
+    // One per DML output member, in member order: an absent optional output (null member) has no buffer and is bound
+    // as DML_BINDING_TYPE_NONE; the present ones are the op's output slots in the same order (DmlOperatorDesc::build).
+    for (const DML_BUFFER_TENSOR_DESC* output : p->dml_desc->output_tensors()) {
+        if (!output) {
+            p->output_buffers.emplace_back();
+            continue;
+        }
         DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice,
-                                                                     padded(output->total_size_in_bytes), "directml output"));
+                                                                     padded(output->TotalTensorSizeInBytes), "directml output"));
         p->output_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
     }
     const uint64_t temporary_bytes = std::max(init_properties.TemporaryResourceSize, p->execute_properties.TemporaryResourceSize);
@@ -363,6 +369,7 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
 
 Status DirectMlBackend::poison_outputs(Prepared& prepared, std::byte output_poison) {
     for (auto& buffer : prepared.output_buffers) {
+        if (!buffer) continue;  // an absent optional output
         std::vector<std::byte> poison(buffer->size(), output_poison);
         DMLTOOL_RETURN_IF_ERROR(upload(*context_, *buffer, 0, poison));
     }
@@ -441,10 +448,17 @@ Result<std::vector<HostTensor>> DirectMlBackend::execute_once(const Op& op, cons
     if (timing)
         timing->first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::vector<HostTensor> outputs;
+    // The present outputs' buffers, in order, are the output slots (absent optional outputs have no buffer).
     const auto output_descs = slot_descs(op, desc, TensorRole::kOutput);
+    std::vector<GpuBuffer*> present;
+    for (const auto& buffer : prepared->output_buffers)
+        if (buffer) present.push_back(buffer.get());
+    if (present.size() != output_descs.size())
+        return internal_error(std::string(op.name()) + ": " + std::to_string(present.size()) +
+                              " DirectML output buffers for " + std::to_string(output_descs.size()) + " output slots");
     for (size_t i = 0; i < output_descs.size(); ++i) {
         DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> bytes,
-                                 download(*context_, *prepared->output_buffers[i], 0, output_descs[i]->total_size_in_bytes));
+                                 download(*context_, *present[i], 0, output_descs[i]->total_size_in_bytes));
         outputs.push_back(from_physical(*output_descs[i], bytes));
     }
     return outputs;
