@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "ops/pooling/pooling.h"
+#include "core/compare.h"
 #include "core/op_registry.h"
+#include "core/thread_pool.h"
 #include "tests/testing/op_testing.h"
 
 namespace dmltool::ops::pooling {
@@ -184,6 +187,51 @@ TEST(Pooling, Average1DilationSkipsElements) {
                     {{"Dilations", {1, 3}}, {"IncludePadding", false}});
     const auto out = reference(builtin_op("AVERAGE_POOLING1"), d, {&x});
     EXPECT_EQ(values_of(out[0]), (std::vector<double>{2, 25}));
+}
+
+// FLOAT16 averages: the float32 mean may reach the output rounded to nearest or toward zero (Direct3D's conversion
+// rule; DirectML 1.15.4 rounds toward zero), and nothing else: the neighbour away from zero and the one beyond the
+// zero-side neighbour still fail. The mean of {75, 75, 75, 75.1875} is 75.046875; one ulp of half there is 0.0625.
+TEST(Pooling, Float16AverageAcceptsTheZeroSideNeighbourOnly) {
+    for (const char* name : {"AVERAGE_POOLING", "AVERAGE_POOLING1"}) {
+        const Op& op = builtin_op(name);
+        for (const double sign : {1.0, -1.0}) {
+            const HostTensor x = make_tensor(DataType::kFloat16, {1, 1, 1, 4},
+                                             {sign * 75, sign * 75, sign * 75, sign * 75.1875});
+            json extra = {{"IncludePadding", false}};
+            if (std::string_view(name) == "AVERAGE_POOLING1") extra["Dilations"] = {1, 1};
+            json d = desc2d("FLOAT16", 1, 4, {1, 1, 1, 1}, {1, 4}, {1, 1}, {0, 0}, {0, 0}, extra);
+            auto parsed = parse_desc(op, d.dump());
+            ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+            const Tolerance t = op.default_tolerance(**parsed, 0);
+            EXPECT_TRUE(t.narrowing_toward_zero) << name;
+            std::vector<HostTensor> outputs;
+            outputs.emplace_back(*op.tensors(**parsed).back().desc);
+            HostTensor* output_ptrs[] = {&outputs[0]};
+            const HostTensor* input_ptrs[] = {&x};
+            std::vector<ExactOutput> exact(1);
+            ThreadPool pool(1);
+            const SemanticsOptions semantics;
+            ReferenceContext context{pool, semantics, &exact};
+            ASSERT_TRUE(op.run_reference(**parsed, input_ptrs, output_ptrs, context).is_ok());
+            ASSERT_EQ(exact[0].exact.size(), 1u);
+            EXPECT_EQ(exact[0].exact[0], sign * 75.046875);
+            auto verdict = [&](double got) {
+                return compare_to_exact(exact[0], make_tensor(DataType::kFloat16, {1, 1, 1, 1}, {sign * got}), t)
+                           .verdict == Verdict::kPassed;
+            };
+            EXPECT_TRUE(verdict(75.0)) << name << ": toward zero";
+            EXPECT_TRUE(verdict(75.0625)) << name << ": nearest";
+            EXPECT_FALSE(verdict(75.125)) << name << ": beyond nearest";
+            EXPECT_FALSE(verdict(74.9375)) << name << ": beyond toward zero";
+        }
+    }
+    // FLOAT32 averages are not narrowed.
+    const Op& op = builtin_op("AVERAGE_POOLING");
+    auto parsed = parse_desc(op, desc2d("FLOAT32", 1, 4, {1, 1, 1, 1}, {1, 4}, {1, 1}, {0, 0}, {0, 0},
+                                        {{"IncludePadding", false}}).dump());
+    ASSERT_TRUE(parsed.is_ok());
+    EXPECT_FALSE(op.default_tolerance(**parsed, 0).narrowing_toward_zero);
 }
 
 TEST(Pooling, QuantizedAverageRoundsHalfToEvenAndSaturates) {
