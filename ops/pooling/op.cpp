@@ -299,6 +299,51 @@ public:
 
     const FeatureLevelTable& feature_levels() const override { return table_; }
 
+    // Descs of QUANTIZED_LINEAR_AVERAGE_POOLING that DirectML 1.15.4 refuses although the documentation allows them
+    // (registered in gpu/directml/deviations/; found one change at a time, results/directml_pooling_2026-11-29.txt).
+    std::vector<DeviationModel> deviation_models() const override {
+        if (!is_quantized(kind_)) return {};
+        using Kind = DeviationModel::Kind;
+        auto pool = [](const OpDesc& d) -> const PoolingDesc& { return static_cast<const PoolingDesc&>(d); };
+        return {
+            // CreateOperator E_INVALIDARG: OutputTensor's data type differs from InputTensor's (INT8 -> UINT8 or
+            // UINT8 -> INT8), with or without zero points.
+            {.name = "qlavgpool-input-output-types-differ",
+             .kind = Kind::kRejectsDesc,
+             .applies = [pool](const OpDesc& d) { return pool(d).input.data_type != pool(d).output.data_type; },
+             .adjust_semantics = nullptr,
+             .unit_roundoff = 0},
+            // CreateOperator E_INVALIDARG: a zero point whose sizes differ from its scale's (a per-channel scale
+            // beside a per-tensor zero point, or {1,1,1,1} beside {1}).
+            {.name = "qlavgpool-zero-point-scale-shapes-differ",
+             .kind = Kind::kRejectsDesc,
+             .applies = [pool](const OpDesc& d) {
+                 const PoolingDesc& q = pool(d);
+                 auto differs = [](const std::optional<TensorDesc>& scale, const std::optional<TensorDesc>& zero) {
+                     return scale && zero && zero->sizes != scale->sizes;
+                 };
+                 return differs(q.input_scale, q.input_zero_point) || differs(q.output_scale, q.output_zero_point);
+             },
+             .adjust_semantics = nullptr,
+             .unit_roundoff = 0},
+            // CompileOperator 0x8007023e (an exception inside DirectML) after CreateOperator accepted the desc: a
+            // scale or zero point tensor of fewer than 3 dimensions beside a 4-D input ({1}, {C}, {1,1}), or of fewer
+            // than 5 beside a 5-D input ({1,1,1,1}); 3, 4 and 5 dimensions beside a 4-D input run, as do 5 beside a 5-D
+            // one (every rank probed, per tensor and per channel).
+            {.name = "qlavgpool-quantization-rank-too-low",
+             .kind = Kind::kRejectsDesc,
+             .applies = [pool](const OpDesc& d) {
+                 const PoolingDesc& q = pool(d);
+                 const uint32_t lowest = q.input.rank() == 5 ? 5 : 3;
+                 for (const auto* t : {&q.input_scale, &q.input_zero_point, &q.output_scale, &q.output_zero_point})
+                     if (*t && (*t)->rank() < lowest) return true;
+                 return false;
+             },
+             .adjust_semantics = nullptr,
+             .unit_roundoff = 0},
+        };
+    }
+
     Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
                          std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
         return run_pooling_reference(static_cast<const PoolingDesc&>(desc), inputs, outputs, context);

@@ -234,6 +234,61 @@ TEST(Pooling, Float16AverageAcceptsTheZeroSideNeighbourOnly) {
     EXPECT_FALSE(op.default_tolerance(**parsed, 0).narrowing_toward_zero);
 }
 
+// The descs DirectML 1.15.4 refuses (gpu/directml/deviations/1.15.4.json, probes in
+// results/directml_pooling_2026-11-29.txt): each model speaks exactly about its probed shapes.
+TEST(Pooling, QuantizedAverageDeviationModelsMatchTheProbes) {
+    const Op& op = builtin_op("QUANTIZED_LINEAR_AVERAGE_POOLING");
+    const auto applies = [&](const json& d) {
+        auto parsed = parse_desc(op, d.dump());
+        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
+        std::vector<std::string> names;
+        for (const DeviationModel& m : op.deviation_models())
+            if (m.applies(**parsed)) names.push_back(m.name);
+        return names;
+    };
+    const auto q = [](uint32_t rank, const char* in, const char* out, std::vector<uint32_t> scale,
+                      std::optional<std::vector<uint32_t>> zero_point) {
+        const std::vector<uint32_t> spatial(rank - 2, 4), pooled(rank - 2, 2), ones(rank - 2, 0);
+        std::vector<uint32_t> in_sizes{1, 2}, out_sizes{1, 2};
+        in_sizes.insert(in_sizes.end(), spatial.begin(), spatial.end());
+        out_sizes.insert(out_sizes.end(), pooled.begin(), pooled.end());
+        json d = {{"InputTensor", tensor(in, in_sizes)},
+                  {"InputScaleTensor", tensor("FLOAT32", scale)},
+                  {"OutputScaleTensor", tensor("FLOAT32", scale)},
+                  {"OutputTensor", tensor(out, out_sizes)},
+                  {"DimensionCount", rank - 2},
+                  {"Strides", std::vector<uint32_t>(rank - 2, 2)},
+                  {"WindowSize", std::vector<uint32_t>(rank - 2, 2)},
+                  {"StartPadding", ones},
+                  {"EndPadding", ones},
+                  {"Dilations", std::vector<uint32_t>(rank - 2, 1)},
+                  {"IncludePadding", false}};
+        if (zero_point) {
+            d["InputZeroPointTensor"] = tensor(in, *zero_point);
+            d["OutputZeroPointTensor"] = tensor(out, *zero_point);
+        }
+        return d;
+    };
+    using Names = std::vector<std::string>;
+    // Run and pass on DirectML 1.15.4: no model speaks.
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 1, 1, 1}, std::vector<uint32_t>{1, 1, 1, 1})), Names{});
+    EXPECT_EQ(applies(q(4, "INT8", "INT8", {1, 2, 1, 1}, std::nullopt)), Names{});
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 1, 1}, std::vector<uint32_t>{1, 1, 1})), Names{});
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 2, 1, 1, 1}, std::nullopt)), Names{});
+    EXPECT_EQ(applies(q(5, "UINT8", "UINT8", {1, 1, 1, 1, 1}, std::vector<uint32_t>{1, 1, 1, 1, 1})), Names{});
+    // Refused.
+    EXPECT_EQ(applies(q(4, "UINT8", "INT8", {1, 1, 1, 1}, std::nullopt)), Names{"qlavgpool-input-output-types-differ"});
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 2, 1, 1}, std::vector<uint32_t>{1, 1, 1, 1})),
+              Names{"qlavgpool-zero-point-scale-shapes-differ"});
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 1}, std::nullopt)), Names{"qlavgpool-quantization-rank-too-low"});
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {2}, std::nullopt)), Names{"qlavgpool-quantization-rank-too-low"});
+    EXPECT_EQ(applies(q(5, "INT8", "INT8", {1, 1, 1, 1}, std::vector<uint32_t>{1, 1, 1, 1})),
+              Names{"qlavgpool-quantization-rank-too-low"});
+    // The other pooling operators have no models.
+    EXPECT_TRUE(builtin_op("AVERAGE_POOLING").deviation_models().empty());
+    EXPECT_TRUE(builtin_op("MAX_POOLING2").deviation_models().empty());
+}
+
 TEST(Pooling, QuantizedAverageRoundsHalfToEvenAndSaturates) {
     const Op& ql = builtin_op("QUANTIZED_LINEAR_AVERAGE_POOLING");
     // Two channels of 1x2: channel 0 {10, 15} - zp 10 = {0, 5}, mean 2.5 -> *1/1 -> 2 (half to even) + 3 = 5;
