@@ -24,11 +24,6 @@
 #include "core/op.h"
 #include "ops/pooling/pooling.h"
 
-namespace {
-// See dml_desc: false until the pooling operators have run against DirectML.dll under Wine.
-constexpr bool kDirectMLBindingVerified = false;
-}  // namespace
-
 namespace dmltool::ops::pooling {
 namespace {
 
@@ -267,15 +262,12 @@ public:
         return slots;
     }
 
-    // DirectML's member order (the documentation's struct of each operator).
+    // DirectML's member order (DirectML.h's DML_MAX_POOLING2, DML_AVERAGE_POOLING, DML_AVERAGE_POOLING1 and
+    // DML_QUANTIZED_LINEAR_AVERAGE_POOLING_OPERATOR_DESC). An absent optional tensor (the zero points,
+    // OutputIndicesTensor) is a null member in its own slot; DirectML binds an absent output as
+    // DML_BINDING_TYPE_NONE (gpu/directml/directml_backend.cpp). Run against DirectML.dll 1.15.4 under Wine:
+    // results/directml_pooling_2026-11-29.txt.
     Result<DmlDesc> dml_desc(const OpDesc& base) const override {
-        // Not yet given to DirectML.dll: the binding below was written from the docs but never run against the DLL
-        // (docs/operators-pooling.md: DirectML), and CI's DirectML stage fails on any unregistered departure. In its
-        // first Wine run (2026-11-29) MAX_POOLING2 without OutputIndicesTensor came out FAILED: the desc listed the
-        // absent optional output, which is not a tensor slot. Enable after a Wine campaign.
-        if (!kDirectMLBindingVerified)
-            return unsupported(std::string(kind_name(kind_)) + ": the DirectML binding is not verified against "
-                               "DirectML.dll yet (docs/operators-pooling.md: DirectML)");
         const auto& d = static_cast<const PoolingDesc&>(base);
         const auto maybe = [](const std::optional<TensorDesc>& t) { return t ? &*t : nullptr; };
         DmlDesc dml{std::string(kind_name(kind_)), {}};
