@@ -3,6 +3,7 @@
 // and without IncludePadding, dilations, the quantized average's rounding and saturation).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -232,6 +233,48 @@ TEST(Pooling, Float16AverageAcceptsTheZeroSideNeighbourOnly) {
                                         {{"IncludePadding", false}}).dump());
     ASSERT_TRUE(parsed.is_ok());
     EXPECT_FALSE(op.default_tolerance(**parsed, 0).narrowing_toward_zero);
+}
+
+// A window whose first tap is NaN: the reference keeps the NaN (nothing is greater); Direct3D's max returns the
+// non-NaN operand, so the maximum of the other taps (DirectML 1.15.4's choice) and its index are right too, and
+// nothing else. A NaN after the first tap is never selected by either rule.
+TEST(Pooling, MaxAlsoAcceptsTheNanSkippingSelectionOfAWindowStartingWithNan) {
+    const Op& op = builtin_op("MAX_POOLING2");
+    const double nan = std::nan("");
+    // Two 1x4 windows: {NaN, 1, 3, 2} and {1, NaN, 5, 2}.
+    const HostTensor x = make_tensor(DataType::kFloat16, {1, 1, 2, 4}, {nan, 1, 3, 2, 1, nan, 5, 2});
+    json d = desc2d("FLOAT16", 2, 4, {1, 1, 2, 1}, {1, 4}, {1, 1}, {0, 0}, {0, 0},
+                    {{"OutputIndicesTensor", tensor("UINT32", {1, 1, 2, 1})}, {"Dilations", {1, 1}}});
+    auto parsed = parse_desc(op, d.dump());
+    ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+    std::vector<HostTensor> outputs;
+    for (const TensorSlot& slot : op.tensors(**parsed))
+        if (slot.role == TensorRole::kOutput) outputs.emplace_back(*slot.desc);
+    ASSERT_EQ(outputs.size(), 2u);
+    HostTensor* output_ptrs[] = {&outputs[0], &outputs[1]};
+    const HostTensor* input_ptrs[] = {&x};
+    std::vector<ExactOutput> exact(2);
+    ThreadPool pool(1);
+    const SemanticsOptions semantics;
+    ReferenceContext context{pool, semantics, &exact};
+    ASSERT_TRUE(op.run_reference(**parsed, input_ptrs, output_ptrs, context).is_ok());
+    EXPECT_TRUE(std::isnan(values_of(outputs[0])[0]));
+    EXPECT_EQ(values_of(outputs[0])[1], 5);
+    EXPECT_EQ(values_of(outputs[1]), (std::vector<double>{0, 6}));
+    const Tolerance bitwise = op.default_tolerance(**parsed, 0);
+    auto passes = [&](size_t output, DataType type, std::vector<double> got) {
+        return compare_tensors(outputs[output], make_tensor(type, {1, 1, 2, 1}, got), bitwise, 8,
+                               exact[output].also_accepts)
+                   .verdict == Verdict::kPassed;
+    };
+    EXPECT_TRUE(passes(0, DataType::kFloat16, {nan, 5}));  // the reference's own
+    EXPECT_TRUE(passes(0, DataType::kFloat16, {3, 5}));    // NaN skipped (DirectML)
+    EXPECT_FALSE(passes(0, DataType::kFloat16, {2, 5}));   // not the maximum of the others
+    EXPECT_FALSE(passes(0, DataType::kFloat16, {1, 5}));   // the first non-NaN tap only
+    EXPECT_FALSE(passes(0, DataType::kFloat16, {3, nan})); // a later NaN is never selected
+    EXPECT_TRUE(passes(1, DataType::kUint32, {2, 6}));
+    EXPECT_FALSE(passes(1, DataType::kUint32, {3, 6}));
+    EXPECT_FALSE(passes(1, DataType::kUint32, {0, 5}));
 }
 
 // The descs DirectML 1.15.4 refuses (gpu/directml/deviations/1.15.4.json, probes in
