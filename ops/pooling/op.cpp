@@ -321,7 +321,8 @@ public:
             // CompileOperator 0x8007023e (an exception inside DirectML) after CreateOperator accepted the desc: a
             // scale or zero point tensor of fewer than 3 dimensions beside a 4-D input ({1}, {C}, {1,1}), or of fewer
             // than 5 beside a 5-D input ({1,1,1,1}); 3, 4 and 5 dimensions beside a 4-D input run, as do 5 beside a 5-D
-            // one (every rank probed, per tensor and per channel).
+            // one (every rank probed, per tensor and per channel). Not deterministic on some 5-D descs whose
+            // low-rank scale's side has no zero point (the same desc refused in one run, passing in the next).
             {.name = "qlavgpool-quantization-rank-too-low",
              .kind = Kind::kRejectsDesc,
              .applies = [pool](const OpDesc& d) {
