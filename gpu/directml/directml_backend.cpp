@@ -291,8 +291,8 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
     }
     // HRESULT_FROM_WIN32(ERROR_UNHANDLED_EXCEPTION): an exception inside DirectML while compiling a desc that
     // CreateOperator accepted, the device intact. DirectML 1.15.4 does so on every QUANTIZED_LINEAR_AVERAGE_POOLING
-    // desc with a scale or zero point tensor of too few dimensions (registered as qlavgpool-quantization-rank-too-low,
-    // results/directml_pooling_2026-11-29.txt): a refusal of the desc, not a device failure.
+    // desc with a scale or zero point tensor of too few dimensions, though not every time (ops/pooling/op.cpp no
+    // longer gives it those; results/directml_pooling_2026-11-29.txt): a refusal of the desc, not a device failure.
     constexpr HRESULT kUnhandledException = HRESULT(0x8007023E);
     if (hr == kUnhandledException && SUCCEEDED(device->GetDeviceRemovedReason()))
         return unsupported("DirectML " + std::string(kDescRejectedMarker) + ": IDMLDevice::CompileOperator(" +
