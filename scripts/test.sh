@@ -80,6 +80,12 @@ OPS
 )"
   timed diff_directml_families "$repo/scripts/diff_directml.sh" --count 12 --seed 20261129 --operators "$family_ops" \
     --out build-windows/diff_directml_element_wise
+  # The pooling family (docs/operators-pooling.md: DirectML), fixed seed, gating: the four operators agree with
+  # DirectML 1.15.4 (or deviate as registered) under seeds 20261129 and 20261130, 30 cases each
+  # (results/directml_pooling_2026-11-29.txt; ~8-12 s on the 2-core machine with the Windows build up to date).
+  timed diff_directml_pooling "$repo/scripts/diff_directml.sh" --count 30 --seed 20261129 \
+    --operators MAX_POOLING2,AVERAGE_POOLING,AVERAGE_POOLING1,QUANTIZED_LINEAR_AVERAGE_POOLING \
+    --out build-windows/diff_directml_pooling
   today="$(date +%Y%m%d)"
   if [ "$today" != 20261128 ]; then
     "$repo/scripts/diff_directml.sh" --count 50 --seed "$today" --operators "$seeds" --out build-windows/diff_directml_today ||

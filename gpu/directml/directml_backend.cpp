@@ -289,6 +289,15 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
         return unsupported("DirectML " + std::string(kDescRejectedMarker) + ": IDMLDevice::CompileOperator(" +
                            p->dml_desc->summary() + ") returned E_INVALIDARG (0x80070057)");
     }
+    // HRESULT_FROM_WIN32(ERROR_UNHANDLED_EXCEPTION): an exception inside DirectML while compiling a desc that
+    // CreateOperator accepted, the device intact. DirectML 1.15.4 does so on every QUANTIZED_LINEAR_AVERAGE_POOLING
+    // desc with a scale or zero point tensor of too few dimensions, though not every time (ops/pooling/op.cpp no
+    // longer gives it those; results/directml_pooling_2026-11-29.txt): a refusal of the desc, not a device failure.
+    constexpr HRESULT kUnhandledException = HRESULT(0x8007023E);
+    if (hr == kUnhandledException && SUCCEEDED(device->GetDeviceRemovedReason()))
+        return unsupported("DirectML " + std::string(kDescRejectedMarker) + ": IDMLDevice::CompileOperator(" +
+                           p->dml_desc->summary() +
+                           ") returned 0x8007023e (ERROR_UNHANDLED_EXCEPTION) after CreateOperator accepted the desc");
     if (FAILED(hr)) return dml_call_failed(hr, "IDMLDevice::CompileOperator(" + p->dml_desc->summary() + ")", device);
 
     ComPtr<IDMLOperatorInitializer> initializer;
@@ -313,9 +322,15 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
         DMLTOOL_RETURN_IF_ERROR(upload(*context_, buffer, 0, image));
         p->input_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
     }
-    for (const TensorDesc* output : slot_descs(op, desc, TensorRole::kOutput)) {
+    // One per DML output member, in member order: an absent optional output (null member) has no buffer and is bound
+    // as DML_BINDING_TYPE_NONE; the present ones are the op's output slots in the same order (DmlOperatorDesc::build).
+    for (const DML_BUFFER_TENSOR_DESC* output : p->dml_desc->output_tensors()) {
+        if (!output) {
+            p->output_buffers.emplace_back();
+            continue;
+        }
         DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer buffer, GpuBuffer::create(*context_, MemoryKind::kDevice,
-                                                                     padded(output->total_size_in_bytes), "directml output"));
+                                                                     padded(output->TotalTensorSizeInBytes), "directml output"));
         p->output_buffers.push_back(std::make_unique<GpuBuffer>(std::move(buffer)));
     }
     const uint64_t temporary_bytes = std::max(init_properties.TemporaryResourceSize, p->execute_properties.TemporaryResourceSize);
@@ -363,6 +378,7 @@ Result<std::unique_ptr<DirectMlBackend::Prepared>> DirectMlBackend::prepare(
 
 Status DirectMlBackend::poison_outputs(Prepared& prepared, std::byte output_poison) {
     for (auto& buffer : prepared.output_buffers) {
+        if (!buffer) continue;  // an absent optional output
         std::vector<std::byte> poison(buffer->size(), output_poison);
         DMLTOOL_RETURN_IF_ERROR(upload(*context_, *buffer, 0, poison));
     }
@@ -441,10 +457,17 @@ Result<std::vector<HostTensor>> DirectMlBackend::execute_once(const Op& op, cons
     if (timing)
         timing->first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::vector<HostTensor> outputs;
+    // The present outputs' buffers, in order, are the output slots (absent optional outputs have no buffer).
     const auto output_descs = slot_descs(op, desc, TensorRole::kOutput);
+    std::vector<GpuBuffer*> present;
+    for (const auto& buffer : prepared->output_buffers)
+        if (buffer) present.push_back(buffer.get());
+    if (present.size() != output_descs.size())
+        return internal_error(std::string(op.name()) + ": " + std::to_string(present.size()) +
+                              " DirectML output buffers for " + std::to_string(output_descs.size()) + " output slots");
     for (size_t i = 0; i < output_descs.size(); ++i) {
         DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> bytes,
-                                 download(*context_, *prepared->output_buffers[i], 0, output_descs[i]->total_size_in_bytes));
+                                 download(*context_, *present[i], 0, output_descs[i]->total_size_in_bytes));
         outputs.push_back(from_physical(*output_descs[i], bytes));
     }
     return outputs;

@@ -19,12 +19,16 @@
 // truth for those numbers).
 #define DMLTOOL_DML_SEED_OPERATOR_TYPES(X)  \
     X(GEMM, 54)                             \
+    X(AVERAGE_POOLING, 56)                  \
     X(SPLIT, 62)                            \
     X(JOIN, 63)                             \
     X(RESAMPLE, 96)                         \
+    X(MAX_POOLING2, 110)                    \
     X(DEPTH_TO_SPACE1, 113)                 \
     X(QUANTIZED_LINEAR_MATRIX_MULTIPLY, 118) \
-    X(QUANTIZED_LINEAR_CONVOLUTION, 120)
+    X(QUANTIZED_LINEAR_CONVOLUTION, 120)    \
+    X(AVERAGE_POOLING1, 166)                \
+    X(QUANTIZED_LINEAR_AVERAGE_POOLING, 169)
 
 #if defined(_MSC_VER) || defined(DMLTOOL_USE_DIRECTML_H)
 #define DMLTOOL_REAL_DIRECTML_H 1
@@ -264,6 +268,57 @@ struct DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC {
     UINT GroupCount;
 };
 
+struct DML_AVERAGE_POOLING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Strides;
+    const UINT* WindowSize;
+    const UINT* StartPadding;
+    const UINT* EndPadding;
+    BOOL IncludePadding;
+};
+
+struct DML_MAX_POOLING2_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    const DML_TENSOR_DESC* OutputIndicesTensor;  // optional (null)
+    UINT DimensionCount;
+    const UINT* Strides;
+    const UINT* WindowSize;
+    const UINT* StartPadding;
+    const UINT* EndPadding;
+    const UINT* Dilations;
+};
+
+struct DML_AVERAGE_POOLING1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Strides;
+    const UINT* WindowSize;
+    const UINT* StartPadding;
+    const UINT* EndPadding;
+    const UINT* Dilations;
+    BOOL IncludePadding;
+};
+
+struct DML_QUANTIZED_LINEAR_AVERAGE_POOLING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* InputScaleTensor;
+    const DML_TENSOR_DESC* InputZeroPointTensor;   // optional (null)
+    const DML_TENSOR_DESC* OutputScaleTensor;
+    const DML_TENSOR_DESC* OutputZeroPointTensor;  // optional (null)
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Strides;
+    const UINT* WindowSize;
+    const UINT* StartPadding;
+    const UINT* EndPadding;
+    const UINT* Dilations;
+    BOOL IncludePadding;
+};
+
 // ---- Device, features, execution ------------------------------------------------------------------------
 
 enum DML_FEATURE_LEVEL {
@@ -451,6 +506,10 @@ static_assert(sizeof(void*) != 8 || sizeof(DML_DEPTH_TO_SPACE1_OPERATOR_DESC) ==
 static_assert(sizeof(void*) != 8 || sizeof(DML_JOIN_OPERATOR_DESC) == 32, "DML_JOIN_OPERATOR_DESC layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_GEMM_OPERATOR_DESC) == 56, "DML_GEMM_OPERATOR_DESC layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC) == 72, "QLMM desc");
+static_assert(sizeof(void*) != 8 || sizeof(DML_AVERAGE_POOLING_OPERATOR_DESC) == 64, "AVERAGE_POOLING desc");
+static_assert(sizeof(void*) != 8 || sizeof(DML_MAX_POOLING2_OPERATOR_DESC) == 72, "MAX_POOLING2 desc");
+static_assert(sizeof(void*) != 8 || sizeof(DML_AVERAGE_POOLING1_OPERATOR_DESC) == 72, "AVERAGE_POOLING1 desc");
+static_assert(sizeof(void*) != 8 || sizeof(DML_QUANTIZED_LINEAR_AVERAGE_POOLING_OPERATOR_DESC) == 104, "QLAP desc");
 static_assert(sizeof(void*) != 8 || sizeof(DML_BINDING_PROPERTIES) == 24, "DML_BINDING_PROPERTIES layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_BINDING_TABLE_DESC) == 32, "DML_BINDING_TABLE_DESC layout");
 static_assert(sizeof(void*) != 8 || sizeof(DML_BUFFER_BINDING) == 24, "DML_BUFFER_BINDING layout");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "gpu/directml/dml_struct_layout.h"
 
@@ -157,12 +158,17 @@ Result<std::unique_ptr<DmlOperatorDesc>> DmlOperatorDesc::from_fields(DmlDesc fi
 Result<std::unique_ptr<DmlOperatorDesc>> DmlOperatorDesc::build(const Op& op, const OpDesc& desc) {
     DMLTOOL_ASSIGN_OR_RETURN(DmlDesc fields, op.dml_desc(desc));
     // The backend binds buffers in the op's slot order; DirectML binds in its members' order: they must agree.
+    // Absent optional inputs are null in both. An absent optional output (MAX_POOLING2's OutputIndicesTensor) is a
+    // null member of DirectML's struct, bound as DML_BINDING_TYPE_NONE, but no slot (core/op.h: tensors() leaves
+    // absent outputs out): the outputs are compared without the desc's null members.
     const std::vector<TensorSlot> slots = op.tensors(desc);
     for (TensorRole role : {TensorRole::kInput, TensorRole::kOutput}) {
         std::vector<const TensorDesc*> slot_tensors;
         for (const TensorSlot& slot : slots)
             if (slot.role == role) slot_tensors.push_back(slot.desc);
-        if (dml_bound_tensors(fields, role) != slot_tensors)
+        std::vector<const TensorDesc*> members = dml_bound_tensors(fields, role);
+        if (role == TensorRole::kOutput) std::erase(members, nullptr);
+        if (members != slot_tensors)
             return internal_error(std::string(op.name()) + ": its DML desc's " +
                                   (role == TensorRole::kInput ? "input" : "output") +
                                   " tensor members are not its tensor slots in slot order");

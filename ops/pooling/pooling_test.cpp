@@ -3,13 +3,17 @@
 // and without IncludePadding, dilations, the quantized average's rounding and saturation).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "ops/pooling/pooling.h"
+#include "core/compare.h"
 #include "core/op_registry.h"
+#include "core/thread_pool.h"
 #include "tests/testing/op_testing.h"
 
 namespace dmltool::ops::pooling {
@@ -184,6 +188,160 @@ TEST(Pooling, Average1DilationSkipsElements) {
                     {{"Dilations", {1, 3}}, {"IncludePadding", false}});
     const auto out = reference(builtin_op("AVERAGE_POOLING1"), d, {&x});
     EXPECT_EQ(values_of(out[0]), (std::vector<double>{2, 25}));
+}
+
+// FLOAT16 averages: the float32 mean may reach the output rounded to nearest or toward zero (Direct3D's conversion
+// rule; DirectML 1.15.4 rounds toward zero), and nothing else: the neighbour away from zero and the one beyond the
+// zero-side neighbour still fail. The mean of {75, 75, 75, 75.1875} is 75.046875; one ulp of half there is 0.0625.
+TEST(Pooling, Float16AverageAcceptsTheZeroSideNeighbourOnly) {
+    for (const char* name : {"AVERAGE_POOLING", "AVERAGE_POOLING1"}) {
+        const Op& op = builtin_op(name);
+        for (const double sign : {1.0, -1.0}) {
+            const HostTensor x = make_tensor(DataType::kFloat16, {1, 1, 1, 4},
+                                             {sign * 75, sign * 75, sign * 75, sign * 75.1875});
+            json extra = {{"IncludePadding", false}};
+            if (std::string_view(name) == "AVERAGE_POOLING1") extra["Dilations"] = {1, 1};
+            json d = desc2d("FLOAT16", 1, 4, {1, 1, 1, 1}, {1, 4}, {1, 1}, {0, 0}, {0, 0}, extra);
+            auto parsed = parse_desc(op, d.dump());
+            ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+            const Tolerance t = op.default_tolerance(**parsed, 0);
+            EXPECT_TRUE(t.narrowing_toward_zero) << name;
+            std::vector<HostTensor> outputs;
+            outputs.emplace_back(*op.tensors(**parsed).back().desc);
+            HostTensor* output_ptrs[] = {&outputs[0]};
+            const HostTensor* input_ptrs[] = {&x};
+            std::vector<ExactOutput> exact(1);
+            ThreadPool pool(1);
+            const SemanticsOptions semantics;
+            ReferenceContext context{pool, semantics, &exact};
+            ASSERT_TRUE(op.run_reference(**parsed, input_ptrs, output_ptrs, context).is_ok());
+            ASSERT_EQ(exact[0].exact.size(), 1u);
+            EXPECT_EQ(exact[0].exact[0], sign * 75.046875);
+            auto verdict = [&](double got) {
+                return compare_to_exact(exact[0], make_tensor(DataType::kFloat16, {1, 1, 1, 1}, {sign * got}), t)
+                           .verdict == Verdict::kPassed;
+            };
+            EXPECT_TRUE(verdict(75.0)) << name << ": toward zero";
+            EXPECT_TRUE(verdict(75.0625)) << name << ": nearest";
+            EXPECT_FALSE(verdict(75.125)) << name << ": beyond nearest";
+            EXPECT_FALSE(verdict(74.9375)) << name << ": beyond toward zero";
+        }
+    }
+    // FLOAT32 averages are not narrowed.
+    const Op& op = builtin_op("AVERAGE_POOLING");
+    auto parsed = parse_desc(op, desc2d("FLOAT32", 1, 4, {1, 1, 1, 1}, {1, 4}, {1, 1}, {0, 0}, {0, 0},
+                                        {{"IncludePadding", false}}).dump());
+    ASSERT_TRUE(parsed.is_ok());
+    EXPECT_FALSE(op.default_tolerance(**parsed, 0).narrowing_toward_zero);
+}
+
+// A window whose first tap is NaN: the reference keeps the NaN (nothing is greater); Direct3D's max returns the
+// non-NaN operand, so the maximum of the other taps (DirectML 1.15.4's choice) and its index are right too, and
+// nothing else. A NaN after the first tap is never selected by either rule.
+TEST(Pooling, MaxAlsoAcceptsTheNanSkippingSelectionOfAWindowStartingWithNan) {
+    const Op& op = builtin_op("MAX_POOLING2");
+    const double nan = std::nan("");
+    // Two 1x4 windows: {NaN, 1, 3, 2} and {1, NaN, 5, 2}.
+    const HostTensor x = make_tensor(DataType::kFloat16, {1, 1, 2, 4}, {nan, 1, 3, 2, 1, nan, 5, 2});
+    json d = desc2d("FLOAT16", 2, 4, {1, 1, 2, 1}, {1, 4}, {1, 1}, {0, 0}, {0, 0},
+                    {{"OutputIndicesTensor", tensor("UINT32", {1, 1, 2, 1})}, {"Dilations", {1, 1}}});
+    auto parsed = parse_desc(op, d.dump());
+    ASSERT_TRUE(parsed.is_ok()) << parsed.status().message();
+    std::vector<HostTensor> outputs;
+    for (const TensorSlot& slot : op.tensors(**parsed))
+        if (slot.role == TensorRole::kOutput) outputs.emplace_back(*slot.desc);
+    ASSERT_EQ(outputs.size(), 2u);
+    HostTensor* output_ptrs[] = {&outputs[0], &outputs[1]};
+    const HostTensor* input_ptrs[] = {&x};
+    std::vector<ExactOutput> exact(2);
+    ThreadPool pool(1);
+    const SemanticsOptions semantics;
+    ReferenceContext context{pool, semantics, &exact};
+    ASSERT_TRUE(op.run_reference(**parsed, input_ptrs, output_ptrs, context).is_ok());
+    EXPECT_TRUE(std::isnan(values_of(outputs[0])[0]));
+    EXPECT_EQ(values_of(outputs[0])[1], 5);
+    EXPECT_EQ(values_of(outputs[1]), (std::vector<double>{0, 6}));
+    const Tolerance bitwise = op.default_tolerance(**parsed, 0);
+    auto passes = [&](size_t output, DataType type, std::vector<double> got) {
+        return compare_tensors(outputs[output], make_tensor(type, {1, 1, 2, 1}, got), bitwise, 8,
+                               exact[output].also_accepts)
+                   .verdict == Verdict::kPassed;
+    };
+    EXPECT_TRUE(passes(0, DataType::kFloat16, {nan, 5}));  // the reference's own
+    EXPECT_TRUE(passes(0, DataType::kFloat16, {3, 5}));    // NaN skipped (DirectML)
+    EXPECT_FALSE(passes(0, DataType::kFloat16, {2, 5}));   // not the maximum of the others
+    EXPECT_FALSE(passes(0, DataType::kFloat16, {1, 5}));   // the first non-NaN tap only
+    EXPECT_FALSE(passes(0, DataType::kFloat16, {3, nan})); // a later NaN is never selected
+    EXPECT_TRUE(passes(1, DataType::kUint32, {2, 6}));
+    EXPECT_FALSE(passes(1, DataType::kUint32, {3, 6}));
+    EXPECT_FALSE(passes(1, DataType::kUint32, {0, 5}));
+}
+
+// The descs DirectML 1.15.4 refuses (gpu/directml/deviations/1.15.4.json, probes in
+// results/directml_pooling_2026-11-29.txt): each model speaks exactly about its probed shapes.
+TEST(Pooling, QuantizedAverageDeviationModelsMatchTheProbes) {
+    const Op& op = builtin_op("QUANTIZED_LINEAR_AVERAGE_POOLING");
+    const auto applies = [&](const json& d) {
+        auto parsed = parse_desc(op, d.dump());
+        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
+        std::vector<std::string> names;
+        for (const DeviationModel& m : op.deviation_models())
+            if (m.applies(**parsed)) names.push_back(m.name);
+        return names;
+    };
+    const auto q = [](uint32_t rank, const char* in, const char* out, std::vector<uint32_t> scale,
+                      std::optional<std::vector<uint32_t>> zero_point) {
+        const std::vector<uint32_t> spatial(rank - 2, 4), pooled(rank - 2, 2), ones(rank - 2, 0);
+        std::vector<uint32_t> in_sizes{1, 2}, out_sizes{1, 2};
+        in_sizes.insert(in_sizes.end(), spatial.begin(), spatial.end());
+        out_sizes.insert(out_sizes.end(), pooled.begin(), pooled.end());
+        json d = {{"InputTensor", tensor(in, in_sizes)},
+                  {"InputScaleTensor", tensor("FLOAT32", scale)},
+                  {"OutputScaleTensor", tensor("FLOAT32", scale)},
+                  {"OutputTensor", tensor(out, out_sizes)},
+                  {"DimensionCount", rank - 2},
+                  {"Strides", std::vector<uint32_t>(rank - 2, 2)},
+                  {"WindowSize", std::vector<uint32_t>(rank - 2, 2)},
+                  {"StartPadding", ones},
+                  {"EndPadding", ones},
+                  {"Dilations", std::vector<uint32_t>(rank - 2, 1)},
+                  {"IncludePadding", false}};
+        if (zero_point) {
+            d["InputZeroPointTensor"] = tensor(in, *zero_point);
+            d["OutputZeroPointTensor"] = tensor(out, *zero_point);
+        }
+        return d;
+    };
+    using Names = std::vector<std::string>;
+    // Run and pass on DirectML 1.15.4: no model speaks.
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 1, 1, 1}, std::vector<uint32_t>{1, 1, 1, 1})), Names{});
+    EXPECT_EQ(applies(q(4, "INT8", "INT8", {1, 2, 1, 1}, std::nullopt)), Names{});
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 1, 1}, std::vector<uint32_t>{1, 1, 1})), Names{});
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 2, 1, 1, 1}, std::nullopt)), Names{});
+    EXPECT_EQ(applies(q(5, "UINT8", "UINT8", {1, 1, 1, 1, 1}, std::vector<uint32_t>{1, 1, 1, 1, 1})), Names{});
+    // Refused.
+    EXPECT_EQ(applies(q(4, "UINT8", "INT8", {1, 1, 1, 1}, std::nullopt)), Names{"qlavgpool-input-output-types-differ"});
+    EXPECT_EQ(applies(q(4, "UINT8", "UINT8", {1, 2, 1, 1}, std::vector<uint32_t>{1, 1, 1, 1})),
+              Names{"qlavgpool-zero-point-scale-shapes-differ"});
+    // Scales or zero points of too few dimensions: no model (DirectML's compile failure there is not deterministic);
+    // dml_desc does not give them to DirectML (UNSUPPORTED), and gives every other desc.
+    const auto dml_unsupported = [&](const json& d) {
+        auto parsed = parse_desc(op, d.dump());
+        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
+        auto dml = op.dml_desc(**parsed);
+        return !dml.is_ok() && dml.status().code() == ErrorCode::kUnsupported;
+    };
+    for (const json& low : {q(4, "UINT8", "UINT8", {1, 1}, std::nullopt), q(4, "UINT8", "UINT8", {2}, std::nullopt),
+                            q(5, "INT8", "INT8", {1, 1, 1, 1}, std::vector<uint32_t>{1, 1, 1, 1})}) {
+        EXPECT_EQ(applies(low), Names{});
+        EXPECT_TRUE(dml_unsupported(low)) << low.dump();
+    }
+    EXPECT_FALSE(dml_unsupported(q(4, "UINT8", "UINT8", {1, 1, 1}, std::vector<uint32_t>{1, 1, 1})));
+    EXPECT_FALSE(dml_unsupported(q(5, "UINT8", "UINT8", {1, 1, 1, 1, 1}, std::nullopt)));
+    EXPECT_FALSE(dml_unsupported(q(4, "UINT8", "INT8", {1, 1, 1, 1}, std::nullopt)));  // a registered refusal
+    // The other pooling operators have no models.
+    EXPECT_TRUE(builtin_op("AVERAGE_POOLING").deviation_models().empty());
+    EXPECT_TRUE(builtin_op("MAX_POOLING2").deviation_models().empty());
 }
 
 TEST(Pooling, QuantizedAverageRoundsHalfToEvenAndSaturates) {

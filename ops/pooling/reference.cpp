@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,11 +75,51 @@ bool greater(const HostTensor& t, uint64_t a, uint64_t b) {
     return uint64_t(t.get_as_int64(a)) > uint64_t(t.get_as_int64(b));
 }
 
+// A window whose first in-input tap is NaN keeps it under the rule above (nothing is greater than NaN). Direct3D's
+// max returns the non-NaN operand (maxNum), and DirectML 1.15.4's MAX_POOLING2 selects that way: the first non-NaN
+// tap, then each later one strictly greater (results/directml_pooling_2026-11-29.txt). The documentation says nothing
+// about NaN, so both are right: the other selection, and its index, are also accepted there
+// (ExactOutput::also_accepts). Refers to `input`: valid while the reference's inputs live. Empty when no window
+// starts with a NaN followed by a number.
+void nan_skipping_alternatives(const Geometry& g, const HostTensor& input, uint64_t count,
+                               const std::vector<uint64_t>& selected, ExactOutput* values, ExactOutput* indices,
+                               size_t index_bytes) {
+    if (!is_float(input.data_type())) return;
+    auto other = std::make_shared<std::vector<int64_t>>(count, -1);  // the maxNum selection where it differs
+    bool any = false;
+    for (uint64_t o = 0; o < count; ++o) {
+        if (!std::isnan(input.get_as_double(selected[o]))) continue;
+        bool found = false;
+        uint64_t best = 0;
+        for_each_tap(g, o, [&](uint64_t i) {
+            if (std::isnan(input.get_as_double(i))) return;
+            if (!found || greater(input, i, best)) best = i;
+            found = true;
+        });
+        if (found) (*other)[o] = int64_t(best), any = true;
+    }
+    if (!any) return;
+    auto chosen = std::make_shared<std::vector<uint64_t>>(selected);
+    if (values)
+        values->also_accepts = [other, chosen, &input](uint64_t o, const std::byte* bits) {
+            const size_t bytes = input.element_bytes();
+            if (std::memcmp(input.element_ptr((*chosen)[o]), bits, bytes) == 0) return true;
+            return (*other)[o] >= 0 && std::memcmp(input.element_ptr(uint64_t((*other)[o])), bits, bytes) == 0;
+        };
+    if (indices)
+        indices->also_accepts = [other, chosen, index_bytes](uint64_t o, const std::byte* bits) {
+            uint64_t index = 0;
+            std::memcpy(&index, bits, index_bytes);  // UINT32 or UINT64, little-endian host
+            return index == (*chosen)[o] || ((*other)[o] >= 0 && index == uint64_t((*other)[o]));
+        };
+}
+
 Status run_max(const PoolingDesc& d, const HostTensor& input, HostTensor& output, HostTensor* indices,
-               ThreadPool& pool) {
+               const ReferenceContext& context) {
     const Geometry g = geometry(d);
     const size_t bytes = output.element_bytes();
-    pool.parallel_for(output.element_count(), [&](uint64_t begin, uint64_t end) {
+    std::vector<uint64_t> selected(output.element_count());
+    context.pool.parallel_for(output.element_count(), [&](uint64_t begin, uint64_t end) {
         for (uint64_t o = begin; o < end; ++o) {
             bool found = false;
             uint64_t best = 0;
@@ -89,8 +130,15 @@ Status run_max(const PoolingDesc& d, const HostTensor& input, HostTensor& output
             // parse() refuses windows of padding only, so `found` holds.
             std::memcpy(output.element_ptr(o), input.element_ptr(best), bytes);
             if (indices) indices->set_from_double(o, double(best));
+            selected[o] = best;
         }
     });
+    if (context.exact_outputs && !context.exact_outputs->empty()) {
+        std::vector<ExactOutput>& exact = *context.exact_outputs;
+        nan_skipping_alternatives(g, input, output.element_count(), selected, &exact[0],
+                                  indices && exact.size() > 1 ? &exact[1] : nullptr,
+                                  indices ? indices->element_bytes() : 0);
+    }
     return Status::ok();
 }
 
@@ -206,7 +254,7 @@ Status run_pooling_reference(const PoolingDesc& desc, std::span<const HostTensor
                               std::to_string(outputs.size()));
     if (outputs[0]->element_count() == 0) return Status::ok();
     if (is_max(desc.kind))
-        return run_max(desc, *inputs[0], *outputs[0], outputs.size() > 1 ? outputs[1] : nullptr, context.pool);
+        return run_max(desc, *inputs[0], *outputs[0], outputs.size() > 1 ? outputs[1] : nullptr, context);
     if (is_quantized(desc.kind)) return run_quantized(desc, inputs, *outputs[0], context.pool);
     ExactOutput* exact = context.exact_outputs && !context.exact_outputs->empty() ? &context.exact_outputs->at(0) : nullptr;
     return run_average(desc, *inputs[0], *outputs[0], exact, context.pool);

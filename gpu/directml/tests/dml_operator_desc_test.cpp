@@ -253,5 +253,125 @@ TEST_F(DmlOperatorDescTest, ElementWiseClip1AndAdd1WithFusedActivation) {
     EXPECT_EQ(add->input_tensors()[1], a.BTensor->Desc);
 }
 
+// The pooling family (ops/pooling/op.cpp): members in DirectML's order, and an absent optional tensor is a null
+// member in its own slot. MAX_POOLING2 without OutputIndicesTensor: the member is null, the second output binding
+// is null (DML_BINDING_TYPE_NONE) and the one output slot is the first output member.
+TEST_F(DmlOperatorDescTest, MaxPooling2WithoutIndicesHasANullIndicesMember) {
+    auto d = build("DML_OPERATOR_MAX_POOLING2",
+                   {{"InputTensor", {{"DataType", "INT8"}, {"Sizes", {1, 2, 4, 5, 5}}}},
+                    {"OutputTensor", {{"DataType", "INT8"}, {"Sizes", {1, 2, 4, 2, 3}}}},
+                    {"DimensionCount", 3},
+                    {"Strides", {1, 2, 2}},
+                    {"WindowSize", {2, 3, 2}},
+                    {"StartPadding", {1, 0, 1}},
+                    {"EndPadding", {0, 1, 0}},
+                    {"Dilations", {1, 1, 1}}});
+    ASSERT_NE(d, nullptr);
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_MAX_POOLING2);
+    const auto m = read_as<DML_MAX_POOLING2_OPERATOR_DESC>(d->desc().Desc);
+    EXPECT_EQ(buffer(m.InputTensor).Sizes[4], 5u);
+    EXPECT_EQ(buffer(m.OutputTensor).Sizes[4], 3u);
+    EXPECT_EQ(m.OutputIndicesTensor, nullptr);
+    ASSERT_EQ(m.DimensionCount, 3u);
+    EXPECT_EQ(m.Strides[1], 2u);
+    EXPECT_EQ(m.WindowSize[1], 3u);
+    EXPECT_EQ(m.StartPadding[0], 1u);
+    EXPECT_EQ(m.EndPadding[1], 1u);
+    EXPECT_EQ(m.Dilations[2], 1u);
+    ASSERT_EQ(d->output_tensors().size(), 2u);
+    EXPECT_EQ(d->output_tensors()[0], m.OutputTensor->Desc);
+    EXPECT_EQ(d->output_tensors()[1], nullptr);
+    ASSERT_EQ(d->input_tensors().size(), 1u);
+}
+
+TEST_F(DmlOperatorDescTest, MaxPooling2WithIndicesBindsBothOutputs) {
+    auto d = build("DML_OPERATOR_MAX_POOLING2",
+                   {{"InputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 2, 7, 7}}}},
+                    {"OutputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 2, 4, 4}}}},
+                    {"OutputIndicesTensor", {{"DataType", "UINT64"}, {"Sizes", {1, 2, 4, 4}}}},
+                    {"DimensionCount", 2},
+                    {"Strides", {2, 2}},
+                    {"WindowSize", {3, 3}},
+                    {"StartPadding", {1, 1}},
+                    {"EndPadding", {1, 1}},
+                    {"Dilations", {1, 1}}});
+    ASSERT_NE(d, nullptr);
+    const auto m = read_as<DML_MAX_POOLING2_OPERATOR_DESC>(d->desc().Desc);
+    ASSERT_NE(m.OutputIndicesTensor, nullptr);
+    EXPECT_EQ(buffer(m.OutputIndicesTensor).DataType, DML_TENSOR_DATA_TYPE_UINT64);
+    ASSERT_EQ(d->output_tensors().size(), 2u);
+    EXPECT_EQ(d->output_tensors()[1], m.OutputIndicesTensor->Desc);
+}
+
+TEST_F(DmlOperatorDescTest, AveragePoolingAndAveragePooling1MembersInOrder) {
+    auto a = build("DML_OPERATOR_AVERAGE_POOLING",
+                   {{"InputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 2, 5, 6}}}},
+                    {"OutputTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 2, 3, 3}}}},
+                    {"DimensionCount", 2},
+                    {"Strides", {2, 2}},
+                    {"WindowSize", {3, 2}},
+                    {"StartPadding", {1, 0}},
+                    {"EndPadding", {1, 1}},
+                    {"IncludePadding", true}});
+    ASSERT_NE(a, nullptr);
+    ASSERT_EQ(a->desc().Type, DML_OPERATOR_AVERAGE_POOLING);
+    const auto p = read_as<DML_AVERAGE_POOLING_OPERATOR_DESC>(a->desc().Desc);
+    ASSERT_EQ(p.DimensionCount, 2u);
+    EXPECT_EQ(p.WindowSize[0], 3u);
+    EXPECT_EQ(p.WindowSize[1], 2u);
+    EXPECT_EQ(p.StartPadding[0], 1u);
+    EXPECT_EQ(p.StartPadding[1], 0u);
+    EXPECT_EQ(p.EndPadding[1], 1u);
+    EXPECT_EQ(p.IncludePadding, 1);
+
+    auto b = build("DML_OPERATOR_AVERAGE_POOLING1",
+                   {{"InputTensor", {{"DataType", "FLOAT16"}, {"Sizes", {1, 3, 8, 5}}}},
+                    {"OutputTensor", {{"DataType", "FLOAT16"}, {"Sizes", {1, 3, 4, 3}}}},
+                    {"DimensionCount", 2},
+                    {"Strides", {2, 2}},
+                    {"WindowSize", {2, 2}},
+                    {"StartPadding", {1, 1}},
+                    {"EndPadding", {1, 1}},
+                    {"Dilations", {3, 1}},
+                    {"IncludePadding", false}});
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(b->desc().Type, DML_OPERATOR_AVERAGE_POOLING1);
+    const auto q = read_as<DML_AVERAGE_POOLING1_OPERATOR_DESC>(b->desc().Desc);
+    EXPECT_EQ(q.Dilations[0], 3u);
+    EXPECT_EQ(q.Dilations[1], 1u);
+    EXPECT_EQ(q.IncludePadding, 0);
+}
+
+TEST_F(DmlOperatorDescTest, QuantizedLinearAveragePoolingAbsentZeroPointsAreNull) {
+    auto d = build("DML_OPERATOR_QUANTIZED_LINEAR_AVERAGE_POOLING",
+                   {{"InputTensor", {{"DataType", "UINT8"}, {"Sizes", {2, 2, 6, 6}}}},
+                    {"InputScaleTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 1, 1, 1}}}},
+                    {"OutputScaleTensor", {{"DataType", "FLOAT32"}, {"Sizes", {1, 2, 1, 1}}}},
+                    {"OutputZeroPointTensor", {{"DataType", "INT8"}, {"Sizes", {1, 1, 1, 1}}}},
+                    {"OutputTensor", {{"DataType", "INT8"}, {"Sizes", {2, 2, 5, 6}}}},
+                    {"DimensionCount", 2},
+                    {"Strides", {1, 1}},
+                    {"WindowSize", {2, 3}},
+                    {"StartPadding", {0, 1}},
+                    {"EndPadding", {0, 1}},
+                    {"Dilations", {1, 1}},
+                    {"IncludePadding", true}});
+    ASSERT_NE(d, nullptr);
+    ASSERT_EQ(d->desc().Type, DML_OPERATOR_QUANTIZED_LINEAR_AVERAGE_POOLING);
+    const auto q = read_as<DML_QUANTIZED_LINEAR_AVERAGE_POOLING_OPERATOR_DESC>(d->desc().Desc);
+    EXPECT_EQ(q.InputZeroPointTensor, nullptr);
+    ASSERT_NE(q.OutputZeroPointTensor, nullptr);
+    EXPECT_EQ(buffer(q.OutputZeroPointTensor).DataType, DML_TENSOR_DATA_TYPE_INT8);
+    EXPECT_EQ(buffer(q.OutputScaleTensor).Sizes[1], 2u);
+    EXPECT_EQ(buffer(q.OutputTensor).Sizes[2], 5u);
+    EXPECT_EQ(q.WindowSize[1], 3u);
+    EXPECT_EQ(q.StartPadding[1], 1u);
+    EXPECT_EQ(q.IncludePadding, 1);
+    ASSERT_EQ(d->input_tensors().size(), 5u);
+    EXPECT_EQ(d->input_tensors()[2], nullptr);
+    EXPECT_EQ(d->input_tensors()[4], q.OutputZeroPointTensor->Desc);
+    ASSERT_EQ(d->output_tensors().size(), 1u);
+}
+
 }  // namespace
 }  // namespace dmltool::gpu::dml
