@@ -172,6 +172,32 @@ double mann_whitney_p_value(const std::vector<double>& a, const std::vector<doub
     return std::min(1.0, std::erfc(distance / std::sqrt(variance) / std::sqrt(2.0)));
 }
 
+ShiftEstimate hodges_lehmann_shift(const std::vector<double>& a, const std::vector<double>& b, double alpha) {
+    ShiftEstimate e;
+    const size_t m = a.size(), n = b.size();
+    if (m == 0 || n == 0 || !(alpha > 0 && alpha < 1)) return e;
+    std::vector<double> differences;
+    differences.reserve(m * n);
+    for (double x : a)
+        for (double y : b) differences.push_back(y - x);
+    std::sort(differences.begin(), differences.end());
+    const size_t total = differences.size();
+    e.shift = total % 2 ? differences[total / 2] : (differences[total / 2 - 1] + differences[total / 2]) / 2;
+    // z with erfc(z / sqrt 2) = alpha, by bisection (erfc falls monotonically on [0, 40]).
+    double low_z = 0, high_z = 40;
+    for (int i = 0; i < 200; ++i) {
+        const double mid = (low_z + high_z) / 2;
+        (std::erfc(mid / std::sqrt(2.0)) > alpha ? low_z : high_z) = mid;
+    }
+    const double mn = double(m) * double(n);
+    const double k = std::floor(mn / 2 - low_z * std::sqrt(mn * double(m + n + 1) / 12));
+    if (k < 1) return e;
+    e.found = true;
+    e.low = differences[size_t(k) - 1];
+    e.high = differences[total - size_t(k)];
+    return e;
+}
+
 std::vector<double> holm_adjusted_p_values(const std::vector<double>& p_values) {
     const size_t m = p_values.size();
     std::vector<size_t> order(m);

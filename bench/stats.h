@@ -78,6 +78,19 @@ StopDecision sample_until_stable(const StopRule& rule, std::vector<double>& samp
 // normal approximation is poor there. 1 when either set is empty or every value is tied.
 double mann_whitney_p_value(const std::vector<double>& a, const std::vector<double>& b);
 
+// The Hodges-Lehmann estimate of the shift from a to b (the median of the m x n differences b_j - a_i) and its
+// distribution-free confidence interval, Mann-Whitney's test inverted: the k-th smallest and k-th largest of the
+// differences, k = floor(mn/2 - z sqrt(mn (m + n + 1) / 12)) for z the normal quantile of 1 - alpha/2 (the normal
+// approximation; found is false when k < 1). For `compare --ab` on log per-round medians: each round's two medians
+// come from fresh processes, and a process can run a case in one of several speeds (memory layout: the same
+// binary measured 35 us in most processes and 50-65 us in others, 2026-11-29), which the paired ratios mix into
+// three modes (0.87, 1.3, 1.95 for a planted 1.3x); the two-sample shift is the change between the modes.
+struct ShiftEstimate {
+    bool found = false;
+    double shift = 0, low = 0, high = 0;
+};
+ShiftEstimate hodges_lehmann_shift(const std::vector<double>& a, const std::vector<double>& b, double alpha);
+
 // Two-sided exact sign test of "positive and negative differences are equally likely" (for the per-round log
 // ratios of `compare --ab`): zero differences are dropped; with k of n positive, p = min(1, 2 P(X <= min(k, n-k)))
 // for X ~ Binomial(n, 1/2). Each difference is one vote whatever its size, so a round spoiled by a burst of load
