@@ -230,8 +230,11 @@ std::string model_section(const std::vector<Report>& reports) {
         out += cells("<b>whole model</b>", [](const json* m) {
             return std::pair<double, double>{num(*m, "seconds"), 1.0};
         });
-        for (const auto& [unused, op] : order)
+        for (const auto& entry : order) {
+            // A named copy: clang 14 cannot capture a structured binding in a lambda (the sanitized build).
+            const auto& op = entry.second;
             out += cells(xml_escape(op), [&](const json* m) { return op_seconds(m, op); });
+        }
         std::string sizes;
         for (size_t i = 0; i < per_run.size(); ++i)
             if (per_run[i])
