@@ -6,6 +6,7 @@
 # tarball (npm's own sha512 integrity) and the extracted DLL (SHA-256 below) are checked; a mismatch fails.
 #   scripts/fetch_directml.sh            # -> /root/.cache/dmltool/directml/1.15.4/DirectML.dll
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/npm_pack.sh"
 package="onnxruntime-node@1.30.0"
 dll_in_package="package/bin/napi-v6/win32/x64/DirectML.dll"
 dll_sha256="${DMLTOOL_DIRECTML_SHA256:-234e8898778cdec88d3cb0539508273494082812c968699f3de665a018971625}"
@@ -17,17 +18,11 @@ have_good_dll() {
 }
 
 if ! have_good_dll; then
-  command -v npm >/dev/null || {
-    sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends npm
-  }
   mkdir -p "$cache"
   work="$(mktemp -d "$cache/fetch.XXXXXX")"
   trap 'rm -rf "$work"' EXIT
   echo "fetching $package (about 113 MB) with npm pack ..." >&2
-  # npm pack verifies the tarball against the registry's sha512 integrity before writing it.
-  (cd "$work" && npm pack --silent --loglevel=error "$package" >/dev/null)
+  npm_pack "$work" "$package"
   tarball="$(ls "$work"/*.tgz)"
   tar -xzf "$tarball" -C "$work" "$dll_in_package"
   got="$(sha256sum "$work/$dll_in_package" | cut -d' ' -f1)"

@@ -13,6 +13,7 @@
 # (default ~/.cache/dmltool/onnxruntime/1.30.0, override with DMLTOOL_CACHE_DIR) and never committed.
 #   scripts/fetch_onnxruntime.sh        # -> /root/.cache/dmltool/onnxruntime/1.30.0/node_modules
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/npm_pack.sh"
 version=1.30.0
 binary_dir="package/bin/napi-v6/linux/x64"
 declare -A sha256=(
@@ -37,16 +38,11 @@ have_good_install() {
 }
 
 if ! have_good_install; then
-  command -v npm >/dev/null || {
-    sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends npm
-  }
   mkdir -p "$cache"
   work="$(mktemp -d "$cache/fetch.XXXXXX")"
   trap 'rm -rf "$work"' EXIT
   echo "fetching onnxruntime-node@$version (about 113 MB) and onnxruntime-common@$version with npm pack ..." >&2
-  (cd "$work" && npm pack --silent --loglevel=error "onnxruntime-node@$version" "onnxruntime-common@$version" >/dev/null)
+  npm_pack "$work" "onnxruntime-node@$version" "onnxruntime-common@$version"
   mkdir -p "$work/node_modules/onnxruntime-node" "$work/node_modules/onnxruntime-common"
   # Only what runs on this machine: the JavaScript, the package manifests and the linux/x64 binaries.
   tar -xzf "$work/onnxruntime-node-$version.tgz" -C "$work/node_modules/onnxruntime-node" --strip-components=1 \
