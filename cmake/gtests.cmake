@@ -1,0 +1,36 @@
+# dmltool_add_gtests(TARGET LABEL [SHARDS N] [TIMEOUT S]): registers a GoogleTest executable's tests with ctest.
+# - Native builds: each GoogleTest test is a ctest test (gtest_discover_tests), selectable by name and label.
+# - The Windows cross build: one ctest test per executable (or per shard of it) through scripts/gtest_once.py, all
+#   its tests in one Wine process. One Wine process per test cost about a second each and made the Windows ctest
+#   stage 770 s (docs/testing.md: CI time); gtest_once.py keeps the per-test verdicts, the rerun-alone policy for
+#   tests that fail once under Wine, and runs on past a crashing test. GTEST_FILTER in the environment narrows it
+#   (scripts/test_windows.sh passes the known Wine gaps that way). SHARDS splits a long executable over several
+#   ctest tests (GoogleTest's GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX), so that ctest -j runs them side by side.
+find_program(DMLTOOL_GTEST_PYTHON3 NAMES python3)
+function(dmltool_add_gtests target label)
+  cmake_parse_arguments(arg "" "SHARDS;TIMEOUT" "" ${ARGN})
+  if(NOT (CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR))
+    gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS ${label})
+    return()
+  endif()
+  if(NOT arg_SHARDS)
+    set(arg_SHARDS 1)
+  endif()
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 1200)
+  endif()
+  math(EXPR last "${arg_SHARDS} - 1")
+  foreach(shard RANGE ${last})
+    set(name ${target})
+    if(arg_SHARDS GREATER 1)
+      set(name ${target}_shard${shard})
+    endif()
+    add_test(NAME ${name}
+             COMMAND ${DMLTOOL_GTEST_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/gtest_once.py
+                     --exe $<TARGET_FILE:${target}> ${CMAKE_CROSSCOMPILING_EMULATOR})
+    set_tests_properties(${name} PROPERTIES LABELS ${label} TIMEOUT ${arg_TIMEOUT})
+    if(arg_SHARDS GREATER 1)
+      set_tests_properties(${name} PROPERTIES ENVIRONMENT "GTEST_TOTAL_SHARDS=${arg_SHARDS};GTEST_SHARD_INDEX=${shard}")
+    endif()
+  endforeach()
+endfunction()
