@@ -1,5 +1,7 @@
 #include "shaders/group_reduce.h"
 
+#include "shaders/elements.h"
+
 namespace dmltool::shaders {
 
 void group_sum_slices(ProgramBuilder& b, Resource shared, Operand value, Operand thread_in_group, uint32_t columns,
@@ -25,6 +27,106 @@ void group_sum_slices(ProgramBuilder& b, Resource shared, Operand value, Operand
         b.endif();
         if (stride > 1) b.sync(kSyncThreadsInGroup | kSyncGroupsharedMemory);
     }
+}
+
+namespace {
+
+uint32_t log2_of(uint32_t power_of_two) {
+    uint32_t l = 0;
+    while ((1u << l) < power_of_two) ++l;
+    return l;
+}
+
+constexpr uint32_t kSplitKColumnsContiguous = 8;
+constexpr uint64_t kSplitKMaxOutputs = 16384;
+constexpr uint64_t kSplitKMinK = 64;
+
+}  // namespace
+
+void emit_direct_matmul(ProgramBuilder& b, const MatmulConstants& c, const MatmulSteps& steps) {
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    Operand thread = linear_thread_index(b, rc(c.threads_per_row));
+    Operand t = b.temp();
+    b.ult(t.x(), thread, rc(c.threads));
+    b.if_nz(t.x());
+    const std::vector<Operand> coord = decompose_index(b, thread, 4, UintArray::root_constants(c.sizes));
+    if (steps.before_loop) steps.before_loop(coord);
+    Operand pos = b.temp();  // x offset in A, y offset in B, z k, w loop exit flag
+    Operand a_base = dot_strides(b, {coord[0], coord[1], coord[2]}, UintArray::root_constants(c.a_strides), imm(0));
+    b.mov(pos.x(), a_base);
+    Operand b_base = dot_strides(b, {coord[0], coord[1]}, UintArray::root_constants(c.b_strides), imm(0));
+    b.imad(pos.y(), coord[3], rc(c.b_strides + 3), b_base);
+    b.mov(pos.z(), imm(0));
+    Operand acc = b.temp();
+    b.mov(acc.x(), imm(0));
+    b.loop();
+    b.uge(pos.w(), pos.z(), rc(c.k));
+    b.breakc_nz(pos.w());
+    steps.accumulate(pos, acc);
+    b.iadd(pos.x(), pos.x(), rc(c.a_strides + 3));
+    b.iadd(pos.y(), pos.y(), rc(c.b_strides + 2));
+    b.iadd(pos.z(), pos.z(), imm(1));
+    b.endloop();
+    steps.epilogue(coord, acc);
+    b.endif();
+    b.ret();
+}
+
+void emit_split_k_matmul(ProgramBuilder& b, const MatmulConstants& c, uint32_t columns, const MatmulSteps& steps) {
+    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    const Resource shared = b.groupshared_raw(kSplitKThreads * 4);
+    const uint32_t slices = kSplitKThreads / columns;
+    Operand tig = b.temp();
+    b.mov(tig.x(), b.thread_id_in_group().x());
+    Operand gid = b.temp();
+    b.mov(gid.x(), b.thread_group_id().x());
+    const std::vector<Operand> group = decompose_index(b, gid.x(), 4, UintArray::root_constants(c.group_sizes));
+    Operand lane = b.temp();  // x column in the block, y slice, z n (0 past N, which nothing stores), w n < N
+    b.and_(lane.x(), tig.x(), imm(columns - 1));
+    b.ushr(lane.y(), tig.x(), imm(log2_of(columns)));
+    b.imad(lane.z(), group[3], imm(columns), lane.x());
+    b.ult(lane.w(), lane.z(), rc(c.sizes + 3));
+    b.movc(lane.z(), lane.w(), lane.z(), imm(0));
+    const std::vector<Operand> coord = {group[0], group[1], group[2], lane.z()};
+    if (steps.before_loop) steps.before_loop(coord);
+    Operand pos = b.temp();  // x offset in A, y offset in B, z k, w loop exit flag
+    Operand a_base = dot_strides(b, {group[0], group[1], group[2]}, UintArray::root_constants(c.a_strides), imm(0));
+    b.imad(pos.x(), lane.y(), rc(c.a_strides + 3), a_base);
+    Operand b_base = dot_strides(b, {group[0], group[1]}, UintArray::root_constants(c.b_strides), imm(0));
+    b.imad(pos.y(), lane.z(), rc(c.b_strides + 3), b_base);
+    b.imad(pos.y(), lane.y(), rc(c.b_strides + 2), pos.y());
+    // A column past N sums nothing (k starts at K) but still takes part in the reduction's barriers.
+    b.movc(pos.z(), lane.w(), lane.y(), rc(c.k));
+    Operand step = b.temp();  // x A step, y B step: `slices` k apart
+    b.imul(step.x(), rc(c.a_strides + 3), imm(slices));
+    b.imul(step.y(), rc(c.b_strides + 2), imm(slices));
+    Operand acc = b.temp();
+    b.mov(acc.x(), imm(0));
+    b.loop();
+    b.uge(pos.w(), pos.z(), rc(c.k));
+    b.breakc_nz(pos.w());
+    steps.accumulate(pos, acc);
+    b.iadd(pos.xy(), pos.xy(), step.xy());
+    b.iadd(pos.z(), pos.z(), imm(slices));
+    b.endloop();
+    group_sum_slices(b, shared, acc.x(), tig.x(), columns, slices, steps.integer_sum);
+    Operand t = b.temp();
+    b.ult(t.x(), tig.x(), imm(columns));
+    b.and_(t.x(), t.x(), lane.w());
+    b.if_nz(t.x());
+    steps.epilogue(coord, acc);
+    b.endif();
+    b.ret();
+}
+
+SplitKPlan plan_split_k(uint64_t outputs, uint64_t k, uint64_t n, uint64_t b_stride_k, uint64_t b_stride_n,
+                        MatmulChoice choice) {
+    const bool split = outputs > 0 && outputs <= kSplitKMaxOutputs && k < (uint64_t{1} << 31) &&
+                       (choice == MatmulChoice::kSplitK || (choice == MatmulChoice::kAuto && k >= kSplitKMinK));
+    if (!split) return {};
+    const uint32_t columns =
+        (b_stride_k == 1 || b_stride_n != 1 || n < kSplitKColumnsContiguous) ? 1 : kSplitKColumnsContiguous;
+    return {columns, (n + columns - 1) / columns};
 }
 
 }  // namespace dmltool::shaders

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "shaders/builder.h"
 
@@ -17,5 +19,47 @@ namespace dmltool::shaders {
 // divergent branch. columns and slices are powers of two.
 void group_sum_slices(ProgramBuilder& b, Resource shared, Operand value, Operand thread_in_group, uint32_t columns,
                       uint32_t slices, bool integer);
+
+// --- A matrix product's kernel skeleton, shared by GEMM and QUANTIZED_LINEAR_MATRIX_MULTIPLY: both walk row m of
+// A and column n of B over k through root-constant strides, and differ only in how one step accumulates (float
+// mad, or exact int32 with zero points), in what a thread loads before the loop, and in the epilogue.
+
+// Where the product's geometry sits in the kernel's root constants: K; 4-word arrays of the sizes {B0, B1, M, N},
+// A's strides over (b0, b1, m, k), B's over (b0, b1, k, n); the split-K kernel's group sizes {B0, B1, M, column
+// blocks}; the direct kernel's thread count and threads per dispatch row.
+struct MatmulConstants {
+    uint32_t k, sizes, a_strides, b_strides, group_sizes, threads, threads_per_row;
+};
+
+// What a kernel adds to the skeleton. coord is (b0, b1, m, n); past N (split-K's last column block) n reads as 0
+// and the epilogue is not called.
+struct MatmulSteps {
+    std::function<void(const std::vector<Operand>& coord)> before_loop;  // optional: per-row/column loads
+    std::function<void(Operand pos, Operand acc)> accumulate;            // acc.x += A[pos.x] * B[pos.y]
+    std::function<void(const std::vector<Operand>& coord, Operand acc)> epilogue;  // stores the output at coord
+    bool integer_sum = false;                                            // the split-K reduction's add
+};
+
+// One thread per output: decomposes its index into coord, sums k = 0..K-1. The builder's group has
+// kMatmulDirectThreads threads.
+constexpr uint32_t kMatmulDirectThreads = 64;
+void emit_direct_matmul(ProgramBuilder& b, const MatmulConstants& c, const MatmulSteps& steps);
+
+// Split-K: group (b0, b1, m, column block) of kSplitKThreads threads, thread = slice * columns + column; each slice
+// sums every slices-th k, then group_sum_slices adds the slices. The builder's group has kSplitKThreads threads.
+constexpr uint32_t kSplitKThreads = 256;
+void emit_split_k_matmul(ProgramBuilder& b, const MatmulConstants& c, uint32_t columns, const MatmulSteps& steps);
+
+// Which kernel a product gets. Split-K where there are at most 16384 outputs (so at most that many groups, well
+// under D3D12's 65535 per dimension) and K >= 64 (shorter sums leave most slices idle; the per-thread loop is short
+// anyway), or always/never where a test forces it; 8 columns per group where B's columns are contiguous (so that
+// neighbouring threads read neighbouring addresses), else 1 (slices along a contiguous K do). columns 0: direct.
+enum class MatmulChoice { kAuto, kDirect, kSplitK };
+struct SplitKPlan {
+    uint32_t columns = 0;
+    uint64_t column_blocks = 0;
+};
+SplitKPlan plan_split_k(uint64_t outputs, uint64_t k, uint64_t n, uint64_t b_stride_k, uint64_t b_stride_n,
+                        MatmulChoice choice);
 
 }  // namespace dmltool::shaders

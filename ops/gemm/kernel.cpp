@@ -32,29 +32,16 @@ enum : uint32_t {
     kGroupSizes = 26,  // split-K: {B0, B1, M, column blocks}, what the thread group index decomposes by
     kConstantCount = 30,
 };
-constexpr uint32_t kThreadsPerGroup = 64;
-// Split-K geometry: 256 threads per group (1 column x 256 slices, or 8 columns x 32 slices). Used when there are at
-// most kSplitMaxOutputs outputs (so at most that many groups, well under D3D12's 65535 per dimension) and K is at
-// least kSplitMinK (shorter sums leave most slices idle; the per-thread loop is short anyway).
-constexpr uint32_t kSplitThreads = 256;
-constexpr uint32_t kSplitColumnsContiguous = 8;
-constexpr uint64_t kSplitMaxOutputs = 16384;
-constexpr uint64_t kSplitMinK = 64;
+constexpr MatmulConstants kMatmul{kK, kSizes, kAStrides, kBStrides, kGroupSizes, kThreads, kThreadsPerRow};
 
 std::atomic<GemmPath> g_path_for_testing{GemmPath::kAuto};
 
 struct KernelSpec {
     bool half = false;
     bool has_c = false;
-    uint32_t columns = 0;  // split-K: columns per group (slices = kSplitThreads / columns); 0: one thread per output
+    uint32_t columns = 0;  // split-K: columns per group (slices = kSplitKThreads / columns); 0: one thread per output
     auto operator<=>(const KernelSpec&) const = default;
 };
-
-uint32_t log2_of(uint32_t power_of_two) {
-    uint32_t l = 0;
-    while ((1u << l) < power_of_two) ++l;
-    return l;
-}
 
 struct Bindings {
     TensorViews a, bt, c, out;
@@ -94,88 +81,22 @@ Bindings bind(ProgramBuilder& b, const KernelSpec& spec) {
             spec.has_c ? TensorViews::single(b.srv_raw(2)) : TensorViews{}, TensorViews::single(b.uav_raw(0))};
 }
 
-// The split-K kernel: group (b0, b1, m, column block); thread = slice * columns + column.
-Result<std::vector<uint8_t>> build_split_k_kernel(const KernelSpec& spec) {
-    ProgramBuilder b({.thread_group = {kSplitThreads, 1, 1}});
-    auto rc = [&](uint32_t i) { return b.root_constant(i); };
-    const Bindings v = bind(b, spec);
-    const Resource shared = b.groupshared_raw(kSplitThreads * 4);
-    const uint32_t columns = spec.columns, slices = kSplitThreads / columns;
-    Operand tig = b.temp();
-    b.mov(tig.x(), b.thread_id_in_group().x());
-    Operand gid = b.temp();
-    b.mov(gid.x(), b.thread_group_id().x());
-    const std::vector<Operand> group = decompose_index(b, gid.x(), 4, UintArray::root_constants(kGroupSizes));
-    Operand lane = b.temp();  // x column in the block, y slice, z n, w n < N
-    b.and_(lane.x(), tig.x(), imm(columns - 1));
-    b.ushr(lane.y(), tig.x(), imm(log2_of(columns)));
-    b.imad(lane.z(), group[3], imm(columns), lane.x());
-    b.ult(lane.w(), lane.z(), rc(kSizes + 3));
-    Operand pos = b.temp();  // x offset in A, y offset in B, z k, w loop exit flag
-    Operand a_base = dot_strides(b, {group[0], group[1], group[2]}, UintArray::root_constants(kAStrides), imm(0));
-    b.imad(pos.x(), lane.y(), rc(kAStrides + 3), a_base);
-    Operand b_base = dot_strides(b, {group[0], group[1]}, UintArray::root_constants(kBStrides), imm(0));
-    b.imad(pos.y(), lane.z(), rc(kBStrides + 3), b_base);
-    b.imad(pos.y(), lane.y(), rc(kBStrides + 2), pos.y());
-    // A column past N sums nothing (k starts at K) but still takes part in the reduction's barriers.
-    b.movc(pos.z(), lane.w(), lane.y(), rc(kK));
-    Operand step = b.temp();  // x A step, y B step: `slices` k apart
-    b.imul(step.x(), rc(kAStrides + 3), imm(slices));
-    b.imul(step.y(), rc(kBStrides + 2), imm(slices));
-    Operand acc = b.temp(), av = b.temp(), bv = b.temp();
-    b.mov(acc.x(), imm(0));
-    b.loop();
-    b.uge(pos.w(), pos.z(), rc(kK));
-    b.breakc_nz(pos.w());
-    load_float(b, spec, v.a, pos.x(), av.x());
-    load_float(b, spec, v.bt, pos.y(), bv.x());
-    b.mad(acc.x(), av.x(), bv.x(), acc.x());
-    b.iadd(pos.xy(), pos.xy(), step.xy());
-    b.iadd(pos.z(), pos.z(), imm(slices));
-    b.endloop();
-    group_sum_slices(b, shared, acc.x(), tig.x(), columns, slices, false);
-    Operand t = b.temp();
-    b.ult(t.x(), tig.x(), imm(columns));
-    b.and_(t.x(), t.x(), lane.w());
-    b.if_nz(t.x());
-    epilogue(b, spec, v, {group[0], group[1], group[2], lane.z()}, acc);
-    b.endif();
-    b.ret();
-    return b.build_dxbc();
-}
-
+// The direct or the split-K kernel (shaders/group_reduce.h): a float32 mad per k, the sum then scaled.
 Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
-    if (spec.columns != 0) return build_split_k_kernel(spec);
-    ProgramBuilder b({.thread_group = {kThreadsPerGroup, 1, 1}});
-    auto rc = [&](uint32_t i) { return b.root_constant(i); };
+    ProgramBuilder b({.thread_group = {spec.columns != 0 ? kSplitKThreads : kMatmulDirectThreads, 1, 1}});
     const Bindings v = bind(b, spec);
-
-    Operand thread = linear_thread_index(b, rc(kThreadsPerRow));
-    Operand t = b.temp();
-    b.ult(t.x(), thread, rc(kThreads));
-    b.if_nz(t.x());
-    const std::vector<Operand> coord = decompose_index(b, thread, 4, UintArray::root_constants(kSizes));
-    Operand pos = b.temp();  // x offset in A, y offset in B, z k, w loop exit flag
-    Operand a_base = dot_strides(b, {coord[0], coord[1], coord[2]}, UintArray::root_constants(kAStrides), imm(0));
-    b.mov(pos.x(), a_base);
-    Operand b_base = dot_strides(b, {coord[0], coord[1]}, UintArray::root_constants(kBStrides), imm(0));
-    b.imad(pos.y(), coord[3], rc(kBStrides + 3), b_base);
-    b.mov(pos.z(), imm(0));
-    Operand acc = b.temp(), av = b.temp(), bv = b.temp();
-    b.mov(acc.x(), imm(0));
-    b.loop();
-    b.uge(pos.w(), pos.z(), rc(kK));
-    b.breakc_nz(pos.w());
-    load_float(b, spec, v.a, pos.x(), av.x());
-    load_float(b, spec, v.bt, pos.y(), bv.x());
-    b.mad(acc.x(), av.x(), bv.x(), acc.x());
-    b.iadd(pos.x(), pos.x(), rc(kAStrides + 3));
-    b.iadd(pos.y(), pos.y(), rc(kBStrides + 2));
-    b.iadd(pos.z(), pos.z(), imm(1));
-    b.endloop();
-    epilogue(b, spec, v, coord, acc);
-    b.endif();
-    b.ret();
+    MatmulSteps steps;
+    steps.accumulate = [&](Operand pos, Operand acc) {
+        Operand av = b.temp(), bv = b.temp();
+        load_float(b, spec, v.a, pos.x(), av.x());
+        load_float(b, spec, v.bt, pos.y(), bv.x());
+        b.mad(acc.x(), av.x(), bv.x(), acc.x());
+    };
+    steps.epilogue = [&](const std::vector<Operand>& coord, Operand acc) { epilogue(b, spec, v, coord, acc); };
+    if (spec.columns != 0)
+        emit_split_k_matmul(b, kMatmul, spec.columns, steps);
+    else
+        emit_direct_matmul(b, kMatmul, steps);
     return b.build_dxbc();
 }
 
@@ -195,21 +116,20 @@ Result<DevicePlan> plan_gemm_device(const GemmDesc& d) {
     const GemmGeometry g = gemm_geometry(d, true);
     const uint64_t threads = d.output.element_count();
     if (threads > 0xffffffffull) return unsupported("GEMM kernel: more than 2^32 - 1 outputs");
+    if (g.k > 0xffffffffull) return unsupported("GEMM kernel: K exceeds 32 bits");
     const GemmPath forced = g_path_for_testing;
-    const bool split_k = threads > 0 && threads <= kSplitMaxOutputs && g.k < (uint64_t{1} << 31) &&
-                         (forced == GemmPath::kSplitK || (forced == GemmPath::kAuto && g.k >= kSplitMinK));
-    // Slices along K read neighbouring addresses when K is B's contiguous dimension; otherwise columns are, and
-    // 8 columns per group read 32 contiguous bytes of float32 per k.
-    const uint32_t columns =
-        !split_k ? 0 : (g.b_strides[2] == 1 || g.b_strides[3] != 1 || g.n < kSplitColumnsContiguous)
-                           ? 1 : kSplitColumnsContiguous;
-    const uint64_t column_blocks = split_k ? (g.n + columns - 1) / columns : 0;
+    const MatmulChoice choice = forced == GemmPath::kSplitK   ? MatmulChoice::kSplitK
+                                : forced == GemmPath::kDirect ? MatmulChoice::kDirect
+                                                              : MatmulChoice::kAuto;
+    const SplitKPlan split = plan_split_k(threads, g.k, g.n, g.b_strides[2], g.b_strides[3], choice);
+    const bool split_k = split.columns != 0;
+    const uint32_t columns = split.columns;
+    const uint64_t column_blocks = split.column_blocks;
     const DispatchGrid grid = split_k ? DispatchGrid{uint32_t(g.batch0 * g.batch1 * g.m * column_blocks), 1, 0}
-                                      : plan_dispatch(std::max<uint64_t>(threads, 1), kThreadsPerGroup);
+                                      : plan_dispatch(std::max<uint64_t>(threads, 1), kMatmulDirectThreads);
     std::vector<uint32_t> constants(kConstantCount, 0);
     constants[kThreads] = uint32_t(threads);
     constants[kThreadsPerRow] = grid.threads_per_row;
-    if (g.k > 0xffffffffull) return unsupported("GEMM kernel: K exceeds 32 bits");
     constants[kK] = uint32_t(g.k);
     std::memcpy(&constants[kAlpha], &d.alpha, 4);
     std::memcpy(&constants[kBeta], &d.beta, 4);
