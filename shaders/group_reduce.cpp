@@ -41,6 +41,22 @@ constexpr uint32_t kSplitKColumnsContiguous = 8;
 constexpr uint64_t kSplitKMaxOutputs = 16384;
 constexpr uint64_t kSplitKMinK = 64;
 
+// The sum over k: pos (x offset in A, y offset in B, z k, w scratch) advances by step.xy and k_step until k >= K.
+// Returns the accumulator.
+Operand k_loop(ProgramBuilder& b, const MatmulConstants& c, Operand pos, Operand step, uint32_t k_step,
+               const MatmulSteps& steps) {
+    Operand acc = b.temp();
+    b.mov(acc.x(), imm(0));
+    b.loop();
+    b.uge(pos.w(), pos.z(), b.root_constant(c.k));
+    b.breakc_nz(pos.w());
+    steps.accumulate(pos, acc);
+    b.iadd(pos.xy(), pos.xy(), step.xy());
+    b.iadd(pos.z(), pos.z(), imm(k_step));
+    b.endloop();
+    return acc;
+}
+
 }  // namespace
 
 void emit_direct_matmul(ProgramBuilder& b, const MatmulConstants& c, const MatmulSteps& steps) {
@@ -57,16 +73,10 @@ void emit_direct_matmul(ProgramBuilder& b, const MatmulConstants& c, const Matmu
     Operand b_base = dot_strides(b, {coord[0], coord[1]}, UintArray::root_constants(c.b_strides), imm(0));
     b.imad(pos.y(), coord[3], rc(c.b_strides + 3), b_base);
     b.mov(pos.z(), imm(0));
-    Operand acc = b.temp();
-    b.mov(acc.x(), imm(0));
-    b.loop();
-    b.uge(pos.w(), pos.z(), rc(c.k));
-    b.breakc_nz(pos.w());
-    steps.accumulate(pos, acc);
-    b.iadd(pos.x(), pos.x(), rc(c.a_strides + 3));
-    b.iadd(pos.y(), pos.y(), rc(c.b_strides + 2));
-    b.iadd(pos.z(), pos.z(), imm(1));
-    b.endloop();
+    Operand step = b.temp();  // x A step, y B step: one k apart
+    b.mov(step.x(), rc(c.a_strides + 3));
+    b.mov(step.y(), rc(c.b_strides + 2));
+    Operand acc = k_loop(b, c, pos, step, 1, steps);
     steps.epilogue(coord, acc);
     b.endif();
     b.ret();
@@ -100,15 +110,7 @@ void emit_split_k_matmul(ProgramBuilder& b, const MatmulConstants& c, uint32_t c
     Operand step = b.temp();  // x A step, y B step: `slices` k apart
     b.imul(step.x(), rc(c.a_strides + 3), imm(slices));
     b.imul(step.y(), rc(c.b_strides + 2), imm(slices));
-    Operand acc = b.temp();
-    b.mov(acc.x(), imm(0));
-    b.loop();
-    b.uge(pos.w(), pos.z(), rc(c.k));
-    b.breakc_nz(pos.w());
-    steps.accumulate(pos, acc);
-    b.iadd(pos.xy(), pos.xy(), step.xy());
-    b.iadd(pos.z(), pos.z(), imm(slices));
-    b.endloop();
+    Operand acc = k_loop(b, c, pos, step, slices, steps);
     group_sum_slices(b, shared, acc.x(), tig.x(), columns, slices, steps.integer_sum);
     Operand t = b.temp();
     b.ult(t.x(), tig.x(), imm(columns));

@@ -61,5 +61,11 @@ struct SplitKPlan {
 };
 SplitKPlan plan_split_k(uint64_t outputs, uint64_t k, uint64_t n, uint64_t b_stride_k, uint64_t b_stride_n,
                         MatmulChoice choice);
+// An op's own test switch (an enum with kAuto, kDirect and kSplitK, as GemmPath and QlmmPath) as a MatmulChoice.
+template <class Path>
+MatmulChoice matmul_choice(Path path) {
+    return path == Path::kSplitK ? MatmulChoice::kSplitK
+                                 : path == Path::kDirect ? MatmulChoice::kDirect : MatmulChoice::kAuto;
+}
 
 }  // namespace dmltool::shaders

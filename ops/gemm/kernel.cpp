@@ -117,11 +117,8 @@ Result<DevicePlan> plan_gemm_device(const GemmDesc& d) {
     const uint64_t threads = d.output.element_count();
     if (threads > 0xffffffffull) return unsupported("GEMM kernel: more than 2^32 - 1 outputs");
     if (g.k > 0xffffffffull) return unsupported("GEMM kernel: K exceeds 32 bits");
-    const GemmPath forced = g_path_for_testing;
-    const MatmulChoice choice = forced == GemmPath::kSplitK   ? MatmulChoice::kSplitK
-                                : forced == GemmPath::kDirect ? MatmulChoice::kDirect
-                                                              : MatmulChoice::kAuto;
-    const SplitKPlan split = plan_split_k(threads, g.k, g.n, g.b_strides[2], g.b_strides[3], choice);
+    const SplitKPlan split =
+        plan_split_k(threads, g.k, g.n, g.b_strides[2], g.b_strides[3], matmul_choice(GemmPath(g_path_for_testing)));
     const bool split_k = split.columns != 0;
     const uint32_t columns = split.columns;
     const uint64_t column_blocks = split.column_blocks;

@@ -162,11 +162,8 @@ Result<DevicePlan> plan_qlmm_device(const QlmmDesc& d) {
                            " could overflow its int32 sums (at most " + std::to_string(kMaxK) + ")");
     const uint64_t threads = d.output.element_count();
     if (threads > 0xffffffffull) return unsupported("QUANTIZED_LINEAR_MATRIX_MULTIPLY kernel: more than 2^32 - 1 outputs");
-    const QlmmPath forced = g_path_for_testing;
-    const MatmulChoice choice = forced == QlmmPath::kSplitK   ? MatmulChoice::kSplitK
-                                : forced == QlmmPath::kDirect ? MatmulChoice::kDirect
-                                                              : MatmulChoice::kAuto;
-    const SplitKPlan split = plan_split_k(threads, g.k, g.n, g.b_strides[2], g.b_strides[3], choice);
+    const SplitKPlan split =
+        plan_split_k(threads, g.k, g.n, g.b_strides[2], g.b_strides[3], matmul_choice(QlmmPath(g_path_for_testing)));
     const bool split_k = split.columns != 0;
     const uint32_t columns = split.columns;
     const uint64_t column_blocks = split.column_blocks;
