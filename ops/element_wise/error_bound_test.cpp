@@ -408,6 +408,27 @@ TEST(ElementWiseErrorBound, ScaleBiasBeforeTheFunctionPassesAfterFails) {
     EXPECT_FALSE(b.passes([&](uint64_t i) { return double(std::exp(b.in32(0, i)) * 1.5f - 0.25f); }));
 }
 
+// ScaleBias computed in float32 overflows to infinity where the exact argument exceeds float32's range (found by
+// the random campaign: LOG and SQRT of 3e38 scaled by 1.5 or 2). The function of that infinity passes; so does the
+// exact value; a kernel that wrongly overflows an argument that fits float32 still fails.
+TEST(ElementWiseErrorBound, ScaleBiasOverflowingFloat32AcceptsTheFunctionOfInfinity) {
+    const Dims sizes = {3};
+    for (const char* op : {"ELEMENT_WISE_LOG", "ELEMENT_WISE_SQRT"}) {
+        json desc = unary_desc(DataType::kFloat32, sizes);
+        desc["ScaleBias"] = {{"Scale", 2.0}, {"Bias", 0.0}};
+        Bench b(op, desc, {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {3e38, 1e38, 2.0})});
+        auto f = [&](double v) { return std::string(op) == "ELEMENT_WISE_LOG" ? std::log(v) : std::sqrt(v); };
+        auto exact = [&](uint64_t i) { return double(float(f(2.0 * b.in(0, i)))); };
+        auto float32 = [&](uint64_t i) { return double(float(f(double(b.in32(0, i) * 2.0f)))); };
+        EXPECT_TRUE(b.passes(exact)) << op << ": " << b.last_failure();
+        EXPECT_TRUE(b.passes(float32)) << op << ": " << b.last_failure();
+        EXPECT_TRUE(std::isinf(float32(0)));
+        // 1e38 * 2 fits float32: an infinity there is wrong.
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 1 ? INFINITY : float32(i); })) << op;
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? -INFINITY : float32(i); })) << op;
+    }
+}
+
 TEST(ElementWiseErrorBound, FusedActivationAfterTheAdditionPassesBeforeFails) {
     json desc = binary_desc(DataType::kFloat32, kSizes);
     desc["FusedActivation"] = {{"type", "DML_OPERATOR_ACTIVATION_SIGMOID"}, {"desc", json::object()}};

@@ -55,6 +55,21 @@ double overflow_threshold(DataType type) {
 bool is_float32_denormal(double v) { return v != 0 && std::fabs(v) < 0x1p-126; }
 
 // The band of values an element accepts: [low, high] from finite candidates, and the non-finite candidates.
+// The smallest magnitude that float32 rounding (to nearest) takes to infinity: FLT_MAX plus half its spacing.
+constexpr double kFloat32Overflow = 0x1p128 - 0x1p103;
+
+// Up to two discrete other right values per element (ExactOutput::also_accepts); NaN: none.
+using OtherValues = std::array<double, 2>;
+constexpr OtherValues kNoOtherValues = {kNan, kNan};
+
+void add_other_value(OtherValues& others, double v) {
+    for (double& slot : others)
+        if (std::isnan(slot)) {
+            slot = v;
+            return;
+        }
+}
+
 struct Band {
     double low = kInfinity, high = -kInfinity;
     bool any_nan = false, any_positive_infinity = false, any_negative_infinity = false, any_finite = false;
@@ -88,8 +103,9 @@ public:
         for (const auto& input : desc.inputs) input_float32_.push_back(input && input->data_type == DataType::kFloat32);
     }
 
-    // The nominal value (what the reference writes) and the band of accepted values.
-    double evaluate(std::span<const double> x, Band* band) const {
+    // The nominal value (what the reference writes) and the band of accepted values; `others` (optional) receives
+    // discrete other right values.
+    double evaluate(std::span<const double> x, Band* band, OtherValues* others = nullptr) const {
         std::vector<double> args(x.begin(), x.end());
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
@@ -105,6 +121,26 @@ public:
                 for (double sign : {-1.0, 1.0}) {
                     moved[0] = args[0] + sign * spread;
                     finish(moved, band);
+                }
+            }
+        }
+        // ScaleBias in float32 can overflow where exact arithmetic does not: x * Scale, or the argument, at or past
+        // float32's infinity (|v| >= 2^128 - 2^103 rounds to it), within the same rounding spread. A float32
+        // implementation then evaluates the function at that infinity (LOG of a scaled 3e38 * 2: +inf where the
+        // exact logarithm is 89.3), which is right too; below the threshold nothing changes. An infinite result is
+        // accepted as exactly that value (`others`), not by opening the element to every non-finite value.
+        if (sb && !args.empty()) {
+            const bool second = scale_second_ && args.size() > 1;
+            for (size_t k = 0; k < (second ? 2u : 1u); ++k) {
+                const double product = double(sb->scale) * x[k];
+                const double spread = 1.01 * kUnitRoundoff * (std::fabs(product) + std::fabs(args[k]));
+                for (double v : {product, args[k]}) {
+                    if (!std::isfinite(v) || std::fabs(v) + spread < kFloat32Overflow) continue;
+                    std::vector<double> overflowed = args;
+                    overflowed[k] = std::copysign(kInfinity, v);
+                    const double result = finish(overflowed, nullptr);
+                    if (std::isinf(result) && others) add_other_value(*others, result);
+                    else finish(overflowed, band);
                 }
             }
         }
@@ -186,17 +222,6 @@ void store(HostTensor& out, uint64_t i, double v) {
     out.set_from_double(i, v);
 }
 
-// Up to two discrete other right values per element (ExactOutput::also_accepts); NaN: none.
-using OtherValues = std::array<double, 2>;
-constexpr OtherValues kNoOtherValues = {kNan, kNan};
-
-void add_other_value(OtherValues& others, double v) {
-    for (double& slot : others)
-        if (std::isnan(slot)) {
-            slot = v;
-            return;
-        }
-}
 
 // Fills one element's exact value and scale from its band. Integer outputs: the band's values round to one integer
 // (exact) or straddle a tie (the tie point, so that both neighbours and only they pass). `others` receives an
@@ -335,10 +360,11 @@ Status run_reference(const ElementWiseDesc& desc, std::span<const HostTensor* co
             for (size_t k = 0; k < inputs.size(); ++k)
                 x[k] = inputs[k] ? inputs[k]->get_as_double(element_of(*inputs[k], i)) : kNan;
             Band band;
-            const double v = evaluator.evaluate(x, exact ? &band : nullptr);
+            OtherValues* element_others_or_null = exact ? &(*others)[i] : nullptr;
+            const double v = evaluator.evaluate(x, exact ? &band : nullptr, element_others_or_null);
             store(output, i, v);
             if (!exact) continue;
-            OtherValues& element_others = (*others)[i];
+            OtherValues& element_others = *element_others_or_null;
             double values[2];
             const int n = evaluator.other_values(x, values);
             for (int k = 0; k < n; ++k) add_other_value(element_others, values[k]);
