@@ -121,6 +121,13 @@ void emit_split_k_matmul(ProgramBuilder& b, const MatmulConstants& c, uint32_t c
     b.ret();
 }
 
+void emit_matmul(ProgramBuilder& b, const MatmulConstants& c, uint32_t columns, const MatmulSteps& steps) {
+    if (columns != 0)
+        emit_split_k_matmul(b, c, columns, steps);
+    else
+        emit_direct_matmul(b, c, steps);
+}
+
 SplitKPlan plan_split_k(uint64_t outputs, uint64_t k, uint64_t n, uint64_t b_stride_k, uint64_t b_stride_n,
                         MatmulChoice choice) {
     const bool split = outputs > 0 && outputs <= kSplitKMaxOutputs && k < (uint64_t{1} << 31) &&

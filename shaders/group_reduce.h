@@ -49,6 +49,9 @@ void emit_direct_matmul(ProgramBuilder& b, const MatmulConstants& c, const Matmu
 // sums every slices-th k, then group_sum_slices adds the slices. The builder's group has kSplitKThreads threads.
 constexpr uint32_t kSplitKThreads = 256;
 void emit_split_k_matmul(ProgramBuilder& b, const MatmulConstants& c, uint32_t columns, const MatmulSteps& steps);
+// The kernel plan_split_k chose (columns 0: direct), in a builder of matmul_group_size(columns) threads.
+void emit_matmul(ProgramBuilder& b, const MatmulConstants& c, uint32_t columns, const MatmulSteps& steps);
+constexpr uint32_t matmul_group_size(uint32_t columns) { return columns != 0 ? kSplitKThreads : kMatmulDirectThreads; }
 
 // Which kernel a product gets. Split-K where there are at most 16384 outputs (so at most that many groups, well
 // under D3D12's 65535 per dimension) and K >= 64 (shorter sums leave most slices idle; the per-thread loop is short

@@ -83,7 +83,7 @@ Bindings bind(ProgramBuilder& b, const KernelSpec& spec) {
 
 // The direct or the split-K kernel (shaders/group_reduce.h): a float32 mad per k, the sum then scaled.
 Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
-    ProgramBuilder b({.thread_group = {spec.columns != 0 ? kSplitKThreads : kMatmulDirectThreads, 1, 1}});
+    ProgramBuilder b({.thread_group = {matmul_group_size(spec.columns), 1, 1}});
     const Bindings v = bind(b, spec);
     MatmulSteps steps;
     steps.accumulate = [&](Operand pos, Operand acc) {
@@ -93,10 +93,7 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
         b.mad(acc.x(), av.x(), bv.x(), acc.x());
     };
     steps.epilogue = [&](const std::vector<Operand>& coord, Operand acc) { epilogue(b, spec, v, coord, acc); };
-    if (spec.columns != 0)
-        emit_split_k_matmul(b, kMatmul, spec.columns, steps);
-    else
-        emit_direct_matmul(b, kMatmul, steps);
+    emit_matmul(b, kMatmul, spec.columns, steps);
     return b.build_dxbc();
 }
 

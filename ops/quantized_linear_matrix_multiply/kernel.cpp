@@ -127,7 +127,7 @@ void requantize_store(ProgramBuilder& b, const Bindings& v, const std::vector<Op
 // The direct or the split-K kernel (shaders/group_reduce.h): zero points loaded before the loop, an exact int32
 // step per k, the requantizing epilogue.
 Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
-    ProgramBuilder b({.thread_group = {spec.columns != 0 ? kSplitKThreads : kMatmulDirectThreads, 1, 1}});
+    ProgramBuilder b({.thread_group = {matmul_group_size(spec.columns), 1, 1}});
     const Bindings v = bind(b, spec);
     const Operand zp = b.temp();  // x az, y bz, z yz
     MatmulSteps steps;
@@ -135,10 +135,7 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
     steps.before_loop = [&](const std::vector<Operand>& coord) { load_zero_points(b, spec, v, coord[2], coord[3], zp); };
     steps.accumulate = [&](Operand pos, Operand acc) { accumulate(b, spec, v, pos, zp, acc); };
     steps.epilogue = [&](const std::vector<Operand>& coord, Operand acc) { requantize_store(b, v, coord, zp, acc); };
-    if (spec.columns != 0)
-        emit_split_k_matmul(b, kMatmul, spec.columns, steps);
-    else
-        emit_direct_matmul(b, kMatmul, steps);
+    emit_matmul(b, kMatmul, spec.columns, steps);
     return b.build_dxbc();
 }
 
