@@ -27,4 +27,47 @@ void group_sum_slices(ProgramBuilder& b, Resource shared, Operand value, Operand
     }
 }
 
+namespace {
+
+void combine(ProgramBuilder& b, ReduceOp op, Operand acc, Operand other) {
+    switch (op) {
+        case ReduceOp::kAdd: b.add(acc, acc, other); break;
+        case ReduceOp::kMax: b.max(acc, acc, other); break;
+        case ReduceOp::kImax: b.imax(acc, acc, other); break;
+        case ReduceOp::kUmin: b.umin(acc, acc, other); break;
+    }
+}
+
+}  // namespace
+
+void group_reduce_segments(ProgramBuilder& b, Resource shared, Operand value, Operand thread_in_group,
+                           uint32_t segment, ReduceOp op) {
+    if (segment <= 1) return;
+    if ((segment & (segment - 1)) != 0) return b.fail("group_reduce_segments: segment must be a power of two");
+    Operand t = b.temp();  // x own byte address, y the segment's first byte address
+    Operand w = b.temp();  // up to four of the segment's values
+    b.ishl(t.x(), thread_in_group, imm(2));
+    b.store_raw(shared, t.x(), value);
+    b.sync(kSyncThreadsInGroup | kSyncGroupsharedMemory);
+    b.and_(t.y(), t.x(), imm(~(segment * 4 - 1)));
+    // Four words per load (16-byte aligned: segments of 4 or more start at multiples of 16 bytes).
+    const uint32_t per_load = segment < 4 ? segment : 4;
+    for (uint32_t first = 0; first < segment; first += per_load) {
+        Operand address = t.y();
+        if (first > 0) {
+            b.iadd(t.z(), t.y(), imm(first * 4));
+            address = t.z();
+        }
+        Operand words = per_load == 2 ? w.xy() : w.xyzw();
+        b.ld_raw(words, address, shared);
+        for (uint32_t i = 0; i < per_load; ++i) {
+            if (first == 0 && i == 0) {
+                b.mov(value, w.x());
+                continue;
+            }
+            combine(b, op, value, w.component(i));
+        }
+    }
+}
+
 }  // namespace dmltool::shaders
