@@ -52,22 +52,29 @@ void group_reduce_segments(ProgramBuilder& b, Resource shared, Operand value, Op
     b.and_(t.y(), t.x(), imm(~(segment * 4 - 1)));
     // Four words per load (16-byte aligned: segments of 4 or more start at multiples of 16 bytes).
     const uint32_t per_load = segment < 4 ? segment : 4;
-    for (uint32_t first = 0; first < segment; first += per_load) {
-        Operand address = t.y();
-        if (first > 0) {
+    Operand words = per_load == 2 ? w.xy() : w.xyzw();
+    b.ld_raw(words, t.y(), shared);
+    b.mov(value, w.x());
+    for (uint32_t i = 1; i < per_load; ++i) combine(b, op, value, w.component(i));
+    if (segment <= 16) {
+        for (uint32_t first = 4; first < segment; first += 4) {
             b.iadd(t.z(), t.y(), imm(first * 4));
-            address = t.z();
+            b.ld_raw(w.xyzw(), t.z(), shared);
+            for (uint32_t i = 0; i < 4; ++i) combine(b, op, value, w.component(i));
         }
-        Operand words = per_load == 2 ? w.xy() : w.xyzw();
-        b.ld_raw(words, address, shared);
-        for (uint32_t i = 0; i < per_load; ++i) {
-            if (first == 0 && i == 0) {
-                b.mov(value, w.x());
-                continue;
-            }
-            combine(b, op, value, w.component(i));
-        }
+        return;
     }
+    // Long segments in a loop (the same order): unrolled, 256 threads' words made blobs that lavapipe's LLVM took
+    // seconds to compile.
+    b.iadd(t.z(), t.y(), imm(16));
+    b.iadd(t.w(), t.y(), imm(segment * 4));
+    b.loop();
+    b.uge(w.x(), t.z(), t.w());
+    b.breakc_nz(w.x());
+    b.ld_raw(w.xyzw(), t.z(), shared);
+    for (uint32_t i = 0; i < 4; ++i) combine(b, op, value, w.component(i));
+    b.iadd(t.z(), t.z(), imm(16));
+    b.endloop();
 }
 
 }  // namespace dmltool::shaders

@@ -63,6 +63,6 @@ Result<DevicePlan> plan_softmax_problem(const SoftmaxProblem& problem, const Sof
 
 struct ElementWiseDesc;
 // Op::plan_device of the six rows: the desc as a SoftmaxProblem (rows without Axes reduce the last dimension).
-Result<DevicePlan> plan_softmax(const ElementWiseDesc& desc);
+Result<DevicePlan> plan_softmax(const ElementWiseDesc& desc, const SoftmaxKernelOptions& options = {});
 
 }  // namespace dmltool::ops::element_wise

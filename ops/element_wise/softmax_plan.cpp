@@ -194,7 +194,7 @@ Result<DevicePlan> plan_softmax_problem(const SoftmaxProblem& problem, const Sof
     return plan;
 }
 
-Result<DevicePlan> plan_softmax(const ElementWiseDesc& desc) {
+Result<DevicePlan> plan_softmax(const ElementWiseDesc& desc, const SoftmaxKernelOptions& options) {
     const FunctionSpec& row = *desc.function;
     const std::string name(row.name);
     const std::string body = kernel_body_id(row);
@@ -220,7 +220,7 @@ Result<DevicePlan> plan_softmax(const ElementWiseDesc& desc) {
     if (input.sizes != desc.output.sizes) return internal_error(name + ": input and output sizes differ");
     problem.input = {input.data_type, input.effective_strides(), input.total_size_in_bytes, 0};
     problem.output = {desc.output.data_type, desc.output.effective_strides(), desc.output.total_size_in_bytes, 0};
-    Result<DevicePlan> plan = plan_softmax_problem(problem);
+    Result<DevicePlan> plan = plan_softmax_problem(problem, options);
     if (!plan.is_ok()) return plan.status().with_context(name);
     return plan;
 }
