@@ -56,7 +56,8 @@ private:
 
 json desc_json(DataType type, const Dims& sizes, std::optional<std::vector<uint32_t>> axes,
                std::optional<Dims> in_strides = std::nullopt, std::optional<Dims> out_strides = std::nullopt) {
-    json desc = {{"InputTensor", tensor_json(type, sizes, in_strides)}, {"OutputTensor", tensor_json(type, sizes, out_strides)}};
+    json desc = {{"InputTensor", tensor_json(type, sizes, in_strides)},
+                 {"OutputTensor", tensor_json(type, sizes, out_strides)}};
     if (axes) {
         desc["AxisCount"] = axes->size();
         desc["Axes"] = *axes;
@@ -106,7 +107,8 @@ TEST(SoftmaxGpu, LastAxisLanesOfEveryLength) {
         for (DataType type : kTypes)
             for (uint32_t length : lengths) {
                 const Dims sizes = {length >= 5000 ? 2u : 5u, length};
-                expect_passes(builtin_op(name), tag(name, type, std::to_string(length)), desc_json(type, sizes, std::vector<uint32_t>{1}),
+                expect_passes(builtin_op(name), tag(name, type, std::to_string(length)),
+                              desc_json(type, sizes, std::vector<uint32_t>{1}),
                               random_tensor(type, sizes, ++seed, -8, 8));
             }
 }
@@ -118,7 +120,8 @@ TEST(SoftmaxGpu, RowOperatorsOverTheLastDimension) {
     for (const char* name : kRowOps)
         for (DataType type : kTypes)
             for (const Dims& sizes : shapes)
-                expect_passes(builtin_op(name), tag(name, type, std::to_string(sizes.back())), desc_json(type, sizes, std::nullopt),
+                expect_passes(builtin_op(name), tag(name, type, std::to_string(sizes.back())),
+                              desc_json(type, sizes, std::nullopt),
                               random_tensor(type, sizes, ++seed, -6, 6));
 }
 
@@ -129,15 +132,21 @@ TEST(SoftmaxGpu, SeveralAndNonLastAxesAndStridedTensors) {
         std::vector<uint32_t> axes;
         std::optional<Dims> in_strides, out_strides;
     };
+    const std::optional<Dims> packed;
     const Shape shapes[] = {
-        {{2, 3, 4, 5}, {0, 2}}, {{2, 3, 4, 5}, {1}}, {{2, 3, 4, 5}, {1, 3}}, {{2, 3, 4, 5}, {0, 1, 2, 3}},
-        {{2, 3, 4, 8}, {2, 3}},  // merged into one packed lane of 32: chunks
-        {{2, 1, 3, 4, 6}, {1, 4}}, {{2, 1, 3, 4, 6}, {0, 3}}, {{3, 2, 1}, {2}},
+        {{2, 3, 4, 5}, {0, 2}, packed, packed},
+        {{2, 3, 4, 5}, {1}, packed, packed},
+        {{2, 3, 4, 5}, {1, 3}, packed, packed},
+        {{2, 3, 4, 5}, {0, 1, 2, 3}, packed, packed},
+        {{2, 3, 4, 8}, {2, 3}, packed, packed},  // merged into one packed lane of 32: chunks
+        {{2, 1, 3, 4, 6}, {1, 4}, packed, packed},
+        {{2, 1, 3, 4, 6}, {0, 3}, packed, packed},
+        {{3, 2, 1}, {2}, packed, packed},
         // a padded input and a transposed output
         {{3, 4, 8}, {2}, Dims{64, 16, 1}, Dims{1, 3, 12}},
         {{3, 4, 8}, {0, 1}, Dims{64, 16, 1}, Dims{1, 3, 12}},
         // a lane of 600 along a non-last axis: several threads of single elements
-        {{2, 600, 3}, {1}},
+        {{2, 600, 3}, {1}, packed, packed},
     };
     uint64_t seed = 500;
     for (const char* name : kAxesOps)
@@ -177,7 +186,8 @@ TEST(SoftmaxGpu, InfinitiesNanAndHugeInputs) {
             for (uint32_t length : {8u, 5u}) {
                 const Dims sizes = {8, length};
                 expect_passes(builtin_op(name), tag(name, type, "special" + std::to_string(length)),
-                              desc_json(type, sizes, std::vector<uint32_t>{1}), make_tensor(type, sizes, special_rows(length)));
+                              desc_json(type, sizes, std::vector<uint32_t>{1}),
+                              make_tensor(type, sizes, special_rows(length)));
             }
 }
 
@@ -196,7 +206,8 @@ TEST(SoftmaxGpu, HardmaxTiesAndNanRules) {
         {{nan, 2, 7, nan, 7, 1, 0, 7}, 2, 2},
         {{nan, nan, nan, nan, nan, nan, nan, nan}, 0, 0},
         {{-0.0, 0.0, -1, -2, 0, -0.0, -3, -4}, 0, 0},
-        {{1.401298464324817e-45, 2.802596928649634e-45, 0, -1, 0, 2.802596928649634e-45, -2, -3}, 1, 0},  // FLOAT16: the subnormals round to +0, tying element 0
+        // the two smallest float32 subnormals; FLOAT16: both round to +0, tying element 0
+        {{1.401298464324817e-45, 2.802596928649634e-45, 0, -1, 0, 2.802596928649634e-45, -2, -3}, 1, 0},
         {{-inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf}, 0, 0},
         {{-inf, nan, -inf, -5, -5, nan, -inf, -6}, 3, 3},
         {{6e-8, 1.2e-7, 0, 1.2e-7, 0, 0, 0, 0}, 1, 1},

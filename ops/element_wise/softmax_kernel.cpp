@@ -166,8 +166,9 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
     Operand lane = r.y(), slice = r.z();
     const std::vector<Operand> outer =
         shaders::decompose_index(b, lane, spec.outer_rank, shaders::UintArray::root_constants(kTables + k.outer_sizes()));
-    Operand in_base = shaders::dot_strides(b, outer, shaders::UintArray::root_constants(kTables + k.outer_input_strides()), imm(0));
-    Operand out_base = shaders::dot_strides(b, outer, shaders::UintArray::root_constants(kTables + k.outer_output_strides()), imm(0));
+    auto table = [&](uint32_t first) { return shaders::UintArray::root_constants(kTables + first); };
+    Operand in_base = shaders::dot_strides(b, outer, table(k.outer_input_strides()), imm(0));
+    Operand out_base = shaders::dot_strides(b, outer, table(k.outer_output_strides()), imm(0));
 
     const bool hardmax = spec.kind == SoftmaxKind::kHardmax;
     const Operand padding = imm(hardmax ? kNanKey : kNegativeInfinity);
