@@ -2,7 +2,8 @@
 // backend (lavapipe in CI) against the CPU reference with the operators' own tolerances: last-axis lanes of every
 // length class (1, odd, chunked, one thread group, looped), FLOAT16, several and non-last axes, strided tensors,
 // -inf / NaN / +inf / huge / subnormal inputs, hardmax's tie and NaN rules pinned by hand, the kernel's other paths
-// (single elements, small groups, multi-view tensors), and every blob through vkd3d-compiler + spirv-val.
+// (single elements, small groups, multi-view tensors), the FLOAT16 autotuning variant with the half conversion
+// opcodes, and every blob through vkd3d-compiler + spirv-val.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/half_opcode_probe.h"
 #include "ops/element_wise/desc.h"
 #include "ops/element_wise/softmax_kernel.h"
 #include "shaders/testing/validate_blob.h"
@@ -274,6 +276,60 @@ TEST(SoftmaxGpu, SingleElementLoopedAndMultiViewPaths) {
         }
 }
 
+// Whether this device runs plans with the half conversion opcodes (the backend refuses them where the probe found
+// f32tof16 inexact).
+bool device_runs_native_half(std::string* why) {
+    static const gpu::HalfOpcodeProbe probe = [] {
+        auto result = gpu::probe_half_opcodes(testing::test_gpu_backend(nullptr)->context());
+        return result.is_ok() ? *result : gpu::HalfOpcodeProbe{};
+    }();
+    *why = probe.summary();
+    return probe.exact();
+}
+
+// FLOAT16 lanes offer the tuning variant "softmax/native_half" (FLOAT32 ones nothing); its plans need exact half
+// opcodes, pass against the reference on every path, and give the heuristic plan's values (the tuner requires it).
+TEST(SoftmaxGpu, NativeHalfVariant) {
+    SKIP_WITHOUT_GPU();
+    for (const char* name : kAxesOps) {
+        const Op& op = builtin_op(name);
+        auto f32 = dmltool::testing::parse_desc(op, desc_json(DataType::kFloat32, {4, 256}, std::vector<uint32_t>{1}).dump());
+        ASSERT_TRUE(f32.is_ok());
+        EXPECT_TRUE(op.device_plan_variants(**f32, {}).empty()) << name;
+        const Dims shapes[] = {{4, 256}, {3, 37}, {2, 5000}, {3, 40}};
+        uint64_t seed = 1200;
+        for (const Dims& sizes : shapes) {
+            const json desc = desc_json(DataType::kFloat16, sizes, std::vector<uint32_t>{1});
+            auto parsed = dmltool::testing::parse_desc(op, desc.dump());
+            ASSERT_TRUE(parsed.is_ok());
+            ASSERT_EQ(op.device_plan_variants(**parsed, {}), std::vector<std::string>{"softmax/native_half"}) << name;
+            auto plan = op.plan_device_variant(**parsed, {}, "softmax/native_half");
+            ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+            EXPECT_TRUE(plan->needs_exact_half_opcodes);
+            std::string why;
+            if (!device_runs_native_half(&why)) continue;
+            const HostTensor input = sizes[1] == 40 ? make_tensor(DataType::kFloat16, sizes, [] {
+                std::vector<double> v = special_rows(8);
+                v.resize(3 * 40, 1.5);
+                return v;
+            }()) : random_tensor(DataType::kFloat16, sizes, ++seed, -8, 8);
+            const OptionsOp native(op, {.native_half = true});
+            expect_passes(native, tag(name, DataType::kFloat16, "native_half_" + std::to_string(sizes[1])), desc, input);
+            const std::vector<const HostTensor*> inputs = {&input};
+            auto heuristic = testing::test_gpu_backend(nullptr)->execute(op, **parsed, inputs, nullptr);
+            auto variant = testing::test_gpu_backend(nullptr)->execute(native, **parsed, inputs, nullptr);
+            ASSERT_TRUE(heuristic.is_ok() && variant.is_ok());
+            for (uint64_t i = 0; i < input.element_count(); ++i) {
+                const double a = (*heuristic)[0].get_as_double(i), b = (*variant)[0].get_as_double(i);
+                if (std::isnan(a) && std::isnan(b)) continue;
+                ASSERT_EQ(a, b) << name << " " << sizes[1] << " element " << i;
+            }
+        }
+    }
+    std::string why;
+    if (!device_runs_native_half(&why)) GTEST_SKIP() << "plans checked; not run: " << why;
+}
+
 SoftmaxProblem problem(SoftmaxKind kind, DataType type, const Dims& sizes, std::vector<bool> reduced) {
     SoftmaxProblem p;
     p.kind = kind;
@@ -324,7 +380,8 @@ TEST(SoftmaxGpu, PathsTaken) {
 TEST(SoftmaxGpu, KernelsPassVkd3dAndSpirvVal) {
     std::set<const std::vector<uint8_t>*> seen;
     const SoftmaxKernelOptions variants[] = {{}, {.vectorize = false}, {.threads_per_group = 8, .max_chunks_per_thread = 1},
-                                             {.threads_per_group = 64, .max_chunks_per_thread = 2, .window_log2 = 10}};
+                                             {.threads_per_group = 64, .max_chunks_per_thread = 2, .window_log2 = 10},
+                                             {.native_half = true}, {.vectorize = false, .native_half = true}};
     for (SoftmaxKind kind : {SoftmaxKind::kSoftmax, SoftmaxKind::kLogSoftmax, SoftmaxKind::kHardmax})
         for (DataType type : kTypes)
             for (const SoftmaxKernelOptions& options : variants)

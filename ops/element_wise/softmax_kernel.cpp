@@ -63,7 +63,8 @@ struct Emitter {
         if (spec.chunk == 1) {
             Operand bits = b.temp();
             shaders::load_element(b, input, bytes, at, bits.x());
-            if (bytes == 2) shaders::half_to_float(b, values[0], bits.x());
+            if (bytes == 2 && spec.native_half) b.f16tof32(values[0], bits.x());
+            else if (bytes == 2) shaders::half_to_float(b, values[0], bits.x());
             else b.mov(values[0], bits.x());
             return;
         }
@@ -72,6 +73,17 @@ struct Emitter {
         if (bytes == 4) return shaders::load_words(b, input, address.x(), values[0]);
         Operand words = b.temp(), half = b.temp();
         shaders::load_words(b, input, address.x(), words.xyzw());
+        if (spec.native_half) {
+            // Elements 4q..4q+3 are the low and high halves of words 2q and 2q + 1; the opcode reads low halves.
+            Operand high = b.temp(), pair = b.temp();
+            b.ushr(high.xyzw(), words.xyzw(), imm(16));
+            for (uint32_t q = 0; q < quads; ++q) {
+                b.mov(pair.select({0, 2}), words.select({2 * q, 2 * q + 1}));
+                b.mov(pair.select({1, 3}), high.select({2 * q, 2 * q + 1}));
+                b.f16tof32(values[q], pair.xyzw());
+            }
+            return;
+        }
         for (uint32_t i = 0; i < spec.chunk; ++i) {
             b.ubfe(half.x(), imm(16), imm(i % 2 * 16), words.component(i / 2));
             shaders::half_to_float(b, values[i / 4].component(i % 4), half.x());
@@ -82,7 +94,8 @@ struct Emitter {
         Operand at = offset(c, base, true);
         if (spec.chunk == 1) {
             Operand bits = b.temp();
-            if (bytes == 2) shaders::float_to_half(b, bits.x(), values[0]);
+            if (bytes == 2 && spec.native_half) b.f32tof16(bits.x(), values[0]);
+            else if (bytes == 2) shaders::float_to_half(b, bits.x(), values[0]);
             else b.mov(bits.x(), values[0]);
             return shaders::store_element_atomic(b, output, bytes, at, bits.x());
         }
@@ -91,6 +104,15 @@ struct Emitter {
         if (bytes == 4) return shaders::store_words(b, output, address.x(), values[0]);
         // The thread owns the chunk's whole words: pack the 8 halves and store plainly.
         Operand words = b.temp(), half = b.temp();
+        if (spec.native_half) {
+            Operand high = b.temp();
+            for (uint32_t q = 0; q < quads; ++q) {
+                b.f32tof16(half.xyzw(), values[q]);  // upper 16 bits zero
+                b.ishl(high.select({1, 3}), half.select({1, 3}), imm(16));
+                b.or_(words.select({2 * q, 2 * q + 1}), half.select({0, 2}), high.select({1, 3}));
+            }
+            return shaders::store_words(b, output, address.x(), words.xyzw());
+        }
         b.mov(words.xyzw(), imm(0));
         for (uint32_t i = 0; i < spec.chunk; ++i) {
             shaders::float_to_half(b, half.x(), values[i / 4].component(i % 4));
@@ -164,6 +186,13 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
     b.ult(r.w(), r.y(), b.root_constant(kLanes));
     b.movc(chunks, r.w(), b.root_constant(kChunks), imm(0));
     Operand lane = r.y(), slice = r.z();
+    if (spec.exact_fit) {
+        // Lanes past the end (the last group's) read the last lane instead of branching around every load.
+        Operand last = b.temp();
+        b.iadd(last.x(), b.root_constant(kLanes), imm(0xffffffffu));
+        b.umin(last.x(), lane, last.x());
+        lane = last.x();
+    }
     const std::vector<Operand> outer =
         shaders::decompose_index(b, lane, spec.outer_rank, shaders::UintArray::root_constants(kTables + k.outer_sizes()));
     auto table = [&](uint32_t first) { return shaders::UintArray::root_constants(kTables + first); };
@@ -189,10 +218,15 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
         for (uint32_t i = 0; i < spec.chunks_per_thread; ++i) {
             Operand t = b.temp();
             b.imad(t.x(), imm(i), imm(T), slice);
-            b.ult(t.y(), t.x(), chunks);
             chunk_index.push_back(t.x());
-            valid.push_back(t.y());
             held.push_back(e.fresh_chunk());
+            if (spec.exact_fit) {
+                valid.push_back(r.w());  // the lane's validity: every chunk exists
+                load_values(t.x(), held.back());
+                continue;
+            }
+            b.ult(t.y(), t.x(), chunks);
+            valid.push_back(t.y());
             for (const Operand& q : held.back()) b.mov(q, padding);
             b.if_nz(t.y());
             load_values(t.x(), held.back());

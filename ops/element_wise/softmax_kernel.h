@@ -44,6 +44,11 @@ struct SoftmaxKernelOptions {
     uint32_t max_chunks_per_thread = 4;
     uint32_t window_log2 = shaders::kMaxViewBytesLog2;  // tests lower it to exercise multi-view tensors
     bool vectorize = true;                              // false: single-element chunks everywhere
+    // FLOAT16 through the f16tof32 / f32tof16 opcodes instead of shaders/elements.h's integer conversions (1
+    // instruction instead of ~12 per element each way: the FLOAT16 perf case is otherwise bound by them). The plan
+    // then carries DevicePlan::needs_exact_half_opcodes: it runs only where gpu/half_opcode_probe.h found the
+    // opcodes exact, and computes the same values there. An autotuning variant ("softmax/native_half").
+    bool native_half = false;
 };
 
 // Which path the planner takes (tests check the fast path is taken where it should be).

@@ -37,6 +37,10 @@ struct KernelSpec {
     uint32_t threads_per_lane = 1;   // T, a power of two
     uint32_t chunks_per_thread = 1;  // register path: chunks each thread holds
     bool looped = false;
+    // Register path with every chunk of every lane inside the lane (chunks == T * chunks_per_thread): loads need no
+    // bounds branch (lanes past the end read the last lane; nothing of theirs is stored).
+    bool exact_fit = false;
+    bool native_half = false;
     uint32_t threads_per_group = 256;
     uint32_t outer_rank = 0;
     uint32_t lane_rank = 1;

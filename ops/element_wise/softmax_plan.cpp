@@ -113,6 +113,8 @@ Result<Planned> plan(const SoftmaxProblem& problem, const SoftmaxKernelOptions& 
         spec.threads_per_lane = g;
         spec.chunks_per_thread = 1;
     }
+    spec.exact_fit = !spec.looped && p.chunks == uint64_t{spec.threads_per_lane} * spec.chunks_per_thread;
+    spec.native_half = options.native_half && type == DataType::kFloat16;
     const uint64_t lanes_per_group = g / spec.threads_per_lane;
     p.groups = std::max<uint64_t>(1, (p.lanes + lanes_per_group - 1) / lanes_per_group);
     auto views = [&](const KernelTensor& tensor) -> Result<uint32_t> {
@@ -132,7 +134,8 @@ std::string label_of(const KernelSpec& spec) {
     const char* kinds[] = {"softmax", "log_softmax", "hardmax"};
     return std::string("element_wise/") + kinds[int(spec.kind)] + "/" + (spec.bytes == 2 ? "FLOAT16" : "FLOAT32") +
            " v" + std::to_string(spec.chunk) + " t" + std::to_string(spec.threads_per_lane) + " c" +
-           std::to_string(spec.chunks_per_thread) + (spec.looped ? " looped" : "");
+           std::to_string(spec.chunks_per_thread) + (spec.looped ? " looped" : "") +
+           (spec.native_half ? " native_half" : "");
 }
 
 }  // namespace
@@ -185,6 +188,7 @@ Status append_softmax(const SoftmaxProblem& problem, DevicePlan& device_plan, co
     dispatch.root_constants = std::move(constants);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     device_plan.dispatches.push_back(std::move(dispatch));
+    device_plan.needs_exact_half_opcodes |= spec.native_half;
     return Status::ok();
 }
 
