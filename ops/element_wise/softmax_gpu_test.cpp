@@ -163,7 +163,9 @@ TEST(SoftmaxGpu, SeveralAndNonLastAxesAndStridedTensors) {
 }
 
 // Rows of 8 (chunked) and, as the first 5 of each, of 5 (single elements): -inf mixed in, all -inf (NaN out), a NaN,
-// +inf (NaN out), huge values (exp overflows without subtracting the maximum), values near exp's range, subnormals.
+// +inf (NaN out), huge values (exp overflows without subtracting the maximum), values near exp's range, subnormals,
+// large negative values (exp underflows without subtracting the maximum).
+constexpr uint32_t kSpecialRows = 9;
 std::vector<double> special_rows(uint32_t length) {
     const double inf = INFINITY, nan = NAN;
     const std::vector<std::vector<double>> rows = {
@@ -175,6 +177,7 @@ std::vector<double> special_rows(uint32_t length) {
         {100, 90, 80, 88.5, -100, 95, 70, 99},
         {1.401298464324817e-45, 2.802596928649634e-45, -1e-45, 0, -0.0, 1e-40, 1e-38, 3e-39},
         {-3, -2.5, -2, -7, -20, -100, -40, -2},
+        {-1000, -1001, -999.5, -1000.5, -1003, -998, -1000.25, -999},  // e^x underflows without the maximum
     };
     std::vector<double> out;
     for (const auto& row : rows) out.insert(out.end(), row.begin(), row.begin() + length);
@@ -186,7 +189,7 @@ TEST(SoftmaxGpu, InfinitiesNanAndHugeInputs) {
     for (const char* name : kAxesOps)
         for (DataType type : kTypes)
             for (uint32_t length : {8u, 5u}) {
-                const Dims sizes = {8, length};
+                const Dims sizes = {kSpecialRows, length};
                 expect_passes(builtin_op(name), tag(name, type, "special" + std::to_string(length)),
                               desc_json(type, sizes, std::vector<uint32_t>{1}),
                               make_tensor(type, sizes, special_rows(length)));
@@ -270,8 +273,9 @@ TEST(SoftmaxGpu, SingleElementLoopedAndMultiViewPaths) {
                 const Dims multi = {4, 30, 5};
                 expect_passes(op, tag(name, type, what + "_axes02"), desc_json(type, multi, std::vector<uint32_t>{0, 2}),
                               random_tensor(type, multi, ++seed, -8, 8));
-                expect_passes(op, tag(name, type, what + "_special"), desc_json(type, {8, 8}, std::vector<uint32_t>{1}),
-                              make_tensor(type, {8, 8}, special_rows(8)));
+                const Dims special = {kSpecialRows, 8};
+                expect_passes(op, tag(name, type, what + "_special"), desc_json(type, special, std::vector<uint32_t>{1}),
+                              make_tensor(type, special, special_rows(8)));
             }
         }
 }

@@ -137,17 +137,27 @@ struct Emitter {
         b.movc(v, nv, imm(kNanKey), v);
     }
 
-    // Combines the components of `v` into scalar `acc`.
-    void fold(Operand acc, Operand v, shaders::ReduceOp op) {
-        for (uint32_t i = 0; i < v.component_count(); ++i) {
-            Operand x = v.component_count() == 1 ? v : v.component(i);
-            switch (op) {
-                case shaders::ReduceOp::kAdd: b.add(acc, acc, x); break;
-                case shaders::ReduceOp::kMax: b.max(acc, acc, x); break;
-                case shaders::ReduceOp::kImax: b.imax(acc, acc, x); break;
-                case shaders::ReduceOp::kUmin: b.umin(acc, acc, x); break;
-            }
+    // acc = acc op v, component-wise (an accumulator as wide as a chunk register: independent chains).
+    void combine(Operand acc, Operand v, shaders::ReduceOp op) {
+        switch (op) {
+            case shaders::ReduceOp::kAdd: b.add(acc, acc, v); break;
+            case shaders::ReduceOp::kMax: b.max(acc, acc, v); break;
+            case shaders::ReduceOp::kImax: b.imax(acc, acc, v); break;
+            case shaders::ReduceOp::kUmin: b.umin(acc, acc, v); break;
         }
+    }
+
+    // A chunk-wide accumulator starting at `init`, and its components folded into a scalar (x first).
+    Operand accumulator(uint32_t init) {
+        Operand acc = lanes(b.temp());
+        b.mov(acc, imm(init));
+        return acc;
+    }
+    Operand fold(Operand acc, shaders::ReduceOp op) {
+        Operand scalar = b.temp().x();
+        b.mov(scalar, acc.component_count() == 1 ? acc : acc.x());
+        for (uint32_t i = 1; i < acc.component_count(); ++i) combine(scalar, acc.component(i), op);
+        return scalar;
     }
 };
 
@@ -259,14 +269,13 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
     if (hardmax) {
         // The largest key, then the first element index holding it (NaN keys tie only when every element is NaN:
         // then element 0, as the reference).
-        Operand best = b.temp().x();
-        b.mov(best, imm(kNanKey));
+        Operand keys = e.accumulator(kNanKey);
         phase(false, [&](Operand, const std::vector<Operand>& v, bool) {
-            for (const Operand& q : v) e.fold(best, q, shaders::ReduceOp::kImax);
+            for (const Operand& q : v) e.combine(keys, q, shaders::ReduceOp::kImax);
         });
+        Operand best = e.fold(keys, shaders::ReduceOp::kImax);
         if (reduce) shaders::group_reduce_segments(b, shared_a, best, tig, T, shaders::ReduceOp::kImax);
-        Operand first = b.temp().x();
-        b.mov(first, imm(0xffffffffu));
+        Operand indices = e.accumulator(0xffffffffu);
         Operand j = b.temp(), hit = b.temp();
         phase(false, [&](Operand c, const std::vector<Operand>& v, bool) {
             for (uint32_t q = 0; q < v.size(); ++q) {
@@ -274,9 +283,10 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
                 b.imad(jv, c, imm(spec.chunk), spec.chunk == 1 ? imm(0) : imm4(4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3));
                 b.ieq(hv, v[q], best);
                 b.movc(jv, hv, jv, imm(0xffffffffu));
-                e.fold(first, jv, shaders::ReduceOp::kUmin);
+                e.combine(indices, jv, shaders::ReduceOp::kUmin);
             }
         });
+        Operand first = e.fold(indices, shaders::ReduceOp::kUmin);
         if (reduce) shaders::group_reduce_segments(b, shared_b, first, tig, T, shaders::ReduceOp::kUmin);
         phase(true, [&](Operand c, const std::vector<Operand>&, bool) {
             std::vector<Operand> y = e.fresh_chunk();
@@ -289,15 +299,14 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
         });
     } else {
         const bool log_softmax = spec.kind == SoftmaxKind::kLogSoftmax;
-        Operand largest = b.temp().x();
-        b.mov(largest, imm(kNegativeInfinity));
+        Operand maxima = e.accumulator(kNegativeInfinity);
         phase(false, [&](Operand, const std::vector<Operand>& v, bool) {
-            for (const Operand& q : v) e.fold(largest, q, shaders::ReduceOp::kMax);
+            for (const Operand& q : v) e.combine(maxima, q, shaders::ReduceOp::kMax);
         });
+        Operand largest = e.fold(maxima, shaders::ReduceOp::kMax);
         if (reduce) shaders::group_reduce_segments(b, shared_a, largest, tig, T, shaders::ReduceOp::kMax);
         // Component-wise partial sums, folded once: fewer dependent adds than a scalar running sum.
-        Operand partial = b.temp();
-        b.mov(e.lanes(partial), imm(0));
+        Operand partial = e.accumulator(0);
         // d = x - m, p = e^d. The register path keeps d (log softmax) or p (softmax) for the write phase.
         auto exponentials = [&](const std::vector<Operand>& v, std::vector<Operand>& p) {
             for (uint32_t q = 0; q < v.size(); ++q) {
@@ -308,15 +317,9 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
         phase(false, [&](Operand, const std::vector<Operand>& v, bool cached) {
             std::vector<Operand> p = log_softmax || !cached ? e.fresh_chunk() : v;
             exponentials(v, p);
-            for (const Operand& q : p) b.add(e.lanes(partial), e.lanes(partial), q);
+            for (const Operand& q : p) e.combine(partial, q, shaders::ReduceOp::kAdd);
         });
-        Operand sum = b.temp().x();
-        b.mov(sum, partial.x());
-        if (spec.chunk > 1) {
-            b.add(sum, sum, partial.y());
-            b.add(sum, sum, partial.z());
-            b.add(sum, sum, partial.w());
-        }
+        Operand sum = e.fold(partial, shaders::ReduceOp::kAdd);
         if (reduce) shaders::group_reduce_segments(b, shared_b, sum, tig, T, shaders::ReduceOp::kAdd);
         Operand log_sum = b.temp().x();
         if (log_softmax) {
