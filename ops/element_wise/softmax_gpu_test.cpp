@@ -334,6 +334,28 @@ TEST(SoftmaxGpu, NativeHalfVariant) {
     if (!device_runs_native_half(&why)) GTEST_SKIP() << "plans checked; not run: " << why;
 }
 
+// More than 65535 groups wrap into a 2-D dispatch grid: one lane per group of 4 threads, on the looped path and on
+// the exact-fit register path (whose past-the-end lanes read the last lane), 65537 lanes.
+TEST(SoftmaxGpu, DispatchGridOfTwoDimensions) {
+    SKIP_WITHOUT_GPU();
+    const SoftmaxKernelOptions variants[] = {
+        {.threads_per_group = 4, .max_chunks_per_thread = 1, .vectorize = false},
+        {.threads_per_group = 4, .max_chunks_per_thread = 2, .vectorize = false},
+    };
+    const Dims sizes = {65537, 8};
+    const HostTensor input = random_tensor(DataType::kFloat32, sizes, 1500, -8, 8);
+    for (size_t v = 0; v < std::size(variants); ++v) {
+        const OptionsOp op(builtin_op("ACTIVATION_SOFTMAX1"), variants[v]);
+        const json desc = desc_json(DataType::kFloat32, sizes, std::vector<uint32_t>{1});
+        auto parsed = dmltool::testing::parse_desc(op, desc.dump());
+        ASSERT_TRUE(parsed.is_ok());
+        auto plan = op.plan_device(**parsed, {});
+        ASSERT_TRUE(plan.is_ok()) << plan.status().message();
+        EXPECT_GT(plan->dispatches[0].group_count[1], 1u) << "variant " << v;
+        expect_passes(op, "grid2d_variant" + std::to_string(v), desc, input);
+    }
+}
+
 SoftmaxProblem problem(SoftmaxKind kind, DataType type, const Dims& sizes, std::vector<bool> reduced) {
     SoftmaxProblem p;
     p.kind = kind;
