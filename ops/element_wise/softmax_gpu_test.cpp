@@ -164,8 +164,8 @@ TEST(SoftmaxGpu, SeveralAndNonLastAxesAndStridedTensors) {
 
 // Rows of 8 (chunked) and, as the first 5 of each, of 5 (single elements): -inf mixed in, all -inf (NaN out), a NaN,
 // +inf (NaN out), huge values (exp overflows without subtracting the maximum), values near exp's range, subnormals,
-// large negative values (exp underflows without subtracting the maximum).
-constexpr uint32_t kSpecialRows = 9;
+// large negative values (exp underflows without subtracting the maximum), exponentials down to subnormals.
+constexpr uint32_t kSpecialRows = 10;
 std::vector<double> special_rows(uint32_t length) {
     const double inf = INFINITY, nan = NAN;
     const std::vector<std::vector<double>> rows = {
@@ -178,6 +178,7 @@ std::vector<double> special_rows(uint32_t length) {
         {1.401298464324817e-45, 2.802596928649634e-45, -1e-45, 0, -0.0, 1e-40, 1e-38, 3e-39},
         {-3, -2.5, -2, -7, -20, -100, -40, -2},
         {-1000, -1001, -999.5, -1000.5, -1003, -998, -1000.25, -999},  // e^x underflows without the maximum
+        {0, -80, -86, -87.5, -88, -90, -103, -104},  // exponentials near and below float32's smallest normal
     };
     std::vector<double> out;
     for (const auto& row : rows) out.insert(out.end(), row.begin(), row.begin() + length);

@@ -311,7 +311,7 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
         auto exponentials = [&](const std::vector<Operand>& v, std::vector<Operand>& p) {
             for (uint32_t q = 0; q < v.size(); ++q) {
                 b.sub(v[q], v[q], largest);
-                math::exp(math_context, p[q], v[q]);
+                math::exp_nonpositive(math_context, p[q], v[q]);  // x - m <= 0
             }
         };
         phase(false, [&](Operand, const std::vector<Operand>& v, bool cached) {
