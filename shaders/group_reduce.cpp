@@ -57,6 +57,15 @@ Operand k_loop(ProgramBuilder& b, const MatmulConstants& c, Operand pos, Operand
     return acc;
 }
 
+void combine(ProgramBuilder& b, ReduceOp op, Operand acc, Operand other) {
+    switch (op) {
+        case ReduceOp::kAdd: b.add(acc, acc, other); break;
+        case ReduceOp::kMax: b.max(acc, acc, other); break;
+        case ReduceOp::kImax: b.imax(acc, acc, other); break;
+        case ReduceOp::kUmin: b.umin(acc, acc, other); break;
+    }
+}
+
 }  // namespace
 
 void emit_direct_matmul(ProgramBuilder& b, const MatmulConstants& c, const MatmulSteps& steps) {
@@ -136,6 +145,43 @@ SplitKPlan plan_split_k(uint64_t outputs, uint64_t k, uint64_t n, uint64_t b_str
     const uint32_t columns =
         (b_stride_k == 1 || b_stride_n != 1 || n < kSplitKColumnsContiguous) ? 1 : kSplitKColumnsContiguous;
     return {columns, (n + columns - 1) / columns};
+}
+
+void group_reduce_segments(ProgramBuilder& b, Resource shared, Operand value, Operand thread_in_group,
+                           uint32_t segment, ReduceOp op) {
+    if (segment <= 1) return;
+    if ((segment & (segment - 1)) != 0) return b.fail("group_reduce_segments: segment must be a power of two");
+    Operand t = b.temp();  // x own byte address, y the segment's first byte address
+    Operand w = b.temp();  // up to four of the segment's values
+    b.ishl(t.x(), thread_in_group, imm(2));
+    b.store_raw(shared, t.x(), value);
+    b.sync(kSyncThreadsInGroup | kSyncGroupsharedMemory);
+    b.and_(t.y(), t.x(), imm(~(segment * 4 - 1)));
+    // Four words per load (16-byte aligned: segments of 4 or more start at multiples of 16 bytes).
+    const uint32_t per_load = segment < 4 ? segment : 4;
+    Operand words = per_load == 2 ? w.xy() : w.xyzw();
+    b.ld_raw(words, t.y(), shared);
+    b.mov(value, w.x());
+    for (uint32_t i = 1; i < per_load; ++i) combine(b, op, value, w.component(i));
+    if (segment <= 16) {
+        for (uint32_t first = 4; first < segment; first += 4) {
+            b.iadd(t.z(), t.y(), imm(first * 4));
+            b.ld_raw(w.xyzw(), t.z(), shared);
+            for (uint32_t i = 0; i < 4; ++i) combine(b, op, value, w.component(i));
+        }
+        return;
+    }
+    // Long segments in a loop (the same order): unrolled, 256 threads' words made blobs that lavapipe's LLVM took
+    // seconds to compile.
+    b.iadd(t.z(), t.y(), imm(16));
+    b.iadd(t.w(), t.y(), imm(segment * 4));
+    b.loop();
+    b.uge(w.x(), t.z(), t.w());
+    b.breakc_nz(w.x());
+    b.ld_raw(w.xyzw(), t.z(), shared);
+    for (uint32_t i = 0; i < 4; ++i) combine(b, op, value, w.component(i));
+    b.iadd(t.z(), t.z(), imm(16));
+    b.endloop();
 }
 
 }  // namespace dmltool::shaders

@@ -146,10 +146,13 @@ void softmax_lane(std::span<const double> x, std::span<double> y, std::span<doub
     for (double v : x) largest = std::fmax(largest, v);
     double sum = 0;
     for (size_t j = 0; j < x.size(); ++j) sum += std::exp(x[j] - largest);
-    double weighted = 0;  // sum_j y_j (16 + 2 |x_j| + 2 |x_j - max|)
+    // sum_j y_j (16 + 2 |x_j| + 2 |x_j - max|). An exponential that is exactly 0 (x_j = -inf) carries no error: its
+    // term is skipped, not 0 * inf = NaN, which made every element's scale NaN (read as 0: half an ulp) in a lane
+    // holding a -inf.
+    double weighted = 0;
     for (size_t j = 0; j < x.size(); ++j) {
         y[j] = std::exp(x[j] - largest) / sum;
-        weighted += y[j] * (16 + 2 * std::fabs(x[j]) + 2 * std::fabs(x[j] - largest));
+        if (y[j] != 0) weighted += y[j] * (16 + 2 * std::fabs(x[j]) + 2 * std::fabs(x[j] - largest));
     }
     for (size_t j = 0; j < x.size(); ++j)
         scale[j] = y[j] * (16 + 2 * std::fabs(x[j]) + 2 * std::fabs(x[j] - largest) + weighted + double(x.size()) + 5);
@@ -165,7 +168,7 @@ void log_softmax_lane(std::span<const double> x, std::span<double> y, std::span<
     double weighted = 0;
     for (size_t j = 0; j < x.size(); ++j) {
         const double p = std::exp(x[j] - largest) / sum;
-        weighted += p * (16 + 2 * std::fabs(x[j]) + 2 * std::fabs(x[j] - largest));
+        if (p != 0) weighted += p * (16 + 2 * std::fabs(x[j]) + 2 * std::fabs(x[j] - largest));  // as softmax_lane
     }
     for (size_t j = 0; j < x.size(); ++j) {
         y[j] = (x[j] - largest) - log_sum;

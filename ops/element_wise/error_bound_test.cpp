@@ -498,5 +498,28 @@ TEST(ElementWiseErrorBound, SoftmaxFloat32PassesAndAPlantedErrorFails) {
     EXPECT_FALSE(b.passes([&](uint64_t i) { return softmax(i, true, 1e-4); }));
 }
 
+// A -inf element contributes an exact 0 to the sum: the other elements keep their bound. The weighted term once took
+// 0 * inf = NaN, and every element of such a lane was held to half an ulp (random case seed 20261129 #16: a correct
+// float32 softmax failed by 1.24 of that).
+TEST(ElementWiseErrorBound, SoftmaxLaneWithMinusInfinityKeepsTheBoundOfItsFiniteElements) {
+    for (const char* name : {"ACTIVATION_SOFTMAX1", "ACTIVATION_LOG_SOFTMAX1"}) {
+        const FunctionSpec* row = find_function(name);
+        ASSERT_TRUE(row && row->math && row->math->lane) << name;
+        const std::vector<double> with = {0.5, -1.0, -INFINITY, 2.0}, without = {0.5, -1.0, 2.0};
+        std::vector<double> y1(4), s1(4), y2(3), s2(3);
+        row->math->lane(with, y1, s1);
+        row->math->lane(without, y2, s2);
+        const size_t finite[] = {0, 1, 3};
+        for (size_t k = 0; k < 3; ++k) {
+            const size_t j = finite[k];
+            EXPECT_EQ(y1[j], y2[k]) << name << " element " << j;
+            // The same bound, but for the element count n (one more with the -inf element).
+            EXPECT_FALSE(std::isnan(s1[j])) << name << " element " << j;
+            EXPECT_GE(s1[j], s2[k]) << name << " element " << j;
+            EXPECT_LE(s1[j], s2[k] + 2) << name << " element " << j;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace dmltool::ops::element_wise

@@ -83,8 +83,9 @@ struct FunctionSpec;
 
 // Op::plan_device of every element-wise and activation row: the desc as an ElementWiseProblem (kernel_plan.cpp).
 // Absent optional inputs (zero points) read as 0; attribute values become words in the tensors' domain (float32
-// bits for float tensors, the integer value for integer ones; enums and UINTs as they are). kUnsupported for rows
-// without a kernel body (the reductions over axes: SOFTMAX, HARDMAX, ...) and what the emitter does not implement.
+// bits for float tensors, the integer value for integer ones; enums and UINTs as they are). The reductions over axes
+// (SOFTMAX, HARDMAX, ...) go to their own kernel (softmax_kernel.h). kUnsupported for rows without a kernel body
+// and what the emitters do not implement.
 Result<DevicePlan> plan_element_wise(const ElementWiseDesc& desc, const SemanticsOptions& semantics);
 // The body id of a row: its kernel_body, or its name without the family prefix and version digits, lower-cased
 // ("ELEMENT_WISE_CLIP1" -> "clip", "ACTIVATION_LEAKY_RELU" -> "leaky_relu").

@@ -75,6 +75,8 @@ std::vector<std::string_view> kernel_body_ids();
 // Each states its error against the exact function; all handle NaN (propagated) and infinities.
 namespace math {
 void exp(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 2 ulp
+// exp for x <= 0 (or NaN) only: <= 2 ulp, results below 2^-128.5 flushed to 0 (the softmax kernel's exponentials).
+void exp_nonpositive(BodyContext& c, shaders::Operand out, shaders::Operand x);
 void expm1(BodyContext& c, shaders::Operand out, shaders::Operand x);    // <= 3 ulp (relative to |expm1|)
 void log(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 2 ulp; log(0) = -inf, log(<0) = NaN
 void log1p(BodyContext& c, shaders::Operand out, shaders::Operand x);    // <= 3 ulp

@@ -70,6 +70,29 @@ void exp(BodyContext& c, Operand out, Operand x) {
     b.movc(out, nan, x, p);
 }
 
+// exp(x) for x <= 0 or NaN (softmax's x - max), in fewer instructions than exp(): the same reduction and polynomial
+// (<= 2 ulp), but n = round(x / ln 2) is clamped to >= -126, so 2^n is one normal float applied in one step (the
+// result rounds once, also where it is subnormal). For n = -127 and -128 the reduced argument reaches -2.04, where
+// the polynomial is still accurate to 1e-2 relative of a result below 2^-126 (2^-133 absolute); below that (x / ln 2
+// < -128.5: e^x < 2^-128.5) the result is 0, within a fifth of the 2^-126 absolute floor of every bound; -inf gives 0
+// exactly. NaN propagates through the reduction.
+void exp_nonpositive(BodyContext& c, Operand out, Operand x) {
+    auto& b = c.b;
+    Operand n = c.temp(), r = c.temp(), p = c.temp(), tiny = c.temp(), s = c.temp();
+    b.mul(n, x, imm_f(kLog2e));
+    b.round_ne(n, n);
+    b.lt(tiny, n, imm_f(-128.0f));
+    b.max(n, n, imm_f(-126.0f));  // Direct3D's max: a NaN n becomes -126; r stays NaN through x
+    b.mul(r, n, imm_f(kLn2Hi));
+    b.sub(r, x, r);
+    b.mul(p, n, imm_f(kLn2Lo));
+    b.sub(r, r, p);
+    horner(c, p, r, {1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0});
+    exp2_integer(c, s, n);
+    b.mul(p, p, s);
+    b.movc(out, tiny, imm(0), p);
+}
+
 // expm1(x): |x| < ln 2: Taylor polynomial of degree 10 (truncation (ln 2)^11 / 11! <= 4.1e-10 relative: the
 // polynomial is x * q(x) with q >= 0.7 there); elsewhere exp(x) - 1, whose subtraction loses at most a factor 2.
 void expm1(BodyContext& c, Operand out, Operand x) {

@@ -10,6 +10,7 @@
 #include "ops/element_wise/function_math.h"
 #include "ops/element_wise/kernel.h"
 #include "ops/element_wise/kernel_bodies.h"
+#include "ops/element_wise/softmax_kernel.h"
 
 namespace dmltool::ops::element_wise {
 namespace {
@@ -86,7 +87,7 @@ Result<DevicePlan> plan_element_wise(const ElementWiseDesc& desc, const Semantic
     if (!desc.function) return internal_error("element-wise desc without its table row");
     const FunctionSpec& row = *desc.function;
     const std::string name(row.name);
-    if (row.math && row.math->lane) return unsupported(name + ": no GPU kernel for reductions over axes yet");
+    if (row.math && row.math->lane) return plan_softmax(desc);  // the reductions over axes: softmax_kernel.h
     ElementWiseProblem problem;
     problem.function.body = kernel_body_id(row);
     if (!find_kernel_body(problem.function.body))

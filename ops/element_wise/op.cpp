@@ -10,6 +10,7 @@
 #include "ops/element_wise/dml_binding.h"
 #include "ops/element_wise/engine.h"
 #include "ops/element_wise/kernel.h"
+#include "ops/element_wise/softmax_kernel.h"
 
 namespace dmltool::ops::element_wise {
 
@@ -17,6 +18,8 @@ namespace dmltool::ops::element_wise {
 std::vector<DeviationModel> element_wise_deviation_models(const FunctionSpec& function);
 
 namespace {
+
+constexpr std::string_view kNativeHalfVariant = "softmax/native_half";
 
 class FamilyOp final : public Op {
 public:
@@ -111,6 +114,23 @@ public:
     // Our kernels (ew-kernels' one emitter, ops/element_wise/kernel.h); kUnsupported for rows without a body.
     Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions& semantics) const override {
         return plan_element_wise(static_cast<const ElementWiseDesc&>(desc), semantics);
+    }
+
+    // Autotuning (docs/benchmarks.md): the reductions' FLOAT16 kernel with the half conversion opcodes, which a
+    // device whose opcodes are exact runs with the same values (softmax_kernel.h: native_half).
+    std::vector<std::string> device_plan_variants(const OpDesc& op_desc, const SemanticsOptions&) const override {
+        const auto& desc = static_cast<const ElementWiseDesc&>(op_desc);
+        if (!function_.math || !function_.math->lane || desc.output.data_type != DataType::kFloat16) return {};
+        if (!plan_softmax(desc, {.native_half = true}).is_ok()) return {};
+        return {std::string(kNativeHalfVariant)};
+    }
+
+    Result<DevicePlan> plan_device_variant(const OpDesc& op_desc, const SemanticsOptions& semantics,
+                                           std::string_view variant) const override {
+        const auto& desc = static_cast<const ElementWiseDesc&>(op_desc);
+        if (variant == kNativeHalfVariant && !device_plan_variants(op_desc, semantics).empty())
+            return plan_softmax(desc, {.native_half = true});
+        return unsupported(std::string(name()) + ": no plan variant '" + std::string(variant) + "'");
     }
 
     Status generate_case(CaseRng& rng, GeneratedCase& out) const override {
