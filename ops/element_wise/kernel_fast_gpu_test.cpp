@@ -124,6 +124,32 @@ TEST(ElementWiseFastPaths, EveryHalfThroughIdentityBitForBit) {
     }
 }
 
+// Where the probe finds the opcodes inexact, the backend runs the plan's integer-conversion twin instead of refusing
+// the plan (kUnsupported, as it still does for a native-half plan without a twin: resample's tuning variants).
+TEST(ElementWiseFastPaths, InexactHalfOpcodesRunTheIntegerTwin) {
+    SKIP_WITHOUT_GPU();
+    gpu::GpuBackend* backend = dmltool::testing::test_gpu_backend(nullptr);
+    gpu::HalfOpcodeProbe inexact;
+    inexact.conversions = 1;
+    inexact.mismatches = 1;
+    inexact.first_mismatch = "f32tof16 made inexact by the test";
+    backend->set_half_opcode_probe_for_testing(inexact);
+    HostTensor halves(packed_desc(DataType::kFloat16, {65536}));
+    for (uint32_t h = 0; h < 65536; ++h) halves.set<uint16_t>(h, uint16_t(h));
+    ElementWiseKernelOptions native;
+    native.native_half = true;
+    const HostTensor got = run_unary("identity", halves, DataType::kFloat16, native);
+    int failures = 0;
+    for (uint32_t h = 0; h < 65536 && failures < 5; ++h) {
+        const uint16_t g = got.get<uint16_t>(h);
+        // The integer conversion keeps a NaN's sign and sets the quiet bit.
+        if ((h & 0x7fff) > 0x7c00 ? (g & 0x7fff) > 0x7c00 : g == h) continue;
+        ++failures;
+        ADD_FAILURE() << "half 0x" << std::hex << h << " came back as 0x" << g;
+    }
+    backend->set_half_opcode_probe_for_testing(std::nullopt);
+}
+
 // The planner: narrow types get 2 or 4 groups where the rows hold them; the native-half plan carries its twin.
 ElementWiseProblem packed_problem(const std::string& body, std::vector<DataType> inputs, DataType output, const Dims& sizes) {
     ElementWiseProblem p;
