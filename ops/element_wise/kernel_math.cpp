@@ -165,14 +165,15 @@ static void exp2_bounded(BodyContext& c, Operand out, Operand t) {
     b.iadd(out, p, n);
 }
 
-// tanh(x) = sign(x) tanh(a), a = min(|x|, 9) (1 - tanh(9) < 2^-25): a >= 0.5625: 1 - 2 / (2^(2 a log2 e) + 1),
+// tanh(x) = sign(x) tanh(a), a = min(|x|, 10): a >= 0.5625: 1 - 2 / (2^(2 a log2 e) + 1) (exactly 1 from a = 10 on,
+// as the correctly rounded tanh is from 9.011: ScaledTanh's bound wants Alpha exactly at infinite inputs),
 // whose absolute error (exp2_bounded's, the division's 2.5 ulp of a quotient <= 1/2) is a few u where the result is
 // >= 0.5; a < 0.5625: a + a^3 P(a^2), P a minimax polynomial of degree 4 (relative error 0.02 u). Emulated in
 // float32 over [-10, 10]: <= 1.7 ulp, fused or not. About half the instructions of t / (t + 2), t = expm1(2a).
 void tanh(BodyContext& c, Operand out, Operand x) {
     auto& b = c.b;
     Operand a = c.temp(), t = c.temp(), z = c.temp(), p = c.temp(), small = c.temp();
-    b.min(a, x.abs(), imm_f(9.0f));
+    b.min(a, x.abs(), imm_f(10.0f));
     b.mul(t, a, imm_f(float(2 * 1.44269504088896341)));
     exp2_bounded(c, t, t);
     b.add(t, t, imm_f(1.0f));
@@ -186,7 +187,7 @@ void tanh(BodyContext& c, Operand out, Operand x) {
     b.movc(t, small, p, t);
     b.and_(small, x, imm(0x80000000));
     b.or_(t, t, small);
-    is_nan(c, small, x);  // min() took 9 for a NaN
+    is_nan(c, small, x);  // min() took 10 for a NaN
     b.movc(out, small, x, t);
 }
 
