@@ -42,6 +42,9 @@ struct DevicePlan {
     // instructions vkd3d translates them to open, so the backend runs such a plan only on a device whose opcodes its
     // probe found exact (gpu/half_opcode_probe.h) and refuses it (kUnsupported) elsewhere.
     bool needs_exact_half_opcodes = false;
+    // Where needs_exact_half_opcodes: the same computation through the integer conversions, which the backend runs
+    // instead on a device whose opcodes are not exact (absent: the plan is refused there, kUnsupported).
+    std::shared_ptr<const DevicePlan> without_half_opcodes;
 };
 
 }  // namespace dmltool

@@ -161,8 +161,17 @@ Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare_plan(const Op&
     prepared->inputs = inputs;
     prepared->plan = std::move(plan);
     DMLTOOL_RETURN_IF_ERROR(check_footprint(op, desc, prepared->plan));
-    if (prepared->plan.needs_exact_half_opcodes && !prepared->plan.dispatches.empty())
-        DMLTOOL_RETURN_IF_ERROR(check_half_opcodes(prepared->plan.dispatches.front()));
+    if (prepared->plan.needs_exact_half_opcodes && !prepared->plan.dispatches.empty()) {
+        Status exact = check_half_opcodes(prepared->plan.dispatches.front());
+        // Opcodes that are not exact here: the plan's integer-conversion twin where it has one (a failed probe
+        // is an error either way).
+        if (!exact.is_ok() && exact.code() == ErrorCode::kUnsupported && prepared->plan.without_half_opcodes) {
+            DevicePlan portable = *prepared->plan.without_half_opcodes;
+            prepared->plan = std::move(portable);
+        } else {
+            DMLTOOL_RETURN_IF_ERROR(exact);
+        }
+    }
     for (const KernelDispatch& dispatch : prepared->plan.dispatches) {
         DMLTOOL_ASSIGN_OR_RETURN(const ComputeKernel* kernel, kernel_for(dispatch));
         prepared->kernels.push_back(kernel);

@@ -62,6 +62,9 @@ public:
     uint64_t max_device_bytes() const { return max_device_bytes_; }
 
     GpuContext& context() { return *context_; }
+    // Tests: replaces this device's half opcode probe (nullopt: probe again when a plan needs it), so that a device
+    // whose opcodes are exact can stand for one whose are not.
+    void set_half_opcode_probe_for_testing(std::optional<HalfOpcodeProbe> probe) { half_opcodes_ = std::move(probe); }
     // The semantics later plans follow (tests switch rules on one device instead of creating another).
     void set_semantics(const SemanticsOptions& semantics) { semantics_ = semantics; }
 

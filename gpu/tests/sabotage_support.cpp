@@ -52,6 +52,8 @@ const char* sabotage_name(Sabotage how) {
 
 Result<DevicePlan> SabotagedOp::plan_device(const OpDesc& desc, const SemanticsOptions& semantics) const {
     DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, real_.plan_device(desc, semantics));
+    // The sabotaged plan runs as sabotaged or not at all: not its unsabotaged integer-conversion twin.
+    plan.without_half_opcodes.reset();
     std::vector<FlatTensor> outputs;
     FlatTensor first_input;
     for (const TensorSlot& slot : real_.tensors(desc)) {

@@ -46,6 +46,14 @@ public:
         return r.verdict != Verdict::kFailed;
     }
     const std::string& last_failure() const { return last_failure_; }
+    // Whether an output given as FLOAT16 bits passes.
+    bool passes_halves(const std::vector<uint16_t>& bits) const {
+        HostTensor got = testing::output_of(desc(), [](uint64_t) { return 0.0; });
+        for (uint64_t i = 0; i < bits.size(); ++i) got.set<uint16_t>(i, bits[i]);
+        const CompareResult r = testing::judge(judged_, got);
+        if (r.verdict == Verdict::kFailed && !r.mismatches.empty()) last_failure_ = format_mismatch(r.mismatches[0]);
+        return r.verdict != Verdict::kFailed;
+    }
 
 private:
     OpRegistry registry_;
@@ -258,6 +266,23 @@ TEST(ElementWiseErrorBound, Float16OverflowAcceptsTheLargestFiniteHalfOnlyForFin
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? 65504.0 : toward_zero[i]; }));   // the wrong sign
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? -65472.0 : toward_zero[i]; }));  // one half ulp nearer 0
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 3 ? NAN : toward_zero[i]; }));
+}
+
+// A NaN result accepts any NaN encoding: NVIDIA's f32tof16 (the FLOAT16 kernels' conversion where the device's
+// opcodes are exact) writes 0x7fff for every NaN, the integer conversion 0x7e00 with the sign; a number or an
+// infinity in its place fails.
+TEST(ElementWiseErrorBound, Float16NanResultAcceptsAnyNan) {
+    const Dims sizes = {3};
+    for (const char* op : {"ELEMENT_WISE_TANH", "ELEMENT_WISE_IDENTITY", "ACTIVATION_GELU"}) {
+        SCOPED_TRACE(op);
+        Bench b(op, unary_desc(DataType::kFloat16, sizes),
+                {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {NAN, -NAN, 0.0})});
+        for (uint16_t nan : {0x7fff, 0x7e00, 0xfe00, 0x7c01, 0xffff})
+            EXPECT_TRUE(b.passes_halves({nan, nan, 0})) << std::hex << nan << ": " << b.last_failure();
+        EXPECT_FALSE(b.passes_halves({0x7fff, 0x0000, 0}));  // a number for a NaN
+        EXPECT_FALSE(b.passes_halves({0x7c00, 0x7fff, 0}));  // an infinity for a NaN
+        EXPECT_FALSE(b.passes_halves({0x7fff, 0x7fff, 0x7fff}));  // a NaN for a number
+    }
 }
 
 // The same where the float32 formula's own overflow (e^(Beta x) = inf) is right too: PARAMETRIC_SOFTPLUS of 65504

@@ -57,10 +57,12 @@ struct KernelSpec {
     uint32_t parameters = 0;
     uint32_t activation_parameters = 0;
     uint32_t rank = 1;
-    uint32_t lanes = 1;
+    uint32_t lanes = 1;   // elements per group: 1 or 4
+    uint32_t groups = 1;  // groups of `lanes` consecutive elements (along the row) per thread
+    bool native_half = false;
     std::vector<uint32_t> input_modes;
     std::vector<uint32_t> input_views;
-    std::vector<uint8_t> typed_inputs;
+    std::vector<uint8_t> typed_inputs;  // vector inputs read as one aligned 16-byte load per thread
     uint32_t output_views = 1;
     bool typed_output = false;
     uint32_t window_log2 = shaders::kMaxViewBytesLog2;
@@ -107,12 +109,19 @@ MergedProblem merge_dimensions(const ElementWiseProblem& problem) {
 
 uint64_t padded_bytes(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) & ~uint64_t(15)); }
 
-// The vector path: the output's rows are packed and hold whole, aligned groups of 4 elements.
-bool vector_path(const MergedProblem& m) {
+// The vector path with n elements per thread: the output's rows are packed and hold whole, aligned runs of n.
+bool vector_path(const MergedProblem& m, uint32_t n) {
     const size_t inner = m.sizes.size() - 1;
-    if (m.output_strides[inner] != 1 || m.sizes[inner] % 4 != 0) return false;
+    if (m.output_strides[inner] != 1 || m.sizes[inner] % n != 0) return false;
     for (size_t d = 0; d < inner; ++d)
-        if (m.output_strides[d] % 4 != 0) return false;
+        if (m.output_strides[d] % n != 0) return false;
+    return true;
+}
+
+// Whether a vector input's rows start at multiples of n elements.
+bool rows_aligned(const Dims& strides, uint32_t n) {
+    for (size_t d = 0; d + 1 < strides.size(); ++d)
+        if (strides[d] % n != 0) return false;
     return true;
 }
 
@@ -127,68 +136,128 @@ uint32_t input_mode(const Dims& strides) {
 
 bool signed_type(DataType type) { return is_signed_integer(type); }
 
-// Reads one input's lanes into `value` in its domain (float32 for float types, 32-bit integers otherwise).
-void load_input(ProgramBuilder& b, const TensorViews& raw, const TensorViews& typed, DataType type, uint32_t mode,
-                uint32_t lanes, Operand base, Operand inner_stride, Operand value) {
-    const uint32_t bytes = uint32_t(element_size(type));
-    const shaders::Extend extend = signed_type(type) ? shaders::Extend::kSign : shaders::Extend::kZero;
-    Operand bits = b.temp();
-    Operand t = b.temp();
-    if (lanes == 1 || mode == kRowBroadcast) {
-        shaders::load_element(b, raw, bytes, base, bits.x(), extend);
-        if (lanes == 4) b.mov(bits.yzw(), bits.x());
-    } else if (mode == kScalarLoads) {
-        for (uint32_t lane = 0; lane < lanes; ++lane) {
-            b.imad(t.x(), imm(lane), inner_stride, base);
-            shaders::load_element(b, raw, bytes, t.x(), bits.component(lane), extend);
-        }
-    } else {
-        b.ishl(t.x(), base, imm(std::countr_zero(bytes)));
-        if (bytes == 4) {
-            shaders::load_words(b, typed.views.empty() ? raw : typed, t.x(), bits.xyzw());
-        } else {
-            Operand words = b.temp();
-            shaders::load_words(b, raw, t.x(), bytes == 2 ? words.xy() : words.x());
-            const uint32_t width = bytes * 8;
-            for (uint32_t lane = 0; lane < 4; ++lane) {
-                Operand word = words.component(lane * bytes / 4);
-                const Operand offset = imm(lane * width % 32);
-                if (extend == shaders::Extend::kSign) b.ibfe(bits.component(lane), imm(width), offset, word);
-                else b.ubfe(bits.component(lane), imm(width), offset, word);
-            }
-        }
-    }
-    const Operand lane_bits = lanes == 4 ? bits.xyzw() : bits.x();
-    const Operand lane_value = lanes == 4 ? value.xyzw() : value.x();
-    if (type == DataType::kFloat16) {
-        for (uint32_t lane = 0; lane < lanes; ++lane) shaders::half_to_float(b, value.component(lane), bits.component(lane));
-    } else {
-        b.mov(lane_value, lane_bits);
-    }
+// float16 bits (the low 16 bits of `bits`) as float32: one f16tof32, or the integer conversion.
+void widen_half(ProgramBuilder& b, bool native_half, Operand dst, Operand bits) {
+    if (native_half) b.f16tof32(dst, bits);
+    else shaders::half_to_float(b, dst, bits);
 }
 
-void store_output(ProgramBuilder& b, const TensorViews& raw, const TensorViews& typed, DataType type, uint32_t lanes,
-                  Operand base, Operand value) {
+// Lane `lane` (of the 16 bytes a thread reads at most) of `words`, an element of `bytes`, into `dst` in its domain
+// (float32 for float types, 32-bit integers otherwise).
+void extract_lane(ProgramBuilder& b, DataType type, bool native_half, Operand words, uint32_t lane, Operand dst) {
     const uint32_t bytes = uint32_t(element_size(type));
-    Operand bits = b.temp();
-    if (type == DataType::kFloat16) {
-        for (uint32_t lane = 0; lane < lanes; ++lane) shaders::float_to_half(b, bits.component(lane), value.component(lane));
-    } else {
-        b.mov(lanes == 4 ? bits.xyzw() : bits.x(), lanes == 4 ? value.xyzw() : value.x());
+    Operand word = words.component(lane * bytes / 4);
+    if (bytes == 4) return b.mov(dst, word);
+    const uint32_t width = bytes * 8, offset = lane * width % 32;
+    if (type == DataType::kFloat16 && native_half) {  // the opcode reads the low 16 bits
+        if (offset == 0) return b.f16tof32(dst, word);
+        Operand t = b.temp();
+        b.ushr(t.x(), word, imm(offset));
+        return b.f16tof32(dst, t.x());
     }
-    if (lanes == 1) return shaders::store_element_atomic(b, raw, bytes, base, bits.x());
+    Operand bits = b.temp();
+    if (signed_type(type)) b.ibfe(bits.x(), imm(width), imm(offset), word);
+    else b.ubfe(bits.x(), imm(width), imm(offset), word);
+    if (type == DataType::kFloat16) shaders::half_to_float(b, dst, bits.x());
+    else b.mov(dst, bits.x());
+}
+
+// Reads one input's elements of a thread: one register per group (groups of `lanes` consecutive elements along the
+// row; the same register for every group where the input is constant along the row). `wide`: all groups' bytes in
+// one aligned 16-byte load from the typed views.
+std::vector<Operand> load_input(ProgramBuilder& b, const TensorViews& raw, const TensorViews& typed, DataType type,
+                                uint32_t mode, uint32_t lanes, uint32_t groups, bool wide, bool native_half,
+                                Operand base, Operand inner_stride) {
+    const uint32_t bytes = uint32_t(element_size(type));
+    const shaders::Extend extend = signed_type(type) ? shaders::Extend::kSign : shaders::Extend::kZero;
+    auto convert = [&](Operand dst, Operand bits) {
+        if (type == DataType::kFloat16) widen_half(b, native_half, dst, bits);
+        else b.mov(dst, bits);
+    };
+    std::vector<Operand> values;
+    if (lanes == 1 || mode == kRowBroadcast) {
+        Operand bits = b.temp(), value = b.temp();
+        shaders::load_element(b, raw, bytes, base, bits.x(), extend);
+        convert(value.x(), bits.x());
+        if (lanes == 4) b.mov(value.yzw(), value.x());
+        return std::vector<Operand>(groups, lanes == 4 ? value.xyzw() : value.x());
+    }
+    Operand t = b.temp();
+    if (mode == kScalarLoads) {
+        for (uint32_t g = 0; g < groups; ++g) {
+            Operand bits = b.temp(), value = b.temp();
+            for (uint32_t lane = 0; lane < lanes; ++lane) {
+                b.imad(t.x(), imm(g * lanes + lane), inner_stride, base);
+                shaders::load_element(b, raw, bytes, t.x(), bits.component(lane), extend);
+                convert(value.component(lane), bits.component(lane));
+            }
+            values.push_back(value.xyzw());
+        }
+        return values;
+    }
+    if (wide) {
+        Operand words = b.temp();
+        b.ishl(t.x(), base, imm(std::countr_zero(bytes)));
+        shaders::load_words(b, typed, t.x(), words.xyzw());
+        for (uint32_t g = 0; g < groups; ++g) {
+            Operand value = b.temp();
+            for (uint32_t lane = 0; lane < lanes; ++lane)
+                extract_lane(b, type, native_half, words, g * lanes + lane, value.component(lane));
+            values.push_back(value.xyzw());
+        }
+        return values;
+    }
+    // One load per group (4, 8 or 16 bytes; the input's rows are not 16-byte aligned for all groups at once).
+    const uint32_t words_per_group = lanes * bytes / 4;
+    for (uint32_t g = 0; g < groups; ++g) {
+        Operand words = b.temp(), value = b.temp(), address = b.temp();
+        if (g > 0) b.iadd(address.x(), base, imm(g * lanes));
+        b.ishl(address.x(), g > 0 ? address.x() : base, imm(std::countr_zero(bytes)));
+        shaders::load_words(b, raw, address.x(), words_per_group == 4 ? words.xyzw() : words_per_group == 2 ? words.xy() : words.x());
+        for (uint32_t lane = 0; lane < lanes; ++lane) extract_lane(b, type, native_half, words, lane, value.component(lane));
+        values.push_back(value.xyzw());
+    }
+    return values;
+}
+
+// Writes a thread's groups (`results`, one register per group): one element (lanes 1, atomically for narrow
+// types), or the groups' whole words at once (the thread owns them: 16 bytes from the typed views where `typed`
+// has them, else 4, 8 or 16 bytes raw).
+void store_output(ProgramBuilder& b, const TensorViews& raw, const TensorViews& typed, DataType type, uint32_t lanes,
+                  bool native_half, Operand base, const std::vector<Operand>& results) {
+    const uint32_t bytes = uint32_t(element_size(type));
+    auto narrow = [&](Operand dst, Operand value) {
+        if (type != DataType::kFloat16) return b.mov(dst, value);
+        if (native_half) return b.f32tof16(dst, value);  // NVIDIA writes 0x7fff for every NaN: still a NaN
+        shaders::float_to_half(b, dst, value);
+    };
+    if (lanes == 1) {
+        Operand bits = b.temp();
+        narrow(bits.x(), results[0]);
+        return shaders::store_element_atomic(b, raw, bytes, base, bits.x());
+    }
+    const uint32_t count = lanes * uint32_t(results.size()), per_word = 4 / bytes, word_count = count / per_word;
+    Operand words = b.temp();
+    for (uint32_t lane = 0; lane < count; ++lane) {
+        Operand word = words.component(lane / per_word);
+        const Operand value = results[lane / lanes].component(lane % lanes);
+        if (bytes == 4) {
+            narrow(word, value);
+            continue;
+        }
+        if (lane % per_word == 0 && type == DataType::kFloat16 && native_half) {
+            b.f32tof16(word, value);  // the upper 16 bits zero
+            continue;
+        }
+        Operand bits = b.temp();
+        narrow(bits.x(), value);
+        if (lane % per_word == 0) b.and_(word, bits.x(), imm(bytes == 1 ? 0xffu : 0xffffu));  // the word's first element
+        else shaders::insert_subword(b, word, bytes, lane % per_word, bits.x());
+    }
     Operand t = b.temp();
     b.ishl(t.x(), base, imm(std::countr_zero(bytes)));
-    if (bytes == 4) return shaders::store_words(b, typed.views.empty() ? raw : typed, t.x(), bits.xyzw());
-    // The thread owns the whole words of its 4 elements: pack them and store plainly.
-    Operand words = b.temp();
-    const uint32_t per_word = 4 / bytes;
-    for (uint32_t lane = 0; lane < 4; ++lane) {
-        Operand word = words.component(lane / per_word);
-        if (lane % per_word == 0) b.mov(word, imm(0));
-        shaders::insert_subword(b, word, bytes, lane % per_word, bits.component(lane));
-    }
-    shaders::store_words(b, raw, t.x(), bytes == 2 ? words.xy() : words.x());
+    if (word_count == 4) return shaders::store_words(b, typed.views.empty() ? raw : typed, t.x(), words.xyzw());
+    shaders::store_words(b, raw, t.x(), word_count == 2 ? words.xy() : words.x());
 }
 
 Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
@@ -228,34 +297,40 @@ Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
     Operand flag = b.temp();
     b.ult(flag.x(), thread, b.root_constant(K::kThreads));
     b.if_nz(flag.x());
+    const uint32_t per_thread = spec.lanes * spec.groups;
     Operand first = thread;
-    if (spec.lanes > 1) {
+    if (per_thread > 1) {
         first = b.temp().x();
-        b.ishl(first, thread, imm(std::countr_zero(spec.lanes)));
+        b.ishl(first, thread, imm(std::countr_zero(per_thread)));
     }
     const std::vector<Operand> coords = shaders::decompose_index(b, first, spec.rank, table(k.sizes()));
-    std::vector<Operand> values;
+    // values[g][i]: input i of group g. All groups' loads come before any body, so that a thread's loads are in
+    // flight together.
+    std::vector<std::vector<Operand>> values(spec.groups);
     for (uint32_t i = 0; i < inputs; ++i) {
         if (spec.input_types[i] == DataType::kUnknown) {  // an absent optional input (a zero point) reads as 0
             // A register, not an immediate: bodies may negate their operands (isub), which immediates cannot carry.
             Operand zero = b.temp();
             b.mov(spec.lanes == 4 ? zero.xyzw() : zero.x(), imm(0));
-            values.push_back(spec.lanes == 4 ? zero.xyzw() : zero.x());
+            for (auto& group : values) group.push_back(spec.lanes == 4 ? zero.xyzw() : zero.x());
             continue;
         }
         const shaders::UintArray strides = table(k.input_strides(i));
         Operand base = shaders::dot_strides(b, coords, strides, imm(0));
         Operand inner_stride = spec.input_modes[i] == kScalarLoads && spec.lanes > 1 ? strides.get(b, spec.rank - 1) : imm(0);
-        Operand value = b.temp();
-        load_input(b, raw_inputs[i], typed_inputs[i], spec.input_types[i], spec.input_modes[i], spec.lanes, base,
-                   inner_stride, value);
-        const Operand lanes_value = spec.lanes == 4 ? value.xyzw() : value.x();
-        // ScaleBias applies to the first input (the one the desc names InputTensor) before the function.
+        std::vector<Operand> loaded =
+            load_input(b, raw_inputs[i], typed_inputs[i], spec.input_types[i], spec.input_modes[i], spec.lanes,
+                       spec.groups, spec.typed_inputs[i] != 0, spec.native_half, base, inner_stride);
+        // ScaleBias applies to the first input (the one the desc names InputTensor) before the function; once per
+        // register (a row-broadcast input shares one among the groups).
         if (i == 0 && spec.scale_bias && is_float(spec.input_types[i])) {
-            shaders::unfused_mul(b, lanes_value, lanes_value, b.root_constant(K::kScale), b.root_constant(K::kRuntimeZero));
-            b.add(lanes_value, lanes_value, b.root_constant(K::kBias));
+            const bool shared = spec.lanes == 1 || spec.input_modes[i] == kRowBroadcast;
+            for (uint32_t g = 0; g < (shared ? 1u : spec.groups); ++g) {
+                shaders::unfused_mul(b, loaded[g], loaded[g], b.root_constant(K::kScale), b.root_constant(K::kRuntimeZero));
+                b.add(loaded[g], loaded[g], b.root_constant(K::kBias));
+            }
         }
-        values.push_back(lanes_value);
+        for (uint32_t g = 0; g < spec.groups; ++g) values[g].push_back(loaded[g]);
     }
     auto parameters = [&](uint32_t first_constant, uint32_t count) {
         std::vector<Operand> out;
@@ -263,20 +338,24 @@ Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
         return out;
     };
     const Operand runtime_zero = b.root_constant(K::kRuntimeZero);
-    BodyContext context(b, spec.lanes, parameters(K::kParameters, spec.parameters), runtime_zero, spec.input_types,
-                        spec.output_type);
-    Operand result = context.temp();
-    body->emit(context, values, result);
-    if (activation) {
-        BodyContext fused(b, spec.lanes, parameters(K::kActivationParameters, spec.activation_parameters), runtime_zero,
-                          {spec.output_type}, spec.output_type);
-        Operand activated = fused.temp();
-        const Operand operand[] = {result};
-        activation->emit(fused, operand, activated);
-        result = activated;
+    std::vector<Operand> results;
+    for (uint32_t g = 0; g < spec.groups; ++g) {
+        BodyContext context(b, spec.lanes, parameters(K::kParameters, spec.parameters), runtime_zero, spec.input_types,
+                            spec.output_type);
+        Operand result = context.temp();
+        body->emit(context, values[g], result);
+        if (activation) {
+            BodyContext fused(b, spec.lanes, parameters(K::kActivationParameters, spec.activation_parameters),
+                              runtime_zero, {spec.output_type}, spec.output_type);
+            Operand activated = fused.temp();
+            const Operand operand[] = {result};
+            activation->emit(fused, operand, activated);
+            result = activated;
+        }
+        results.push_back(result);
     }
     Operand output_base = shaders::dot_strides(b, coords, table(k.output_strides()), imm(0));
-    store_output(b, raw_output, typed_output, spec.output_type, spec.lanes, output_base, result);
+    store_output(b, raw_output, typed_output, spec.output_type, spec.lanes, spec.native_half, output_base, results);
     b.endif();
     b.ret();
     return b.build_dxbc();
@@ -348,7 +427,23 @@ Result<Planned> plan(const ElementWiseProblem& problem, const ElementWiseKernelO
     spec.parameters = uint32_t(problem.function.parameters.size());
     spec.activation_parameters = problem.fused_activation ? uint32_t(problem.fused_activation->parameters.size()) : 0;
     spec.rank = uint32_t(m.sizes.size());
-    spec.lanes = options.vectorize && vector_path(m) ? 4 : 1;
+    spec.lanes = options.vectorize && vector_path(m, 4) ? 4 : 1;
+    // Narrow types: 2 or 4 groups per thread, so the widest tensor moves 16 bytes per thread (where the rows hold
+    // whole runs of them; else fewer).
+    uint32_t widest = uint32_t(element_size(problem.output.type));
+    bool any_half = problem.output.type == DataType::kFloat16;
+    for (const KernelTensor& input : problem.inputs) {
+        if (input.type == DataType::kUnknown) continue;
+        widest = std::max(widest, uint32_t(element_size(input.type)));
+        any_half |= input.type == DataType::kFloat16;
+    }
+    if (spec.lanes == 4)
+        for (uint32_t groups = std::min(options.max_groups, 4 / widest); groups > 1; groups /= 2)
+            if (vector_path(m, 4 * groups)) {
+                spec.groups = groups;
+                break;
+            }
+    spec.native_half = options.native_half && any_half;
     spec.window_log2 = options.window_log2;
     spec.threads_per_group = options.threads_per_group;
     if (spec.window_log2 < 8 || spec.window_log2 > shaders::kMaxViewBytesLog2)
@@ -369,15 +464,17 @@ Result<Planned> plan(const ElementWiseProblem& problem, const ElementWiseKernelO
             DMLTOOL_ASSIGN_OR_RETURN(count, views(problem.inputs[i]));
         }
         spec.input_views.push_back(count);
-        spec.typed_inputs.push_back(present && mode == kVectorLoad && element_size(problem.inputs[i].type) == 4);
+        const uint32_t per_thread = spec.lanes * spec.groups;
+        spec.typed_inputs.push_back(present && mode == kVectorLoad && element_size(problem.inputs[i].type) * per_thread == 16 &&
+                                    rows_aligned(m.input_strides[i], per_thread));
     }
     DMLTOOL_ASSIGN_OR_RETURN(spec.output_views, views(problem.output));
-    spec.typed_output = spec.lanes == 4 && element_size(problem.output.type) == 4;
+    spec.typed_output = spec.lanes == 4 && element_size(problem.output.type) * spec.lanes * spec.groups == 16;
     const ConstantLayout k{spec.rank, uint32_t(problem.inputs.size())};
     spec.tables_in_buffer = !k.tables_fit();
     uint64_t count = 1;
     for (uint32_t size : m.sizes) count *= size;
-    p.threads = count / spec.lanes;
+    p.threads = count / (spec.lanes * spec.groups);
     return p;
 }
 
@@ -388,7 +485,8 @@ std::string label_of(const ElementWiseProblem& problem, const KernelSpec& spec) 
     for (DataType type : spec.input_types)
         label += (type == DataType::kUnknown ? std::string("-") : std::string(data_type_name(type))) + ",";
     label += "->" + std::string(data_type_name(spec.output_type));
-    label += " r" + std::to_string(spec.rank) + " x" + std::to_string(spec.lanes);
+    label += " r" + std::to_string(spec.rank) + " x" + std::to_string(spec.lanes * spec.groups);
+    if (spec.native_half) label += " native_half";
     return label;
 }
 
@@ -396,7 +494,7 @@ std::string label_of(const ElementWiseProblem& problem, const KernelSpec& spec) 
 
 Result<ElementWisePath> element_wise_path(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
     DMLTOOL_ASSIGN_OR_RETURN(Planned p, plan(problem, options));
-    return ElementWisePath{p.spec.rank, p.spec.lanes, p.spec.input_modes};
+    return ElementWisePath{p.spec.rank, p.spec.lanes, p.spec.groups, p.spec.native_half, p.spec.input_modes};
 }
 
 Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& device_plan,
@@ -463,12 +561,20 @@ Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& device
     dispatch.root_constants = std::move(constants);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     device_plan.dispatches.push_back(std::move(dispatch));
+    device_plan.needs_exact_half_opcodes |= spec.native_half;
     return Status::ok();
 }
 
 Result<DevicePlan> plan_element_wise_problem(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
     DevicePlan plan;
     DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, plan, options));
+    if (plan.needs_exact_half_opcodes) {  // the twin a device without exact opcodes runs instead
+        ElementWiseKernelOptions portable_options = options;
+        portable_options.native_half = false;
+        DevicePlan portable;
+        DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, portable, portable_options));
+        plan.without_half_opcodes = std::make_shared<const DevicePlan>(std::move(portable));
+    }
     return plan;
 }
 

@@ -69,6 +69,12 @@ struct ElementWiseKernelOptions {
     uint32_t window_log2 = shaders::kMaxViewBytesLog2;
     // false: one element per thread everywhere (tests compare both paths).
     bool vectorize = true;
+    // The vector path's groups of 4 elements per thread, at most: narrow types take 2 (16-bit) or 4 (8-bit) groups,
+    // so that a thread moves 16 bytes per tensor as FLOAT32's one group does (tests lower it to compare).
+    uint32_t max_groups = 4;
+    // FLOAT16 through the f16tof32 / f32tof16 opcodes instead of the integer conversions: the plan then carries
+    // DevicePlan::needs_exact_half_opcodes, and runs only where the device's probe found the opcodes exact.
+    bool native_half = false;
 };
 
 // Appends the dispatch computing `problem`. kInvalidInput for a body id it does not know or a wrong input count;
@@ -94,7 +100,9 @@ std::string kernel_body_id(const FunctionSpec& row);
 // Which path the planner takes for a problem (tests check the fast path is taken where it should be).
 struct ElementWisePath {
     uint32_t rank = 0;   // after merging
-    uint32_t lanes = 1;  // outputs per thread (1 or 4)
+    uint32_t lanes = 1;  // outputs per group (1 or 4)
+    uint32_t groups = 1; // groups of `lanes` consecutive outputs per thread (1, 2 or 4)
+    bool native_half = false;
     std::vector<uint32_t> input_modes;  // per input: 0 scalar loads, 1 vector load, 2 broadcast along the row
 };
 Result<ElementWisePath> element_wise_path(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options = {});

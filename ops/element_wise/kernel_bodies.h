@@ -80,10 +80,11 @@ void exp_nonpositive(BodyContext& c, shaders::Operand out, shaders::Operand x);
 void expm1(BodyContext& c, shaders::Operand out, shaders::Operand x);    // <= 3 ulp (relative to |expm1|)
 void log(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 2 ulp; log(0) = -inf, log(<0) = NaN
 void log1p(BodyContext& c, shaders::Operand out, shaders::Operand x);    // <= 3 ulp
-void tanh(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 4 ulp
+void tanh(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 2 ulp
 void sigmoid(BodyContext& c, shaders::Operand out, shaders::Operand x);  // <= 4 ulp
 void atan(BodyContext& c, shaders::Operand out, shaders::Operand x);     // <= 4 ulp
-void erf(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 8 ulp
+void erf(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 5 ulp
+void gelu(BodyContext& c, shaders::Operand out, shaders::Operand x);     // (x / 2)(1 + erf(x / sqrt 2))
 void atan2(BodyContext& c, shaders::Operand out, shaders::Operand y, shaders::Operand x);  // <= 5 ulp
 // Either output may be null_operand(). |x| <= 8192: <= 3 ulp (+ 2^-26 absolute near the zeros).
 void sincos(BodyContext& c, shaders::Operand sin_out, shaders::Operand cos_out, shaders::Operand x);

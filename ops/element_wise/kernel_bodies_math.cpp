@@ -13,16 +13,8 @@ using shaders::Operand;
 
 void add_math_rows(RowMap& rows) {
     rows["erf"] = float_unary(math::erf);
-    // GELU as DirectML writes it, 0.5 x (1 + erf(x / sqrt(2))): where 1 + erf cancels (x < -2) the error is absolute,
-    // <= 2^-22 |x|, not relative.
-    rows["gelu"] = float_unary([](BodyContext& c, Operand out, Operand x) {
-        Operand t = c.temp();
-        c.b.mul(t, x, imm_f(0.707106781186547524f));
-        math::erf(c, t, t);
-        c.b.add(t, t, imm_f(1.0f));
-        c.b.mul(t, t, x);
-        c.b.mul(out, t, imm_f(0.5f));
-    });
+    // GELU as DirectML writes it, 0.5 x (1 + erf(x / sqrt(2))), with erfc's relative accuracy where 1 + erf cancels.
+    rows["gelu"] = float_unary(math::gelu);
     rows["exp"] = float_unary(math::exp);
     rows["log"] = float_unary(math::log);
     rows["tanh"] = float_unary(math::tanh);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/half_opcode_probe.h"
 #include "ops/element_wise/kernel.h"
 #include "ops/element_wise/kernel_bodies.h"
 #include "shaders/testing/validate_blob.h"
@@ -134,6 +135,9 @@ std::vector<Layout> layouts() {
         // Odd sizes, a permuted and a broadcast input, a padded output: one element per thread.
         {"strided", {3, 5, 7}, {{1, 3, 15}, {0, 7, 1}, {35, 1, 5}}, Dims{48, 8, 1}, true, 1},
         {"packed_scalar", {5, 9, 11}, {packed({5, 9, 11})}, std::nullopt, false, 1},
+        // Rows of 32: narrow types take 2 or 4 groups of 4 per thread; input 1's rows (overlapping, 4 elements apart)
+        // are aligned for one group only (a load per group), input 2 is constant along the row (shared by the groups).
+        {"grouped", {3, 5, 32}, {packed({3, 5, 32}), {0, 4, 1}, {5, 1, 0}}, std::nullopt, true, 4},
     };
 }
 
@@ -141,12 +145,14 @@ std::vector<Layout> layouts() {
 void run_case(const BodyTest& test, DataType type, const Layout& layout, uint64_t seed,
               std::optional<std::pair<float, float>> scale_bias = std::nullopt,
               std::optional<KernelFunction> activation = std::nullopt,
-              std::function<double(double)> activation_f = nullptr, uint32_t window_log2 = shaders::kMaxViewBytesLog2) {
+              std::function<double(double)> activation_f = nullptr, uint32_t window_log2 = shaders::kMaxViewBytesLog2,
+              bool native_half = false) {
     const DataType output_type = test.output_type.value_or(type);
-    SCOPED_TRACE(test.body + " " + std::string(data_type_name(type)) + " " + layout.name);
+    SCOPED_TRACE(test.body + " " + std::string(data_type_name(type)) + " " + layout.name + (native_half ? " native_half" : ""));
     auto desc = std::make_unique<ProblemDesc>();
     desc->options.window_log2 = window_log2;
     desc->options.vectorize = layout.vectorize;
+    desc->options.native_half = native_half;
     ElementWiseProblem& problem = desc->problem;
     problem.function = {test.body, parameter_words(test.body, test.parameters, type)};
     problem.sizes = layout.sizes;
@@ -174,6 +180,15 @@ void run_case(const BodyTest& test, DataType type, const Layout& layout, uint64_
     auto path = element_wise_path(problem, desc->options);
     ASSERT_TRUE(path.is_ok()) << path.status().message();
     EXPECT_EQ(path->lanes, layout.expected_lanes);
+    uint32_t widest = uint32_t(element_size(output_type));
+    bool any_half = output_type == DataType::kFloat16;
+    for (const KernelTensor& input : problem.inputs) {
+        if (input.type == DataType::kUnknown) continue;
+        widest = std::max(widest, uint32_t(element_size(input.type)));
+        any_half |= input.type == DataType::kFloat16;
+    }
+    if (layout.name == "grouped" || layout.name == "packed") EXPECT_EQ(path->groups, 4 / widest);
+    EXPECT_EQ(path->native_half, native_half && any_half);
 
     static KernelProblemOp op;
     static std::set<size_t> validated;  // blob hashes
@@ -394,6 +409,14 @@ std::vector<BodyTest> body_tests() {
 // body, ctest spent 91 s of process time on what takes 16 s in one process).
 constexpr size_t kBodiesPerChunk = 12;
 
+bool device_has_exact_half_opcodes() {
+    static const bool exact = [] {
+        auto probe = gpu::probe_half_opcodes(testing::test_gpu_backend(nullptr)->context());
+        return probe.is_ok() && probe->exact();
+    }();
+    return exact;
+}
+
 class ElementWiseKernelGpu : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(ElementWiseKernelGpu, BodiesMatchOracleOnEveryPath) {
@@ -409,6 +432,10 @@ TEST_P(ElementWiseKernelGpu, BodiesMatchOracleOnEveryPath) {
             const DataType type = test.types[i];
             run_case(test, type, all_layouts[(i + index) % all_layouts.size()], ++seed);
             if (i == 0) run_case(test, type, all_layouts[(i + index + 2) % all_layouts.size()], ++seed);
+            // FLOAT16 through the conversion opcodes as well, where the device's are exact (kernel_plan.cpp's default).
+            if (type == DataType::kFloat16 && device_has_exact_half_opcodes())
+                run_case(test, type, all_layouts[(i + index + 1) % all_layouts.size()], ++seed, std::nullopt,
+                         std::nullopt, nullptr, shaders::kMaxViewBytesLog2, true);
         }
     }
 }
@@ -427,6 +454,11 @@ TEST(ElementWiseKernelGpuFeatures, ScaleBiasAndFusedActivation) {
     using V = std::vector<double>;
     const BodyTest identity = make("identity", 1, {DataType::kFloat32}, {}, {}, -4, 4, [](const V& x, const V&) { return x[0]; });
     for (const Layout& layout : layouts()) run_case(identity, DataType::kFloat32, layout, 7, std::pair{1.5f, -0.75f});
+    // FLOAT16 in groups, and a first input constant along the row (one register shared by the groups: scaled once).
+    std::vector<Layout> half_layouts = layouts();
+    half_layouts.push_back({"row_broadcast_first", {3, 5, 32}, {{5, 1, 0}}, std::nullopt, true, 4});
+    const BodyTest identity_half = make("identity", 1, {DataType::kFloat16}, {}, {}, -4, 4, [](const V& x, const V&) { return x[0]; });
+    for (const Layout& layout : half_layouts) run_case(identity_half, DataType::kFloat16, layout, 8, std::pair{1.5f, -0.75f});
     const BodyTest add = make("add", 2, {DataType::kFloat32}, {}, {}, -4, 4, [](const V& x, const V&) { return double(f32(f32(x[0]) + f32(x[1]))); });
     const KernelFunction relu{"relu", {}};
     for (DataType type : {DataType::kFloat32, DataType::kFloat16})
@@ -440,7 +472,11 @@ TEST(ElementWiseKernelGpuFeatures, TensorsSplitOverSeveralViews) {
     // 256-byte windows: every tensor of these layouts spans several views.
     const BodyTest add = make("add", 2, {}, {}, {}, -100, 100, [](const V& x, const V&) { return double(f32(f32(x[0]) + f32(x[1]))); });
     for (DataType type : {DataType::kFloat32, DataType::kInt8, DataType::kFloat16})
-        for (const Layout& layout : layouts()) run_case(add, type, layout, 11, std::nullopt, std::nullopt, nullptr, 8);
+        for (const Layout& layout : layouts()) {
+            run_case(add, type, layout, 11, std::nullopt, std::nullopt, nullptr, 8);
+            if (type == DataType::kFloat16 && device_has_exact_half_opcodes())
+                run_case(add, type, layout, 12, std::nullopt, std::nullopt, nullptr, 8, true);
+        }
 }
 
 ElementWiseProblem binary_problem(DataType type, const Dims& sizes, const Dims& a, const Dims& b) {

@@ -173,21 +173,45 @@ void log1p(BodyContext& c, Operand out, Operand x) {
     b.movc(out, big, x, d);
 }
 
-// tanh(x) = sign(x) t / (t + 2), t = expm1(2 |x|); |x| >= 9: +-1 (1 - tanh(9) < 2^-25).
+// 2^t for t in [-126, 126] (no NaN, no overflow or underflow handling: the callers bound t): n = round(t),
+// 2^(t - n) by a minimax polynomial of degree 6 on [-1/2, 1/2] (relative error 0.03 u, u = 2^-24, fitted by
+// Lawson's iteration against 2^f; its float32 evaluation adds about 1 u), then n added to the exponent bits.
+// 14 instructions where exp() takes 25: the range is known, so no clamping and one scaling step.
+static void exp2_bounded(BodyContext& c, Operand out, Operand t) {
+    auto& b = c.b;
+    Operand n = c.temp(), f = c.temp(), p = c.temp();
+    b.round_ne(n, t);
+    b.sub(f, t, n);
+    horner(c, p, f, {0x1.41d334p-13, 0x1.5f456ap-10, 0x1.3b2dbcp-7, 0x1.c6aed4p-5, 0x1.ebfbdap-3, 0x1.62e43p-1, 1.0});
+    b.ftoi(n, n);
+    b.ishl(n, n, imm(23));
+    b.iadd(out, p, n);
+}
+
+// tanh(x) = sign(x) tanh(a), a = min(|x|, 10): a >= 0.5625: 1 - 2 / (2^(2 a log2 e) + 1) (exactly 1 from a = 10 on,
+// as the correctly rounded tanh is from 9.011: ScaledTanh's bound wants Alpha exactly at infinite inputs),
+// whose absolute error (exp2_bounded's, the division's 2.5 ulp of a quotient <= 1/2) is a few u where the result is
+// >= 0.5; a < 0.5625: a + a^3 P(a^2), P a minimax polynomial of degree 4 (relative error 0.02 u). Emulated in
+// float32 over [-10, 10]: <= 1.7 ulp, fused or not. About half the instructions of t / (t + 2), t = expm1(2a).
 void tanh(BodyContext& c, Operand out, Operand x) {
     auto& b = c.b;
-    Operand a = c.temp(), t = c.temp(), d = c.temp(), sign = c.temp();
-    b.min(a, x.abs(), imm_f(9.0f));
-    b.add(a, a, a);
-    expm1(c, t, a);
-    b.add(d, t, imm_f(2.0f));
-    b.div(t, t, d);
-    b.ge(d, x.abs(), imm_f(9.0f));
-    b.movc(t, d, imm_f(1.0f), t);
-    b.and_(sign, x, imm(0x80000000));
-    b.or_(t, t, sign);
-    is_nan(c, d, x);
-    b.movc(out, d, x, t);
+    Operand a = c.temp(), t = c.temp(), z = c.temp(), p = c.temp(), small = c.temp();
+    b.min(a, x.abs(), imm_f(10.0f));
+    b.mul(t, a, imm_f(float(2 * 1.44269504088896341)));
+    exp2_bounded(c, t, t);
+    b.add(t, t, imm_f(1.0f));
+    b.div(t, imm_f(2.0f), t);
+    b.add(t, imm_f(1.0f), -t);
+    b.mul(z, a, a);
+    horner(c, p, z, {-0x1.95002p-8, 0x1.582fb2p-6, -0x1.b90948p-5, 0x1.110c72p-3, -0x1.555548p-2});
+    b.mul(p, p, z);
+    b.mad(p, p, a, a);
+    b.lt(small, a, imm_f(0.5625f));
+    b.movc(t, small, p, t);
+    b.and_(small, x, imm(0x80000000));
+    b.or_(t, t, small);
+    is_nan(c, small, x);  // min() took 10 for a NaN
+    b.movc(out, small, x, t);
 }
 
 // sigmoid(x) = 1 / (1 + exp(-x)): exp's error plus two roundings; exp(-x) = inf gives 0.
@@ -333,73 +357,69 @@ void sincos(BodyContext& c, Operand sin_out, Operand cos_out, Operand x) {
 
 namespace dmltool::ops::element_wise::math {
 
-// erf(x), a = |x| (odd): a < 1: Taylor series x P(x^2) to x^23 (truncation <= 1.1e-10 relative); 1 <= a < 2.5: the
-// series of positive terms (2/sqrt(pi)) e^(-a^2) a sum (2a^2)^n / (2n+1)!! to n = 27 (truncation <= 1e-11; exp and
-// the rounding of a^2 dominate: <= 8 ulp); 2.5 <= a < 3.92: 1 - erfc(a), erfc by its continued fraction
-// e^(-a^2) / sqrt(pi) / (a + (1/2) / (a + (2/2) / (a + ...))) with 8 levels (absolute error <= 2.2e-10);
-// beyond: 1 (1 - erf(3.92) < 2^-25).
+// erf(a) = a P(a^2) for 0 <= a < 0.875, P a minimax polynomial of degree 6 (relative error 0.003 u, u = 2^-24).
+static void erf_small(BodyContext& c, Operand out, Operand a) {
+    Operand z = c.temp(), p = c.temp();
+    c.b.mul(z, a, a);
+    horner(c, p, z, {0x1.6be156p-14, -0x1.ae803p-11, 0x1.553accp-8, -0x1.b819aap-6, 0x1.ce2e84p-4, -0x1.812744p-2,
+                     0x1.20dd76p+0});
+    c.b.mul(out, p, a);
+}
+
+// erfc(a) for 0.875 <= a <= 4: 2^Q(s), s = (a - 2.4375) / 1.5625 in [-1, 1], Q a polynomial of degree 6 fitted to
+// log2(erfc(a)) minimising erfc(a) times its error (the absolute error it makes in erf: 0.03 u); Q is in
+// [-26, -2.2], so exp2_bounded applies.
+static void erfc_tail(BodyContext& c, Operand out, Operand a) {
+    Operand s = c.temp(), q = c.temp();
+    c.b.mad(s, a, imm_f(0x1.47ae14p-1f), imm_f(-0x1.8f5c28p+0f));
+    horner(c, q, s, {0x1.1308d8p-8, -0x1.1709ccp-9, 0x1.732fecp-6, -0x1.fb2616p-5, -0x1.a8999ap+1, -0x1.799d22p+3,
+                     -0x1.592312p+3});
+    exp2_bounded(c, out, q);
+}
+
+// erf(x) = sign(x) erf(a), a = min(|x|, 4): a < 0.875: erf_small; else 1 - erfc_tail(a) (1 at a = 4, where
+// erfc(4) < 2^-25). Emulated in float32 over [-4.5, 4.5]: <= 4.7 ulp (just above 0.875, where 1 - erfc cancels
+// most), 2.6 u of the family's 16 u (|erf| + 1). No division; a third of the Taylor / series / continued fraction
+// version's instructions.
 void erf(BodyContext& c, Operand out, Operand x) {
     auto& b = c.b;
-    const double two_over_sqrt_pi = 1.12837916709551257390;
-    Operand a = c.temp(), z = c.temp(), taylor = c.temp(), series = c.temp(), fraction = c.temp(), e = c.temp(),
-            t = c.temp(), r = c.temp();
-    b.min(a, x.abs(), imm_f(3.92f));
-    b.mul(z, a, a);
-    {
-        std::vector<double> k;
-        for (int n = 11; n >= 0; --n) {
-            double factorial = 1;
-            for (int i = 2; i <= n; ++i) factorial *= i;
-            k.push_back((n % 2 ? -1.0 : 1.0) * two_over_sqrt_pi / (factorial * (2 * n + 1)));
-        }
-        Operand acc = c.temp();
-        b.mov(acc, imm_f(float(k[0])));
-        for (size_t i = 1; i < k.size(); ++i) {
-            b.mul(acc, acc, z);
-            b.add(acc, acc, imm_f(float(k[i])));
-        }
-        b.mul(taylor, acc, a);
-    }
-    b.mul(e, z, imm_f(-1.0f));
-    exp(c, e, e);  // e^(-a^2)
-    {
-        std::vector<double> k(28);
-        double double_factorial = 1;
-        for (int n = 0; n < 28; ++n) {
-            double_factorial *= 2 * n + 1;
-            k[27 - n] = 1 / double_factorial;
-        }
-        Operand acc = c.temp(), w = c.temp();
-        b.add(w, z, z);
-        b.mov(acc, imm_f(float(k[0])));
-        for (size_t i = 1; i < k.size(); ++i) {
-            b.mul(acc, acc, w);
-            b.add(acc, acc, imm_f(float(k[i])));
-        }
-        b.mul(acc, acc, a);
-        b.mul(acc, acc, e);
-        b.mul(series, acc, imm_f(float(two_over_sqrt_pi)));
-    }
-    {
-        b.mov(t, a);
-        for (int k = 8; k >= 1; --k) {
-            b.div(r, imm_f(float(k / 2.0)), t);
-            b.add(t, a, r);
-        }
-        b.mul(r, e, imm_f(float(two_over_sqrt_pi / 2)));  // 1 / sqrt(pi)
-        b.div(r, r, t);
-        b.add(fraction, imm_f(1.0f), -r);
-    }
-    b.lt(t, a, imm_f(2.5f));
-    b.movc(r, t, series, fraction);
-    b.lt(t, a, imm_f(1.0f));
-    b.movc(r, t, taylor, r);
-    b.ge(t, a, imm_f(3.92f));
-    b.movc(r, t, imm_f(1.0f), r);
+    Operand a = c.temp(), r = c.temp(), e = c.temp(), t = c.temp();
+    b.min(a, x.abs(), imm_f(4.0f));
+    erf_small(c, r, a);
+    erfc_tail(c, e, a);
+    b.add(e, imm_f(1.0f), -e);
+    b.lt(t, a, imm_f(0.875f));
+    b.movc(r, t, r, e);
     copy_sign(c, r, r, x);
     Operand nan = c.temp();
-    is_nan(c, nan, x);
+    is_nan(c, nan, x);  // min() took 4 for a NaN
     b.movc(out, nan, x, r);
+}
+
+// GELU(x) = (x / 2)(1 + erf(x / sqrt 2)), a = min(|x| / sqrt 2, 4): a < 0.875: (x / 2)(1 + sign(x) erf_small(a));
+// else (x / 2)(2 - erfc(a)) for x >= 0 and (x / 2) erfc(a) for x < 0, so the negative side keeps erfc's relative
+// accuracy instead of the absolute error of 1 + erf; a = 4: erfc taken as 0 (erfc(4) < 2^-25: x / 2 times it is
+// within the bound's absolute part). Emulated in float32 over [-6, 6]: 1.3 u of the family's bound.
+void gelu(BodyContext& c, Operand out, Operand x) {
+    auto& b = c.b;
+    Operand h = c.temp(), a = c.temp(), s = c.temp(), e = c.temp(), t = c.temp(), m = c.temp();
+    b.mul(h, x, imm_f(0.5f));
+    b.mul(a, x.abs(), imm_f(0.707106781186547524f));
+    b.min(a, a, imm_f(4.0f));
+    erf_small(c, s, a);
+    copy_sign(c, s, s, x);
+    b.add(s, s, imm_f(1.0f));
+    erfc_tail(c, e, a);
+    b.ge(m, a, imm_f(4.0f));
+    b.movc(e, m, imm_f(0.0f), e);
+    b.add(t, imm_f(2.0f), -e);
+    b.ge(m, x, imm_f(0.0f));
+    b.movc(e, m, t, e);
+    b.lt(m, a, imm_f(0.875f));
+    b.movc(s, m, s, e);
+    b.mul(t, h, s);
+    is_nan(c, m, x);
+    b.movc(out, m, x, t);
 }
 
 }  // namespace dmltool::ops::element_wise::math
