@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # One device call (issue 38): the element-wise and activation families on the GPU machine. The bundled suite on our
 # kernels (Linux build), `dmltool bench` of cases/perf/element_wise.json with PyTorch timing the same workloads,
-# then DirectML's own shaders and our kernels under the same Wine on the same cases (groups ew and act); everything
-# tarred into $OUT/element_wise.tar.xz when the time is up (CALL_SECONDS, default 420).
+# then DirectML's own shaders under Wine on the same cases (groups ew and act; WINE_BENCH_BACKENDS="directml gpu"
+# also times our kernels under that Wine); everything tarred into $OUT/element_wise.tar.xz when the time is up
+# (CALL_SECONDS, default 420). Plans are tuned (bench's default --autotune): FLOAT16 softmax's native-half variant
+# is a tuning choice.
 # Here (repository root), after scripts/build.sh and scripts/build_windows.sh:
 #   DMLTOOL_DIST=$PWD/.gpu_pkg/dmltool-gpu scripts/gpu_machine/package.sh --with-directml
 #   DMLTOOL_DIST=$PWD/.gpu_pkg/dmltool-gpu scripts/gpu_machine/bundle.sh && rm -rf .gpu_pkg/p/cases
@@ -22,6 +24,7 @@ trap finish EXIT
 start=$(date +%s)
 end=$(( start + ${CALL_SECONDS:-420} ))
 OUT="$res" RUN_SUITE="${RUN_SUITE:-1}" PERF_CASES=cases/perf/element_wise.json WINE_RUN=0 WINE_BENCH_GROUPS="ew act" \
-  WINE_DEADLINE="$end" timeout $(( end - start + 5 )) bash run.sh all --max-time 0.2 --autotune off > "$res/call.txt" 2>&1
+  WINE_BENCH_BACKENDS="${WINE_BENCH_BACKENDS:-directml}" WINE_DEADLINE="$end" \
+  timeout $(( end - start + 5 )) bash run.sh all --max-time 0.2 > "$res/call.txt" 2>&1
 echo "exit $? after $(( $(date +%s) - start )) s" >> "$res/call.txt"
 tail -n 40 "$res/call.txt"
