@@ -40,7 +40,7 @@ Result<std::unique_ptr<ElementWiseDesc>> parse_desc(const FunctionSpec& function
 // The family's semantics deviation models (SemanticsOptions::element_wise_model): DirectML 1.15.4's measured
 // departures that no bound change can justify (results/directml_element_wise_2026-11-29.txt, section 8). op.cpp
 // offers them to the registry, reference.cpp computes them; the contract never uses them.
-// NEGATE and POW of 8- and 16-bit integers: computed in 32-bit integers (wrapping there), then stored with
+// NEGATE, ABS and POW of 8- and 16-bit integers: computed in 32-bit integers (wrapping there), then stored with
 // saturation (-(-128) = 127, INT8 (-8)^3 = -128, INT16 (-200)^5 = 32767), where the family's integer arithmetic wraps
 // in the output type.
 inline constexpr std::string_view kModelNarrowIntegersSaturate = "narrow-integers-saturate";

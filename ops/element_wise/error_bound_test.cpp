@@ -343,12 +343,16 @@ TEST(ElementWiseErrorBound, ClipOfNanAcceptsEitherClampOrder) {
     json desc = unary_desc(DataType::kFloat16, sizes);
     desc["Min"] = -1.5625;
     desc["Max"] = 0.5625;
-    Bench b("ELEMENT_WISE_CLIP", desc, {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {NAN, 3})});
-    for (double v : {0.5625, -1.5625, double(NAN)})
-        EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << v << ": " << b.last_failure();
-    for (double v : {0.0, -1.0, 1.0})
-        EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << v;
-    EXPECT_FALSE(b.passes([&](uint64_t) { return -1.5625; }));  // the other order only for NaN
+    json desc1 = desc;  // CLIP1: Min and Max as scalar unions of MinMaxDataType (seed 20261201 #10)
+    desc1["MinMaxDataType"] = "FLOAT16";
+    for (const auto& [op, d] : {std::pair{"ELEMENT_WISE_CLIP", desc}, std::pair{"ELEMENT_WISE_CLIP1", desc1}}) {
+        Bench b(op, d, {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {NAN, 3})});
+        for (double v : {0.5625, -1.5625, double(NAN)})
+            EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << op << v << ": " << b.last_failure();
+        for (double v : {0.0, -1.0, 1.0})
+            EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << op << v;
+        EXPECT_FALSE(b.passes([&](uint64_t) { return -1.5625; })) << op;  // the other order only for NaN
+    }
 }
 
 // HARD_SIGMOID of NaN: 1 in the documented order under [D3D]'s min/max, 0 as min(max(t, 0), 1) or saturate (what
@@ -460,6 +464,18 @@ TEST(ElementWiseErrorBound, PowOfIntegersThroughFloatsAcceptsTruncation) {
     EXPECT_FALSE(with({21533, 2, 49}));
     EXPECT_FALSE(with({21533, 1, 47}));
     EXPECT_FALSE(with({21533, 1, 50}));
+}
+
+// ADD1 FLOAT16 with a fused activation: the intermediate sum narrowed to half toward zero (a whole ulp of half) and
+// then the activation's result narrowed again: up to two ulps toward zero pass, three or one away from zero fail.
+TEST(ElementWiseErrorBound, Add1Float16FusedIntermediateMayBeNarrowedTowardZero) {
+    const Dims sizes = {1};
+    json desc = binary_desc(DataType::kFloat16, sizes);
+    desc["FusedActivation"] = {{"type", "DML_OPERATOR_ACTIVATION_LINEAR"}, {"desc", {{"Alpha", 1.0}, {"Beta", 0.0}}}};
+    Bench b("ELEMENT_WISE_ADD1", desc, {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {-17000}),
+                                        dmltool::testing::make_tensor(DataType::kFloat16, sizes, {-309})});
+    for (double v : {-17312.0, -17296.0, -17280.0}) EXPECT_TRUE(b.passes([&](uint64_t) { return v; })) << v << b.last_failure();
+    for (double v : {-17264.0, -17344.0}) EXPECT_FALSE(b.passes([&](uint64_t) { return v; })) << v;
 }
 
 // HARD_SIGMOID and HARD_SWISH where Alpha x + Beta lies far outside [0, 1]: the clamp is exact (0 or 1) in any

@@ -350,6 +350,13 @@ int clip_others(Args x, const ElementWiseDesc& d, double* out) {
     out[0] = clip_bound(attr_float(d, "Min"), d.output.data_type);
     return 1;
 }
+// CLIP1 likewise, its Min a scalar union in the output's type (random case seed 20261201 #10, FLOAT16 NaN: dmltool's
+// kernel -0.5 = Min, DirectML 1.0625 = Max).
+int clip1_others(Args x, const ElementWiseDesc& d, double* out) {
+    if (!std::isnan(x[0])) return 0;
+    out[0] = d.attribute("Min")->scalar.as_double();
+    return 1;
+}
 // An integer tensor's THRESHOLD: Min converted to the type first. The THRESHOLD page does not say how; CLIP's page
 // says for its Min and Max: truncated toward zero. So max(x, trunc(Min)) is right too (DirectML 1.15.4 gives it:
 // 0 for Min -0.875, random case seed 20261130 #4).
@@ -503,7 +510,7 @@ const FunctionMath kShiftRight{.exact = nullptr, .integer = shift_right, .bound_
 const FunctionMath kClip{.exact = clip, .alternative = nan_alternative, .other_values = clip_others,
                          .bound_source = kExact};
 const FunctionMath kClip1{.exact = clip1, .integer = clip1_int, .alternative = nan_alternative,
-                          .validate = validate_clip1, .bound_source = kExact};
+                          .other_values = clip1_others, .validate = validate_clip1, .bound_source = kExact};
 const FunctionMath kThreshold{.exact = threshold, .alternative = nan_alternative, .other_values = threshold_others,
                               .bound_source = kExact};
 const FunctionMath kIf{.exact = select, .integer = select_int, .bound_source = "exact: selects a or b"};

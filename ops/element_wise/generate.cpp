@@ -182,9 +182,11 @@ void draw(CaseRng& rng, const FunctionSpec& f, GeneratedCase& c) {
     }
     // SIN and COS of inputs that are all tiny or huge: every element accepts 1 (COS) or 0 (SIN), since a huge
     // argument's rounding spans periods and its bound is [-1, 1], so the case cannot tell a correct kernel from a
-    // constant one (seed 20261129: COS #5, #9 and SIN #1 MISTRUSTED). Two moderate elements, the first 2.5 (sin 0.598,
-    // cos -0.801) and the last -1 (sin -0.841, cos 0.540), make such a case informative.
-    if ((f.name == "ELEMENT_WISE_SIN" || f.name == "ELEMENT_WISE_COS") && c.inputs.contains("InputTensor") &&
+    // constant one (seed 20261129: COS #5, #9 and SIN #1 MISTRUSTED; TAN likewise, seed 20261201 #8). Two moderate
+    // elements, the first 2.5 (sin 0.598, cos -0.801, tan -0.747) and the last -1 (sin -0.841, cos 0.540,
+    // tan -1.557), make such a case informative.
+    if ((f.name == "ELEMENT_WISE_SIN" || f.name == "ELEMENT_WISE_COS" || f.name == "ELEMENT_WISE_TAN") &&
+        c.inputs.contains("InputTensor") &&
         c.inputs["InputTensor"].contains("values")) {
         json& values = c.inputs["InputTensor"]["values"];
         if (!values.empty()) {

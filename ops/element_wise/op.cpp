@@ -163,6 +163,7 @@ std::vector<DeviationModel> element_wise_deviation_models(const FunctionSpec& fu
     };
     static constexpr Semantic kSemantic[] = {
         {"ELEMENT_WISE_NEGATE", kModelNarrowIntegersSaturate},
+        {"ELEMENT_WISE_ABS", kModelNarrowIntegersSaturate},
         {"ELEMENT_WISE_POW", kModelNarrowIntegersSaturate},
         {"ELEMENT_WISE_POW", kModelPowExp2Log2},
         {"ELEMENT_WISE_CONSTANT_POW", kModelPowExp2Log2},

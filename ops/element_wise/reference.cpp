@@ -179,8 +179,12 @@ private:
         if (!band) return y;
         // The intermediate is rounded (to float32 or to the output type: either is a right implementation) and
         // carries the row's own error.
-        const double d = 1.01 * kUnitRoundoff * m +
-                         std::max(half_spacing(DataType::kFloat32, v), half_spacing(desc_.output.data_type, v));
+        // A FLOAT16 intermediate may be narrowed toward zero (Direct3D's conversion rule, as the output:
+        // Tolerance::narrowing_toward_zero): a whole spacing of half (ADD1 FLOAT16 with a fused activation, seed
+        // 20261201 #6: -17309.07 gave -17280, two ulps toward zero after the activation's own rounding).
+        const double narrowing = desc_.output.data_type == DataType::kFloat16 ? 2.0 : 1.0;
+        const double d = 1.01 * kUnitRoundoff * m + std::max(half_spacing(DataType::kFloat32, v),
+                                                             narrowing * half_spacing(desc_.output.data_type, v));
         for (double t : {v - d, v, v + d}) {
             if (!std::isfinite(v) && t != v) continue;
             const double gt = apply(g, t);
@@ -415,7 +419,8 @@ Status run_reference(const ElementWiseDesc& desc, std::span<const HostTensor* co
     // saturated in narrower types; a FLOAT16 sum just beyond 65504 taken as an infinity.
     const std::string& model = context.semantics.element_wise_model;
     const bool narrow_saturates = model == kModelNarrowIntegersSaturate &&
-                                  (function.name == "ELEMENT_WISE_NEGATE" || function.name == "ELEMENT_WISE_POW") &&
+                                  (function.name == "ELEMENT_WISE_NEGATE" || function.name == "ELEMENT_WISE_ABS" ||
+                                   function.name == "ELEMENT_WISE_POW") &&
                                   is_integer(out_type) && element_size_in_bits(out_type) < 32;
     const DataType wide_type = is_signed_integer(out_type) ? DataType::kInt32 : DataType::kUint32;
     const bool sum_overflows_early = model == kModelFloat16SumOverflowsEarly && out_type == DataType::kFloat16;

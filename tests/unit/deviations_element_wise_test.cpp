@@ -82,6 +82,9 @@ TEST_F(ElementWiseDeviationsTest, NegateOfNarrowIntegersSaturates) {
     EXPECT_EQ(status(unary("n8/zero", "ELEMENT_WISE_NEGATE", "INT8", x), {0, 127, 0, -127, -5}), CaseStatus::kFailed);
     EXPECT_EQ(status(unary("n16", "ELEMENT_WISE_NEGATE", "INT16", {-32768, 3}), {32767, -3}, "negate-narrow-integers-saturate"),
               CaseStatus::kDeviates);
+    EXPECT_EQ(status(unary("abs8", "ELEMENT_WISE_ABS", "INT8", {-128, -3, 5}), {127, 3, 5}, "abs-narrow-integers-saturate"),
+              CaseStatus::kDeviates);
+    EXPECT_EQ(status(unary("abs8/planted", "ELEMENT_WISE_ABS", "INT8", {-128, -3, 5}), {127, -3, 5}), CaseStatus::kFailed);
     // INT32 wraps in DirectML (the contract): a saturating INT32 NEGATE is not what was measured.
     EXPECT_EQ(status(unary("n32", "ELEMENT_WISE_NEGATE", "INT32", {-2147483648.0, 3}), {2147483647.0, -3}),
               CaseStatus::kFailed);
