@@ -145,13 +145,21 @@ public:
     }
 
     // The row's discrete other right values at the nominal arguments (FunctionMath::other_values): count written.
+    // With a fused activation: the activation's discrete other values at a NaN intermediate (HARD_SIGMOID's 0: ADD1
+    // FLOAT16 of inf + -inf, lavapipe campaign seed 20261201 #28), the row's own being no output there.
     int other_values(std::span<const double> x, double* out) const {
         const FunctionMath& math = *desc_.function->math;
-        if (!math.other_values || desc_.fused_activation) return 0;
         std::vector<double> args(x.begin(), x.end());
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
         if (sb && scale_second_ && args.size() > 1) args[1] = double(sb->scale) * args[1] + double(sb->bias);
+        if (desc_.fused_activation) {
+            const FunctionMath& g = *fused_.function->math;
+            const double t = math.exact(args, desc_);
+            if (!g.other_values || !std::isnan(t)) return 0;
+            return g.other_values(std::span<const double>(&t, 1), fused_, out);
+        }
+        if (!math.other_values) return 0;
         return math.other_values(args, desc_, out);
     }
 
@@ -185,11 +193,16 @@ private:
         const double narrowing = desc_.output.data_type == DataType::kFloat16 ? 2.0 : 1.0;
         const double d = 1.01 * kUnitRoundoff * m + std::max(half_spacing(DataType::kFloat32, v),
                                                              narrowing * half_spacing(desc_.output.data_type, v));
-        for (double t : {v - d, v, v + d}) {
-            if (!std::isfinite(v) && t != v) continue;
+        // A non-finite intermediate is itself only (NaN included: `t != v` would skip it too).
+        const std::vector<double> intermediates = std::isfinite(v) ? std::vector<double>{v - d, v, v + d}
+                                                                   : std::vector<double>{v};
+        for (double t : intermediates) {
             const double gt = apply(g, t);
             band->add(gt, g.error_scale && std::isfinite(gt) ? g.error_scale(std::span<const double>(&t, 1), gt, fused_)
                                                              : 0.0);
+            // The activation's own second right value (its float32 formula overflowing: PARAMETRIC_SOFTPLUS of
+            // -2.9e38 gives -inf, lavapipe campaign seed 20261201 ADD1 #231), as where it is not fused.
+            if (g.alternative) band->add(g.alternative(std::span<const double>(&t, 1), fused_), 0.0);
         }
         return y;
     }
