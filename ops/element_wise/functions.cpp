@@ -211,12 +211,10 @@ double power(double base, double exponent) {
 }
 double pow_f(Args x, const ElementWiseDesc&) { return power(x[0], x[1]); }
 double constant_pow(Args x, const ElementWiseDesc& d) { return power(x[0], attr_float(d, "Exponent")); }
-// The docs' pow(x, e) names no special values; IEEE 754 defines pow (C's, the reference's) and powr, pow's
-// exp(e log x) reading, whose special values differ: powr(1, +-inf), powr(x, NaN), powr(NaN, e), powr(+-0, +-0) and
-// powr(+inf, +-0) are NaN (pow: 1 where it is defined), powr(+-0, e < 0) is +inf for either zero (pow: -inf for -0 and
-// an odd e). Both are right; a negative base takes powr(|x|, e) with the sign of an odd integral e (the docs' rule),
-// NaN for a non-integral or infinite e. dmltool's kernel, an exp2(e log2 |x|) body, gives powr's (probe: 1^inf NaN,
-// (-0)^-3 +inf; results/directml_element_wise_2026-11-29.txt section 8).
+// The docs name no special values; IEEE 754's powr (exp(e log x)) differs from its pow (the reference's): powr(1,
+// +-inf), powr(x, NaN), powr(NaN, e), powr(+-0, +-0), powr(+inf, +-0) are NaN, powr(+-0, e < 0) is +inf. Both are
+// right; a negative base: powr(|x|, e) with an odd integral e's sign (the docs' rule), else NaN. dmltool's kernel
+// (exp2(e log2 |x|)) gives powr's (results/directml_element_wise_2026-11-29.txt section 8).
 double powr_reading(double base, double exponent) {
     if (std::isnan(base) || std::isnan(exponent)) return kNan;
     if (base < 0 || (base == 0 && std::signbit(base))) {
