@@ -69,7 +69,9 @@ struct Tolerance {
     bool narrowing_toward_zero = false;
 };
 
-// Whether `bits` (one element of an output's type) is also a right value of output element `element`.
+// Whether `bits` (one element of an output's type) is also a right value of output element `element`. Callers pass
+// element `element` of the whole logical output (dense), so a right value may depend on the element's neighbours
+// (ops/element_wise: HARDMAX's lanes, a one-hot lane is right or wrong as a whole).
 using AcceptsElement = std::function<bool(uint64_t element, const std::byte* bits)>;
 
 // What a reference knows about one floating-point output beyond its rounded values: per element the exact

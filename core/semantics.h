@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace dmltool {
@@ -27,6 +28,11 @@ struct SemanticsOptions {
     // ELEMENT_WISE_POW's ScaleBias: the documentation applies it to "the input" (InputTensor; dmltool's contract);
     // DirectML 1.15.4 applies it to the ExponentTensor's elements as well. Only its deviation model sets this.
     bool pow_scale_bias_on_exponent = false;
+    // The element-wise family's semantics deviation model in force: one of the names ops/element_wise/engine.h
+    // lists (kModel*), set only by that model's registry entry; empty: the documented contract. A name rather than
+    // one flag per model so that the family's next model is a change in its own folder, not in this header, which
+    // every operator includes.
+    std::string element_wise_model;
 };
 
 }  // namespace dmltool

@@ -140,7 +140,11 @@ double hard_swish_scale(Args x, double y, const ElementWiseDesc& d) {
 
 // y_i = e^(x_i - max) / sum_j e^(x_j - max). M_i: each exponential carries (16 + 2 |x_j| + 2 |x_j - max|) u
 // relative (exp2 [FS] and its argument [COND], with or without subtracting the maximum), the sum n u (naive
-// summation), the division 5 u.
+// summation), the division 5 u. The |x_j| term (an evaluation of e^(x_j) itself) is capped at 104: beyond it e^(x_j)
+// is infinite or zero in float32 (e^-104 < 2^-149), so that evaluation has no finite right answer to widen for;
+// uncapped, a lane holding FLOAT32's largest value let any value pass (seed 20261129 SOFTMAX1 #7 MISTRUSTED).
+double exp_argument(double x) { return std::fmin(std::fabs(x), 104.0); }
+
 void softmax_lane(std::span<const double> x, std::span<double> y, std::span<double> scale) {
     double largest = -HUGE_VAL;
     for (double v : x) largest = std::fmax(largest, v);
@@ -152,10 +156,15 @@ void softmax_lane(std::span<const double> x, std::span<double> y, std::span<doub
     double weighted = 0;
     for (size_t j = 0; j < x.size(); ++j) {
         y[j] = std::exp(x[j] - largest) / sum;
-        if (y[j] != 0) weighted += y[j] * (16 + 2 * std::fabs(x[j]) + 2 * std::fabs(x[j] - largest));
+        // An element whose exponential is 0 (-inf, or far below the maximum) adds no error; skipped, since its
+        // |x_j - max| may be infinite and 0 * inf would make every M of the lane NaN, i.e. no bound at all beyond
+        // the output's rounding (a lane {-inf, 1, 2, 3}: DirectML's 0.665240884 for 0.665240956 FAILED).
+        if (y[j] != 0) weighted += y[j] * (16 + 2 * exp_argument(x[j]) + 2 * std::fabs(x[j] - largest));
     }
     for (size_t j = 0; j < x.size(); ++j)
-        scale[j] = y[j] * (16 + 2 * std::fabs(x[j]) + 2 * std::fabs(x[j] - largest) + weighted + double(x.size()) + 5);
+        scale[j] = y[j] == 0 ? 0.0
+                             : y[j] * (16 + 2 * exp_argument(x[j]) + 2 * std::fabs(x[j] - largest) + weighted +
+                                       double(x.size()) + 5);
 }
 
 // y_i = (x_i - max) - ln(sum_j e^(x_j - max)): absolute errors of the subtraction and of the log of the sum.
@@ -168,7 +177,33 @@ void log_softmax_lane(std::span<const double> x, std::span<double> y, std::span<
     double weighted = 0;
     for (size_t j = 0; j < x.size(); ++j) {
         const double p = std::exp(x[j] - largest) / sum;
-        if (p != 0) weighted += p * (16 + 2 * std::fabs(x[j]) + 2 * std::fabs(x[j] - largest));  // as softmax_lane
+        if (p != 0) weighted += p * (16 + 2 * exp_argument(x[j]) + 2 * std::fabs(x[j] - largest));  // as softmax's
+    }
+    for (size_t j = 0; j < x.size(); ++j) {
+        y[j] = (x[j] - largest) - log_sum;
+        scale[j] = 2 * (std::fabs(y[j]) + std::fabs(x[j]) + std::fabs(largest)) + 16 * std::fabs(log_sum) + 16 +
+                   weighted + double(x.size());
+    }
+}
+
+// DirectML 1.15.4's LOG_SOFTMAX (engine.h, kModelLogSoftmaxSumFloor; a deviation model, not the contract): the sum
+// floored at float32's 1e-20 by a maximum that returns the non-NaN operand, so a NaN sum (a NaN or +inf in the lane)
+// becomes 1e-20 (probe: lane {NaN, 1, 2, 3} gives {NaN, 44.0517006, ...} = x - 3 - ln(1e-20)). The maximum ignores
+// NaN too. M as the contract's, from the floored sum.
+void log_softmax_floor_lane(std::span<const double> x, std::span<double> y, std::span<double> scale) {
+    double largest = -HUGE_VAL;
+    for (double v : x) largest = std::fmax(largest, v);
+    double sum = 0;
+    for (size_t j = 0; j < x.size(); ++j) sum += std::exp(x[j] - largest);
+    const double floor = double(1e-20f);
+    const bool floored = !(sum >= floor);  // true for NaN
+    const double log_sum = std::log(floored ? floor : sum);
+    // The floor is a constant: no exponential's error reaches a floored lane (their weights p_j relative to the floor
+    // would be up to 1e20 and let any value pass).
+    double weighted = 0;
+    for (size_t j = 0; j < x.size() && !floored; ++j) {
+        const double p = std::exp(x[j] - largest) / sum;
+        if (p != 0) weighted += p * (16 + 2 * exp_argument(x[j]) + 2 * std::fabs(x[j] - largest));
     }
     for (size_t j = 0; j < x.size(); ++j) {
         y[j] = (x[j] - largest) - log_sum;
@@ -182,6 +217,20 @@ void hardmax_lane(std::span<const double> x, std::span<double> y, std::span<doub
     size_t best = 0;
     for (size_t j = 1; j < x.size(); ++j)
         if (x[j] > x[best] || (std::isnan(x[best]) && !std::isnan(x[j]))) best = j;
+    for (size_t j = 0; j < x.size(); ++j) {
+        y[j] = j == best ? 1.0 : 0.0;
+        scale[j] = 0;
+    }
+}
+
+// HARDMAX's other reading where a lane holds NaN: a scan from element 0 keeping the first element that no later one
+// exceeds, x[j] > x[best] under IEEE 754 / [D3D] comparisons (false with a NaN), so a leading NaN keeps the 1. The
+// docs' "the first largest element" says nothing of NaN; DirectML 1.15.4 scans so (random case seed 20261129 #6:
+// row {NaN, 1.37e16, 4.0e10, ...} gets its 1 at index 0), the reference and dmltool's kernel skip NaN.
+void hardmax_scan_lane(std::span<const double> x, std::span<double> y, std::span<double> scale) {
+    size_t best = 0;
+    for (size_t j = 1; j < x.size(); ++j)
+        if (x[j] > x[best]) best = j;
     for (size_t j = 0; j < x.size(); ++j) {
         y[j] = j == best ? 1.0 : 0.0;
         scale[j] = 0;
@@ -241,7 +290,11 @@ const FunctionMath kSigmoid{.exact = sigmoid, .error_scale = sigmoid_scale, .bou
 const FunctionMath kSoftsign{.exact = softsign, .error_scale = relative_absolute<6, 0>,
                              .bound_source = "three roundings (|x| + 1, the division [FS] 2.5 ulp)"};
 const FunctionMath kTanh{.exact = tanh_f, .error_scale = relative_absolute<16, 16>, .bound_source = kFromExp};
-const FunctionMath kThresholdedRelu{.exact = thresholded_relu, .bound_source = kExact};
+// A NaN input: the documented "x if x > Alpha, else 0" under [D3D]'s comparison (false with NaN) gives 0, an
+// evaluation as a product x * (x > Alpha) or a NaN-propagating select gives NaN ([D3D]: NaN in, NaN out); the docs
+// say nothing of NaN, so both are right (as RELU's). DirectML 1.15.4 gives NaN, dmltool's kernel 0 (probe in
+// results/directml_element_wise_2026-11-29.txt, section 8).
+const FunctionMath kThresholdedRelu{.exact = thresholded_relu, .alternative = nan_alternative, .bound_source = kExact};
 const FunctionMath kShrink{.exact = shrink, .error_scale = rows::one_rounding, .bound_source = "one rounding (x -+ Bias)"};
 const FunctionMath kGelu{.exact = gelu, .error_scale = gelu_scale,
                          .bound_source = "16 u relative + 16 u absolute + 8 |x| u: erf [COND] and the products"};
@@ -250,14 +303,16 @@ const FunctionMath kHardSwish{.exact = hard_swish, .error_scale = hard_swish_sca
                               .bound_source = "Alpha x + Beta and the product: three roundings"};
 const FunctionMath kSoftmax{.lane = softmax_lane, .validate = validate_rows,
                             .bound_source = "per exponential (16 + 2|x| + 2|x - max|) u, the sum n u, the division"};
-const FunctionMath kLogSoftmax{.lane = log_softmax_lane, .validate = validate_rows,
+const FunctionMath kLogSoftmax{.lane = log_softmax_lane, .deviation_lane = log_softmax_floor_lane, .validate = validate_rows,
                                .bound_source = "absolute: the subtraction, the log of the sum ([FS] log2)"};
-const FunctionMath kHardmax{.lane = hardmax_lane, .validate = validate_rows, .bound_source = "exact"};
+const FunctionMath kHardmax{.lane = hardmax_lane, .lane_alternative = hardmax_scan_lane, .validate = validate_rows,
+                            .bound_source = "exact (a lane with NaN: either reading of the first largest)"};
 const FunctionMath kSoftmax1{.lane = softmax_lane, .validate = validate_axes,
                              .bound_source = "per exponential (16 + 2|x| + 2|x - max|) u, the sum n u, the division"};
-const FunctionMath kLogSoftmax1{.lane = log_softmax_lane, .validate = validate_axes,
+const FunctionMath kLogSoftmax1{.lane = log_softmax_lane, .deviation_lane = log_softmax_floor_lane, .validate = validate_axes,
                                 .bound_source = "absolute: the subtraction, the log of the sum ([FS] log2)"};
-const FunctionMath kHardmax1{.lane = hardmax_lane, .validate = validate_axes, .bound_source = "exact"};
+const FunctionMath kHardmax1{.lane = hardmax_lane, .lane_alternative = hardmax_scan_lane, .validate = validate_axes,
+                             .bound_source = "exact (a lane with NaN: either reading of the first largest)"};
 
 }  // namespace
 

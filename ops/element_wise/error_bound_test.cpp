@@ -5,6 +5,7 @@
 // activation applied before the addition, GELU's tanh approximation in place of erf.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -367,12 +368,16 @@ TEST(ElementWiseErrorBound, ClipOfNanAcceptsEitherClampOrder) {
     json desc = unary_desc(DataType::kFloat16, sizes);
     desc["Min"] = -1.5625;
     desc["Max"] = 0.5625;
-    Bench b("ELEMENT_WISE_CLIP", desc, {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {NAN, 3})});
-    for (double v : {0.5625, -1.5625, double(NAN)})
-        EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << v << ": " << b.last_failure();
-    for (double v : {0.0, -1.0, 1.0})
-        EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << v;
-    EXPECT_FALSE(b.passes([&](uint64_t) { return -1.5625; }));  // the other order only for NaN
+    json desc1 = desc;  // CLIP1: Min and Max as scalar unions of MinMaxDataType (seed 20261201 #10)
+    desc1["MinMaxDataType"] = "FLOAT16";
+    for (const auto& [op, d] : {std::pair{"ELEMENT_WISE_CLIP", desc}, std::pair{"ELEMENT_WISE_CLIP1", desc1}}) {
+        Bench b(op, d, {dmltool::testing::make_tensor(DataType::kFloat16, sizes, {NAN, 3})});
+        for (double v : {0.5625, -1.5625, double(NAN)})
+            EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << op << v << ": " << b.last_failure();
+        for (double v : {0.0, -1.0, 1.0})
+            EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? v : 0.5625; })) << op << v;
+        EXPECT_FALSE(b.passes([&](uint64_t) { return -1.5625; })) << op;  // the other order only for NaN
+    }
 }
 
 // HARD_SIGMOID of NaN: 1 in the documented order under [D3D]'s min/max, 0 as min(max(t, 0), 1) or saturate (what
@@ -387,6 +392,103 @@ TEST(ElementWiseErrorBound, HardSigmoidOfNanAcceptsEitherClampOrder) {
         EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 0 ? v : 1.0; })) << v << ": " << b.last_failure();
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? 0.5 : 1.0; }));
     EXPECT_FALSE(b.passes([&](uint64_t) { return 0.0; }));
+}
+
+// THRESHOLDED_RELU of NaN: 0 (the documented comparison, false with NaN) or NaN (a product or NaN-propagating
+// select; DirectML 1.15.4 gives NaN for FLOAT32 and FLOAT16); any other number fails, and so does a NaN for a
+// number.
+TEST(ElementWiseErrorBound, ThresholdedReluOfNanAcceptsZeroOrNan) {
+    const Dims sizes = {3};
+    for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+        json desc = unary_desc(type, sizes);
+        desc["Alpha"] = 0.5;
+        Bench b("ACTIVATION_THRESHOLDED_RELU", desc, {dmltool::testing::make_tensor(type, sizes, {NAN, 0.75, 0.25})});
+        for (double v : {0.0, double(NAN)})
+            EXPECT_TRUE(b.passes([&](uint64_t i) { return std::vector<double>{v, 0.75, 0}[i]; })) << v << ": " << b.last_failure();
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{0.5, 0.75, 0}[i]; }));
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{1, 0.75, 0}[i]; }));
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{0, double(NAN), 0}[i]; }));
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{0, 0.75, double(NAN)}[i]; }));
+    }
+}
+
+// HARDMAX of a row with a leading NaN: the 1 at the first largest number (the reference, dmltool's kernel) or at the
+// NaN (a scan x[j] > x[best] from element 0, false with NaN: DirectML 1.15.4); a row as a whole, so two 1s, none,
+// or a 1 elsewhere fail. A row without NaN has one answer.
+TEST(ElementWiseErrorBound, HardmaxOfALeadingNanAcceptsEitherReadingOfTheFirstLargest) {
+    for (const char* op : {"ACTIVATION_HARDMAX", "ACTIVATION_HARDMAX1"}) {
+        const Dims sizes = {2, 4};
+        json desc = unary_desc(DataType::kFloat32, sizes);
+        if (std::string_view(op) == "ACTIVATION_HARDMAX1") desc["Axes"] = {1};
+        Bench b(op, desc, {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {NAN, 5, 3, 5, 2, 5, NAN, 1})});
+        const auto row = [&](std::vector<double> first) {
+            first.insert(first.end(), {0, 1, 0, 0});
+            return b.passes([&](uint64_t i) { return first[i]; });
+        };
+        EXPECT_TRUE(row({0, 1, 0, 0})) << op << ": " << b.last_failure();
+        EXPECT_TRUE(row({1, 0, 0, 0})) << op << ": " << b.last_failure();
+        EXPECT_FALSE(row({1, 1, 0, 0})) << op;
+        EXPECT_FALSE(row({0, 0, 0, 0})) << op;
+        EXPECT_FALSE(row({0, 0, 0, 1})) << op;
+        EXPECT_FALSE(b.passes([&](uint64_t i) { return std::vector<double>{0, 1, 0, 0, 0, 0, 1, 0}[i]; })) << op;
+    }
+}
+
+// SOFTMAX lanes with infinite or huge elements: a -inf (its exponential 0) once made every M of its lane NaN, so
+// DirectML's correct float32 answer failed on half an ulp; FLOAT32's largest value once made the bound admit any
+// value at the maximum (an all-zero output passed). Now a float32 evaluation passes and planted errors fail.
+TEST(ElementWiseErrorBound, SoftmaxLanesWithInfiniteOrHugeElements) {
+    const Dims sizes = {2, 4};
+    const double big = 3.4028234663852886e38;
+    Bench b("ACTIVATION_SOFTMAX", unary_desc(DataType::kFloat32, sizes),
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {-INFINITY, 1, 2, 3, big, 0, 1, 2})});
+    const auto float32_softmax = [&](uint64_t i) {
+        const uint64_t row = i / 4 * 4;
+        float largest = -INFINITY, sum = 0;
+        for (uint64_t j = row; j < row + 4; ++j) largest = std::max(largest, b.in32(0, j));
+        for (uint64_t j = row; j < row + 4; ++j) sum += std::exp(b.in32(0, j) - largest);
+        return double(std::exp(b.in32(0, i) - largest) / sum);
+    };
+    EXPECT_TRUE(b.passes(float32_softmax)) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) { return i == 3 ? 0.665240884 : float32_softmax(i); })) << b.last_failure();
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 3 ? float32_softmax(i) * (1 + 1e-4) : float32_softmax(i); }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i < 4 ? float32_softmax(i) : 0.0; }));
+    EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 4 ? 0.99 : float32_softmax(i); }));
+}
+
+// POW's special values: IEEE 754's pow (the reference) or its powr (exp(e log x): dmltool's kernel) pass; DirectML's
+// 0 for 0^0, or a finite error, fail.
+TEST(ElementWiseErrorBound, PowAcceptsIeeePowOrPowrSpecialValues) {
+    const Dims sizes = {5};
+    json desc = {{"InputTensor", tensor(DataType::kFloat32, sizes)}, {"ExponentTensor", tensor(DataType::kFloat32, sizes)},
+                 {"OutputTensor", tensor(DataType::kFloat32, sizes)}};
+    Bench b("ELEMENT_WISE_POW", desc,
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, {1, -0.0, 0, INFINITY, 2}),
+             dmltool::testing::make_tensor(DataType::kFloat32, sizes, {INFINITY, -3, 0, 0, 3})});
+    const auto with = [&](std::vector<double> v) { return b.passes([&](uint64_t i) { return v[i]; }); };
+    EXPECT_TRUE(with({1, -INFINITY, 1, 1, 8})) << b.last_failure();
+    EXPECT_TRUE(with({NAN, INFINITY, NAN, NAN, 8})) << b.last_failure();
+    EXPECT_FALSE(with({0.5, -INFINITY, 1, 1, 8}));
+    EXPECT_FALSE(with({1, -INFINITY, 0, 1, 8}));
+    EXPECT_FALSE(with({1, -INFINITY, 1, 1, 8.01}));
+}
+
+// POW of integers with a float exponent: the float result converted by rounding or by truncation (Direct3D's ftoi),
+// as DirectML's 21533^1.0 = 21532 and 32927^-3e-12 = 0; not one further.
+TEST(ElementWiseErrorBound, PowOfIntegersThroughFloatsAcceptsTruncation) {
+    const Dims sizes = {3};
+    json desc = {{"InputTensor", tensor(DataType::kInt16, sizes)}, {"ExponentTensor", tensor(DataType::kFloat32, sizes)},
+                 {"OutputTensor", tensor(DataType::kInt16, sizes)}};
+    Bench b("ELEMENT_WISE_POW", desc,
+            {dmltool::testing::make_tensor(DataType::kInt16, sizes, {21533, 32000, 7}),
+             dmltool::testing::make_tensor(DataType::kFloat32, sizes, {1, -3e-12, 2})});
+    const auto with = [&](std::vector<double> v) { return b.passes([&](uint64_t i) { return v[i]; }); };
+    EXPECT_TRUE(with({21533, 1, 49})) << b.last_failure();
+    EXPECT_TRUE(with({21532, 0, 49})) << b.last_failure();
+    EXPECT_FALSE(with({21531, 1, 49}));
+    EXPECT_FALSE(with({21533, 2, 49}));
+    EXPECT_FALSE(with({21533, 1, 47}));
+    EXPECT_FALSE(with({21533, 1, 50}));
 }
 
 // HARD_SIGMOID and HARD_SWISH where Alpha x + Beta lies far outside [0, 1]: the clamp is exact (0 or 1) in any

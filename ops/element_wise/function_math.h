@@ -56,7 +56,15 @@ struct FunctionMath {
     ExactFunction alternative = nullptr;
     OtherValuesFunction other_values = nullptr;  // discrete right values besides the band (not with a fused activation)
     LaneFunction lane = nullptr;  // set for the reductions over axes (softmax); `exact` is then null
+    // A second right result of a whole lane (HARDMAX of a lane with NaN: another reading of "the first largest"):
+    // a lane passes when it equals `lane`'s band or, as a whole, this one (exact values; scale ignored).
+    LaneFunction lane_alternative = nullptr;
+    // The lane function under the row's semantics deviation model (engine.h, kModel*); only that model uses it.
+    LaneFunction deviation_lane = nullptr;
     ValidateFunction validate = nullptr;
+    // Integer outputs computed through floats (mixed types) may also take the truncation of a right float value:
+    // Direct3D's float-to-integer conversion (DXBC ftoi/ftou) rounds toward zero, and the row's docs name no rounding.
+    bool integer_by_truncation = false;
     // One line: the bound and its source ("correctly rounded: IEEE 754 add, D3D11 functional spec 3.1.3").
     std::string_view bound_source;
 };

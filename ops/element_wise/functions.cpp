@@ -211,6 +211,27 @@ double power(double base, double exponent) {
 }
 double pow_f(Args x, const ElementWiseDesc&) { return power(x[0], x[1]); }
 double constant_pow(Args x, const ElementWiseDesc& d) { return power(x[0], attr_float(d, "Exponent")); }
+// The docs name no special values; IEEE 754's powr (exp(e log x)) differs from its pow (the reference's): powr(1,
+// +-inf), powr(x, NaN), powr(NaN, e), powr(+-0, +-0), powr(+inf, +-0) are NaN, powr(+-0, e < 0) is +inf. Both are
+// right; a negative base: powr(|x|, e) with an odd integral e's sign (the docs' rule), else NaN. dmltool's kernel
+// (exp2(e log2 |x|)) gives powr's (results/directml_element_wise_2026-11-29.txt section 8).
+double powr_reading(double base, double exponent) {
+    if (std::isnan(base) || std::isnan(exponent)) return kNan;
+    if (base < 0 || (base == 0 && std::signbit(base))) {
+        if (base != 0) {
+            if (!std::isfinite(exponent) || exponent != std::trunc(exponent)) return kNan;
+            const double magnitude = powr_reading(-base, exponent);
+            return std::fmod(exponent, 2.0) != 0 ? -magnitude : magnitude;
+        }
+        base = 0;  // powr treats -0 as +0
+    }
+    if (base == 0) return exponent == 0 ? kNan : exponent < 0 ? HUGE_VAL : 0.0;
+    if (std::isinf(base) && exponent == 0) return kNan;
+    if (base == 1 && std::isinf(exponent)) return kNan;
+    return std::pow(base, exponent);
+}
+double pow_powr(Args x, const ElementWiseDesc&) { return powr_reading(x[0], x[1]); }
+double constant_pow_powr(Args x, const ElementWiseDesc& d) { return powr_reading(x[0], attr_float(d, "Exponent")); }
 // exp2(e * log2|x|): log2 and the product round ([FS] 3 ulp each), relative error |e log2 x| u in the exponent.
 double pow_scale_of(double base, double exponent, double y) {
     const double l = base != 0 ? std::fabs(exponent * std::log2(std::fabs(base))) : 0;
@@ -325,6 +346,13 @@ double threshold(Args x, const ElementWiseDesc& d) { return std::fmax(x[0], attr
 int clip_others(Args x, const ElementWiseDesc& d, double* out) {
     if (!std::isnan(x[0])) return 0;
     out[0] = clip_bound(attr_float(d, "Min"), d.output.data_type);
+    return 1;
+}
+// CLIP1 likewise, its Min a scalar union in the output's type (random case seed 20261201 #10, FLOAT16 NaN: dmltool's
+// kernel -0.5 = Min, DirectML 1.0625 = Max).
+int clip1_others(Args x, const ElementWiseDesc& d, double* out) {
+    if (!std::isnan(x[0])) return 0;
+    out[0] = d.attribute("Min")->scalar.as_double();
     return 1;
 }
 // An integer tensor's THRESHOLD: Min converted to the type first. The THRESHOLD page does not say how; CLIP's page
@@ -454,9 +482,12 @@ const FunctionMath kModTruncate{.exact = mod_truncate, .integer = mod_truncate_i
                                 .bound_source = "4 u (|a| + |y|): a - b trunc(a / b) in float32"};
 const FunctionMath kModFloor{.exact = mod_floor, .integer = mod_floor_int, .error_scale = mod_scale,
                              .alternative = mod_floor_float32, .bound_source = "4 u (|a| + |y|): a - b floor(a / b) in float32"};
-const FunctionMath kPow{.exact = pow_f, .integer = pow_int, .error_scale = pow_scale,
+// Integer outputs through floats (a float exponent): exp2(e log2 x) truncated, e.g. 21533^1.0 = 21532 and
+// 32927^-3e-12 = 0 from DirectML (seed 20261130 #6, #7), is a right conversion (FunctionMath::integer_by_truncation).
+const FunctionMath kPow{.exact = pow_f, .integer = pow_int, .error_scale = pow_scale, .alternative = pow_powr,
+                        .integer_by_truncation = true,
                         .bound_source = "(16 + 4 |e log2 x|) u relative: exp2(e log2 x) [FS] [COND]"};
-const FunctionMath kConstantPow{.exact = constant_pow, .error_scale = constant_pow_scale,
+const FunctionMath kConstantPow{.exact = constant_pow, .error_scale = constant_pow_scale, .alternative = constant_pow_powr,
                                 .bound_source = "(16 + 4 |e log2 x|) u relative: exp2(e log2 x) [FS] [COND]"};
 const FunctionMath kEquals{.exact = equals, .integer = equals_int, .bound_source = kExact};
 const FunctionMath kGreater{.exact = greater, .integer = greater_int, .bound_source = kExact};
@@ -477,7 +508,7 @@ const FunctionMath kShiftRight{.exact = nullptr, .integer = shift_right, .bound_
 const FunctionMath kClip{.exact = clip, .alternative = nan_alternative, .other_values = clip_others,
                          .bound_source = kExact};
 const FunctionMath kClip1{.exact = clip1, .integer = clip1_int, .alternative = nan_alternative,
-                          .validate = validate_clip1, .bound_source = kExact};
+                          .other_values = clip1_others, .validate = validate_clip1, .bound_source = kExact};
 const FunctionMath kThreshold{.exact = threshold, .alternative = nan_alternative, .other_values = threshold_others,
                               .bound_source = kExact};
 const FunctionMath kIf{.exact = select, .integer = select_int, .bound_source = "exact: selects a or b"};

@@ -176,6 +176,36 @@ std::vector<DeviationModel> element_wise_deviation_models(const FunctionSpec& fu
                           .adjust_semantics = [](SemanticsOptions& s) { s.pow_scale_bias_on_exponent = true; },
                           .unit_roundoff = 0});
     }
+    // The family's other semantics models (engine.h, kModel*: what each computes and why it is not the contract).
+    struct Semantic {
+        std::string_view row;
+        std::string_view model;
+    };
+    static constexpr Semantic kSemantic[] = {
+        {"ELEMENT_WISE_NEGATE", kModelNarrowIntegersSaturate},
+        {"ELEMENT_WISE_ABS", kModelNarrowIntegersSaturate},
+        {"ELEMENT_WISE_POW", kModelNarrowIntegersSaturate},
+        {"ELEMENT_WISE_POW", kModelPowExp2Log2},
+        {"ELEMENT_WISE_CONSTANT_POW", kModelPowExp2Log2},
+        {"ELEMENT_WISE_ADD", kModelFloat16SumOverflowsEarly},
+        {"ELEMENT_WISE_ADD1", kModelFloat16SumOverflowsEarly},
+        {"ELEMENT_WISE_SUBTRACT", kModelFloat16SumOverflowsEarly},
+        {"ELEMENT_WISE_LOG", kModelLogDenormalAsNormal},
+        {"ELEMENT_WISE_ATAN", kModelAtanCoarseNanAsOne},
+        {"ELEMENT_WISE_ATAN_YX", kModelAtanCoarseNanAsOne},
+        {"ELEMENT_WISE_ASINH", kModelAsinhFloat32Formula},
+        {"ACTIVATION_LOG_SOFTMAX", kModelLogSoftmaxSumFloor},
+        {"ACTIVATION_LOG_SOFTMAX1", kModelLogSoftmaxSumFloor},
+    };
+    for (const Semantic& m : kSemantic)
+        if (function.name == m.row)
+            models.push_back({.name = std::string(m.model),
+                              .kind = Kind::kSemantics,
+                              .applies = nullptr,
+                              .adjust_semantics = [name = std::string(m.model)](SemanticsOptions& s) {
+                                  s.element_wise_model = name;
+                              },
+                              .unit_roundoff = 0});
     // Inverse trigonometric and hyperbolic functions from coarse approximations (DirectML's shaders for a device
     // below shader model 6: DXBC has no such instructions, so they are polynomials compiled into the shader):
     // absolute errors of up to ~6e-5 (ASIN) where the contract allows ~1e-6. The contract's bound with a larger

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ops/element_wise/engine.h"
+#include "ops/element_wise/reference_models.h"
 
 namespace dmltool::ops::element_wise {
 
@@ -94,7 +95,16 @@ public:
     ElementEvaluator(const ElementWiseDesc& desc, const SemanticsOptions& semantics)
         : desc_(desc),
           // DirectML's reading of POW's ScaleBias (a deviation model's semantics): the exponent is scaled too.
-          scale_second_(semantics.pow_scale_bias_on_exponent && desc.function->name == "ELEMENT_WISE_POW") {
+          scale_second_((semantics.pow_scale_bias_on_exponent || semantics.element_wise_model == kModelPowExp2Log2) &&
+                        desc.function->name == "ELEMENT_WISE_POW"),
+          pow_exp2_log2_(semantics.element_wise_model == kModelPowExp2Log2 &&
+                         (desc.function->name == "ELEMENT_WISE_POW" || desc.function->name == "ELEMENT_WISE_CONSTANT_POW")),
+          log_denormal_as_normal_(semantics.element_wise_model == kModelLogDenormalAsNormal &&
+                                  desc.function->name == "ELEMENT_WISE_LOG"),
+          asinh_formula_(semantics.element_wise_model == kModelAsinhFloat32Formula &&
+                         desc.function->name == "ELEMENT_WISE_ASINH" && !desc.fused_activation),
+          atan_nan_as_one_(semantics.element_wise_model == kModelAtanCoarseNanAsOne &&
+                           (desc.function->name == "ELEMENT_WISE_ATAN" || desc.function->name == "ELEMENT_WISE_ATAN_YX")) {
         if (desc.fused_activation) {
             fused_.function = desc.fused_activation->function;
             fused_.attributes = desc.fused_activation->attributes;
@@ -159,22 +169,34 @@ public:
     }
 
     // The row's discrete other right values at the nominal arguments (FunctionMath::other_values): count written.
+    // With a fused activation: the activation's discrete other values at a NaN intermediate (HARD_SIGMOID's 0: ADD1
+    // FLOAT16 of inf + -inf, lavapipe campaign seed 20261201 #28), the row's own being no output there.
     int other_values(std::span<const double> x, double* out) const {
         const FunctionMath& math = *desc_.function->math;
-        if (!math.other_values || desc_.fused_activation) return 0;
         std::vector<double> args(x.begin(), x.end());
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
         if (sb && scale_second_ && args.size() > 1) args[1] = double(sb->scale) * args[1] + double(sb->bias);
+        if (desc_.fused_activation) {
+            const FunctionMath& g = *fused_.function->math;
+            const double t = math.exact(args, desc_);
+            if (!g.other_values || !std::isnan(t)) return 0;
+            return g.other_values(std::span<const double>(&t, 1), fused_, out);
+        }
+        if (!math.other_values) return 0;
         return math.other_values(args, desc_, out);
     }
 
 private:
     // The row's function at `args`, then the fused activation; adds the candidates to `band`.
-    double finish(std::span<const double> args, Band* band) const {
+    double finish(std::span<const double> given, Band* band) const {
         const FunctionMath& math = *desc_.function->math;
-        const double v = math.exact(args, desc_);
-        const double m = band && math.error_scale && std::isfinite(v) ? math.error_scale(args, v, desc_) : 0.0;
+        if (asinh_formula_) return asinh_formula(given, band);
+        std::vector<double> modelled;
+        const std::span<const double> args = model_arguments(given, modelled);
+        const double v = pow_exp2_log2_ ? pow_exp2_log2(args) : math.exact(args, desc_);
+        double m = band && math.error_scale && std::isfinite(v) ? math.error_scale(args, v, desc_) : 0.0;
+        if (atan_nan_as_one_) m *= models::kAtanCoarseFactor;
         if (band && math.alternative) {
             const double w = math.alternative(args, desc_);
             if (desc_.fused_activation) band->add(apply(*fused_.function->math, w), 0.0);
@@ -189,21 +211,54 @@ private:
         if (!band) return y;
         // The intermediate is rounded (to float32 or to the output type: either is a right implementation) and
         // carries the row's own error.
-        const double d = 1.01 * kUnitRoundoff * m +
-                         std::max(half_spacing(DataType::kFloat32, v), half_spacing(desc_.output.data_type, v));
-        for (double t : {v - d, v, v + d}) {
-            if (!std::isfinite(v) && t != v) continue;
+        // A FLOAT16 intermediate may be narrowed toward zero (Direct3D's conversion rule, as the output:
+        // Tolerance::narrowing_toward_zero): a whole spacing of half (ADD1 FLOAT16 with a fused activation, seed
+        // 20261201 #6: -17309.07 gave -17280, two ulps toward zero after the activation's own rounding).
+        const double narrowing = desc_.output.data_type == DataType::kFloat16 ? 2.0 : 1.0;
+        const double d = 1.01 * kUnitRoundoff * m + std::max(half_spacing(DataType::kFloat32, v),
+                                                             narrowing * half_spacing(desc_.output.data_type, v));
+        // A non-finite intermediate is itself only (NaN included: `t != v` would skip it too).
+        const std::vector<double> intermediates = std::isfinite(v) ? std::vector<double>{v - d, v, v + d}
+                                                                   : std::vector<double>{v};
+        for (double t : intermediates) {
             const double gt = apply(g, t);
             band->add(gt, g.error_scale && std::isfinite(gt) ? g.error_scale(std::span<const double>(&t, 1), gt, fused_)
                                                              : 0.0);
+            // The activation's own second right value (its float32 formula overflowing: PARAMETRIC_SOFTPLUS of
+            // -2.9e38 gives -inf, lavapipe campaign seed 20261201 ADD1 #231), as where it is not fused.
+            if (g.alternative) band->add(g.alternative(std::span<const double>(&t, 1), fused_), 0.0);
         }
         return y;
     }
 
     double apply(const FunctionMath& g, double t) const { return g.exact(std::span<const double>(&t, 1), fused_); }
 
+    // The arguments as a semantics deviation model reads them (engine.h: kModel*); `given` itself otherwise.
+    std::span<const double> model_arguments(std::span<const double> given, std::vector<double>& modelled) const {
+        if ((log_denormal_as_normal_ && models::log_denormal_as_normal(given, modelled)) ||
+            (atan_nan_as_one_ && models::atan_nan_as_one(given, modelled)))
+            return modelled;
+        return given;
+    }
+
+    double pow_exp2_log2(std::span<const double> args) const {
+        return models::pow_exp2_log2(args[0], args.size() > 1 ? args[1] : double(desc_.attribute("Exponent")->float_value));
+    }
+
+    // ASINH as its formula in float32: the band spans the candidates, the nominal value is the nearest root's.
+    double asinh_formula(std::span<const double> args, Band* band) const {
+        const std::array<double, 3> w = models::asinh_float32_formula(args[0]);
+        if (band)
+            for (double v : w) band->add(v, std::isfinite(v) ? models::kAsinhCoarseFactor * (16 * std::fabs(v) + 16) : 0.0);
+        return w[1];
+    }
+
     const ElementWiseDesc& desc_;
     const bool scale_second_;
+    const bool pow_exp2_log2_;
+    const bool log_denormal_as_normal_;
+    const bool asinh_formula_;
+    const bool atan_nan_as_one_;
     ElementWiseDesc fused_;
     std::vector<bool> input_float32_;
 };
@@ -226,7 +281,8 @@ void store(HostTensor& out, uint64_t i, double v) {
 // Fills one element's exact value and scale from its band. Integer outputs: the band's values round to one integer
 // (exact) or straddle a tie (the tie point, so that both neighbours and only they pass). `others` receives an
 // overflowing FLOAT16 result's round-toward-zero value.
-void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band, DataType type, OtherValues& others) {
+void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band, DataType type, OtherValues& others,
+                bool truncation = false) {
     double low = band.low, high = band.high;
     if (is_integer(type)) {
         // Integer outputs hold no NaN or infinity: infinities saturate; a NaN's conversion to an integer is left
@@ -237,6 +293,9 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
     } else if (!band.any_finite) {
         exact.exact[i] = nominal;
         exact.scale[i] = 0;
+        // Both infinities (POW of -0 to an odd negative power: pow's -inf, powr's +inf): the other one is right too.
+        if (band.any_positive_infinity && band.any_negative_infinity)
+            add_other_value(others, nominal > 0 ? -kInfinity : kInfinity);
         return;
     }
     const bool nonfinite = band.any_nan || band.any_positive_infinity || band.any_negative_infinity;
@@ -271,10 +330,14 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
     // Integer output: the integers the band's values round to. The docs name no tie rule (QUANTIZE_LINEAR's
     // round()), so a band end exactly halfway between two integers accepts both of them.
     const auto is_tie = [](double v) { return std::isfinite(v) && v - std::floor(v) == 0.5; };
-    const double lo = std::clamp(is_tie(low) ? std::floor(low) : std::nearbyint(low), double(integer_min(type)),
-                                 double(integer_max(type)));
-    const double hi = std::clamp(is_tie(high) ? std::ceil(high) : std::nearbyint(high), double(integer_min(type)),
-                                 double(integer_max(type)));
+    double lo = is_tie(low) ? std::floor(low) : std::nearbyint(low);
+    double hi = is_tie(high) ? std::ceil(high) : std::nearbyint(high);
+    // A row whose float result may reach the integer output by truncation (FunctionMath::integer_by_truncation):
+    // the truncations of the band's values too (trunc is monotone: [trunc(low), trunc(high)]).
+    if (truncation && std::isfinite(low)) lo = std::min(lo, std::trunc(low));
+    if (truncation && std::isfinite(high)) hi = std::max(hi, std::trunc(high));
+    lo = std::clamp(lo, double(integer_min(type)), double(integer_max(type)));
+    hi = std::clamp(hi, double(integer_min(type)), double(integer_max(type)));
     // compare_to_exact accepts integers within 1 + c of the centre: c = (hi - lo) / 2 - 1/2 takes exactly lo..hi.
     exact.exact[i] = 0.5 * (lo + hi);
     exact.scale[i] = std::max(0.0, 0.5 * (hi - lo) - 0.5) / (1.01 * kUnitRoundoff);
@@ -282,6 +345,40 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
 
 Status run_lanes(const ElementWiseDesc& desc, std::span<const HostTensor* const> inputs, HostTensor& output,
                  const ReferenceContext& context);
+
+// A whole lane's other right result (FunctionMath::lane_alternative): its elements' indices and values.
+struct LaneAlternative {
+    std::vector<uint64_t> members;
+    std::vector<double> values;
+};
+
+// Adds the lanes' other results to ExactOutput::also_accepts: element i also passes when its whole lane equals its
+// alternative. The lane is read around `bits`, which AcceptsElement points into the whole logical output (element i
+// of a dense tensor: core/op.h), so one element's verdict can depend on its neighbours, as a one-hot lane's must
+// (accepting 0 or 1 per element would pass two 1s or none).
+void add_lane_alternatives(ExactOutput& exact, std::shared_ptr<std::vector<std::shared_ptr<const LaneAlternative>>> lanes,
+                           const TensorDesc& output) {
+    bool any = false;
+    for (const auto& l : *lanes) any |= l != nullptr;
+    if (!any) return;
+    TensorDesc one = output;
+    one.sizes = {1};
+    one.strides.reset();
+    exact.also_accepts = [lanes = std::move(lanes), one, before = std::move(exact.also_accepts)](
+                             uint64_t i, const std::byte* bits) {
+        if (before && before(i, bits)) return true;
+        if (i >= lanes->size() || !(*lanes)[i]) return false;
+        const LaneAlternative& lane = *(*lanes)[i];
+        HostTensor value(one);
+        const size_t bytes = value.element_bytes();
+        const std::byte* element0 = bits - i * bytes;
+        for (size_t m = 0; m < lane.members.size(); ++m) {
+            std::memcpy(value.element_ptr(0), element0 + lane.members[m] * bytes, bytes);
+            if (value.get_as_double(0) != lane.values[m]) return false;
+        }
+        return true;
+    };
+}
 
 // ExactOutput::also_accepts from the elements' other right values (none at all: left unset).
 void set_also_accepts(ExactOutput& exact, std::shared_ptr<std::vector<OtherValues>> others, const TensorDesc& output) {
@@ -344,6 +441,15 @@ Status run_reference(const ElementWiseDesc& desc, std::span<const HostTensor* co
         exact->absolute_floor = is_float(out_type) ? 0x1p-126 : 0;
     }
     const ElementEvaluator evaluator(desc, context.semantics);
+    // Semantics deviation models of the whole element (engine.h): NEGATE's and POW's results computed in 32 bits and
+    // saturated in narrower types; a FLOAT16 sum just beyond 65504 taken as an infinity.
+    const std::string& model = context.semantics.element_wise_model;
+    const bool narrow_saturates = model == kModelNarrowIntegersSaturate &&
+                                  (function.name == "ELEMENT_WISE_NEGATE" || function.name == "ELEMENT_WISE_ABS" ||
+                                   function.name == "ELEMENT_WISE_POW") &&
+                                  is_integer(out_type) && element_size_in_bits(out_type) < 32;
+    const DataType wide_type = is_signed_integer(out_type) ? DataType::kInt32 : DataType::kUint32;
+    const bool sum_overflows_early = model == kModelFloat16SumOverflowsEarly && out_type == DataType::kFloat16;
     auto others = std::make_shared<std::vector<OtherValues>>(exact && !integer_path ? count : 0, kNoOtherValues);
     context.pool.parallel_for(count, [&](uint64_t begin, uint64_t end) {
         std::vector<double> x(inputs.size());
@@ -352,7 +458,10 @@ Status run_reference(const ElementWiseDesc& desc, std::span<const HostTensor* co
             if (integer_path) {
                 for (size_t k = 0; k < inputs.size(); ++k)
                     xi[k] = inputs[k] ? integer_or_bits(*inputs[k], element_of(*inputs[k], i)) : 0;
-                const int64_t r = function.math->integer(xi, out_type, desc);
+                int64_t r = function.math->integer(xi, out_type, desc);
+                if (narrow_saturates)
+                    r = std::clamp<int64_t>(function.math->integer(xi, wide_type, desc), integer_min(out_type),
+                                            int64_t(integer_max(out_type)));
                 // Store the low bytes: the function returns the value in out_type's range (UINT64 as its bits).
                 std::memcpy(output.element_ptr(i), &r, output.element_bytes());
                 continue;
@@ -362,13 +471,18 @@ Status run_reference(const ElementWiseDesc& desc, std::span<const HostTensor* co
             Band band;
             OtherValues* element_others_or_null = exact ? &(*others)[i] : nullptr;
             const double v = evaluator.evaluate(x, exact ? &band : nullptr, element_others_or_null);
-            store(output, i, v);
+            // The model's own output is the infinity, so that the registry predicts the deviation where it applies.
+            const bool overflows_early = sum_overflows_early && std::isfinite(v) &&
+                                         std::fabs(double(float(v))) > 65504.0 &&
+                                         std::fabs(v) < overflow_threshold(DataType::kFloat16);
+            store(output, i, overflows_early ? std::copysign(kInfinity, v) : v);
             if (!exact) continue;
             OtherValues& element_others = *element_others_or_null;
             double values[2];
             const int n = evaluator.other_values(x, values);
             for (int k = 0; k < n; ++k) add_other_value(element_others, values[k]);
-            fill_exact(*exact, i, v, band, out_type, element_others);
+            if (overflows_early) add_other_value(element_others, std::copysign(kInfinity, v));
+            fill_exact(*exact, i, v, band, out_type, element_others, function.math->integer_by_truncation);
         }
     });
     if (exact && !integer_path) set_also_accepts(*exact, std::move(others), output.desc());
@@ -415,10 +529,20 @@ Status run_lanes(const ElementWiseDesc& desc, std::span<const HostTensor* const>
         exact->absolute_floor = 0x1p-126;
     }
     auto others = std::make_shared<std::vector<OtherValues>>(exact ? count : 0, kNoOtherValues);
+    // Per element, the other right result of its whole lane where that differs (FunctionMath::lane_alternative).
+    auto lane_others = std::make_shared<std::vector<std::shared_ptr<const LaneAlternative>>>(exact ? count : 0);
     const HostTensor& input = *inputs[0];
-    const LaneFunction lane_function = desc.function->math->lane;
+    // The row's semantics deviation model (engine.h) replaces the lane function; of FLOAT16 in half precision, as
+    // DirectML's half-precision-intermediates entries of these rows (unit roundoff 2^-11, halves below 2^-14 flushed),
+    // since one case's FLOAT16 lanes show both.
+    const bool lane_model = desc.function->math->deviation_lane &&
+                            context.semantics.element_wise_model == kModelLogSoftmaxSumFloor;
+    const double model_scale = lane_model && output.data_type() == DataType::kFloat16 ? 0x1p13 : 1.0;
+    if (exact && model_scale > 1) exact->absolute_floor = 0x1p-14;
+    const LaneFunction lane_function = lane_model ? desc.function->math->deviation_lane : desc.function->math->lane;
+    const LaneFunction lane_alternative = desc.function->math->lane_alternative;
     context.pool.parallel_for(lane_count, [&](uint64_t begin, uint64_t end) {
-        std::vector<double> values(lane_size), results(lane_size), scales(lane_size);
+        std::vector<double> values(lane_size), results(lane_size), scales(lane_size), other(lane_size);
         std::vector<uint32_t> outer(rank);
         for (uint64_t lane = begin; lane < end; ++lane) {
             unravel_index(lane, outer_sizes, outer.data());
@@ -426,17 +550,30 @@ Status run_lanes(const ElementWiseDesc& desc, std::span<const HostTensor* const>
             for (size_t d = 0; d < outer_sizes.size(); ++d) base += uint64_t(outer[d]) * outer_strides[d];
             for (uint64_t m = 0; m < lane_size; ++m) values[m] = input.get_as_double(base + member_offsets[m]);
             lane_function(values, results, scales);
+            if (exact && lane_alternative) {
+                lane_alternative(values, other, scales);
+                if (other != results) {
+                    auto alt = std::make_shared<LaneAlternative>();
+                    for (uint64_t m = 0; m < lane_size; ++m) alt->members.push_back(base + member_offsets[m]);
+                    alt->values = other;
+                    for (uint64_t i : alt->members) (*lane_others)[i] = alt;
+                }
+                lane_function(values, results, scales);  // `scales` again: the alternative's were written over it
+            }
             for (uint64_t m = 0; m < lane_size; ++m) {
                 const uint64_t i = base + member_offsets[m];
                 store(output, i, results[m]);
                 if (!exact) continue;
                 Band band;
-                band.add(results[m], scales[m]);
+                band.add(results[m], scales[m] * model_scale);
                 fill_exact(*exact, i, results[m], band, output.data_type(), (*others)[i]);
             }
         }
     }, std::max<uint64_t>(1, 4096 / std::max<uint64_t>(1, lane_size)));
-    if (exact) set_also_accepts(*exact, std::move(others), output.desc());
+    if (exact) {
+        set_also_accepts(*exact, std::move(others), output.desc());
+        add_lane_alternatives(*exact, std::move(lane_others), output.desc());
+    }
     return Status::ok();
 }
 

@@ -1,0 +1,78 @@
+// The family's bounds where a row carries a fused activation (ADD1's FusedActivation): the intermediate's legitimate
+// roundings and the activation's own right values reach the output, and planted errors still fail.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/op_registry.h"
+#include "ops/element_wise/family_testing.h"
+
+namespace dmltool::ops::element_wise {
+namespace {
+
+using nlohmann::json;
+
+// Whether output values `got` pass ADD1 of a and b (one element each) with `activation` fused.
+class Add1 {
+public:
+    Add1(DataType type, json activation, double a, double b) : registry_(make_builtin_registry()) {
+        json tensor = dmltool::testing::tensor_json(type, {1});
+        json desc = {{"ATensor", tensor}, {"BTensor", tensor}, {"OutputTensor", tensor}, {"FusedActivation", activation}};
+        op_ = registry_.find("ELEMENT_WISE_ADD1");
+        auto parsed = dmltool::testing::parse_desc(*op_, desc.dump());
+        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
+        desc_ = std::move(parsed).value();
+        inputs_ = {dmltool::testing::make_tensor(type, {1}, {a}), dmltool::testing::make_tensor(type, {1}, {b})};
+        judged_ = testing::reference_of(*op_, *desc_, {&inputs_[0], &inputs_[1]});
+    }
+    bool passes(double v) const {
+        const HostTensor got = testing::output_of(static_cast<const ElementWiseDesc&>(*desc_), [&](uint64_t) { return v; });
+        return testing::judge(judged_, got).verdict != Verdict::kFailed;
+    }
+
+private:
+    OpRegistry registry_;
+    const Op* op_ = nullptr;
+    std::unique_ptr<OpDesc> desc_;
+    std::vector<HostTensor> inputs_;
+    testing::Judged judged_;
+};
+
+json activation(const char* type, json attributes) {
+    return {{"type", std::string("DML_OPERATOR_") + type}, {"desc", attributes}};
+}
+
+// FLOAT16: the intermediate sum narrowed to half toward zero (a whole ulp of half) and then the activation's result
+// narrowed again (DirectML, random case seed 20261201 #6: -17309.07 gave -17280): up to two ulps toward zero pass,
+// three, or one away from zero, fail.
+TEST(ElementWiseFusedBound, Float16IntermediateMayBeNarrowedTowardZero) {
+    Add1 b(DataType::kFloat16, activation("ACTIVATION_LINEAR", {{"Alpha", 1.0}, {"Beta", 0.0}}), -17000, -309);
+    for (double v : {-17312.0, -17296.0, -17280.0}) EXPECT_TRUE(b.passes(v)) << v;
+    for (double v : {-17264.0, -17344.0}) EXPECT_FALSE(b.passes(v)) << v;
+}
+
+// A NaN intermediate (inf + -inf) into HARD_SIGMOID: its documented clamp order gives 1, the other order or saturate
+// 0 (dmltool's FLOAT16 kernel, lavapipe campaign seed 20261201 #28), NaN propagating; 0.5 fails.
+TEST(ElementWiseFusedBound, NanIntermediateTakesTheActivationsOtherValues) {
+    for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+        Add1 b(type, activation("ACTIVATION_HARD_SIGMOID", {{"Alpha", 0.4375}, {"Beta", 1.4375}}), INFINITY, -INFINITY);
+        for (double v : {1.0, 0.0, double(NAN)}) EXPECT_TRUE(b.passes(v)) << v;
+        for (double v : {0.5, 0.25}) EXPECT_FALSE(b.passes(v)) << v;
+    }
+}
+
+// The activation's float32 formula overflowing (PARAMETRIC_SOFTPLUS of a sum near -FLT_MAX: -inf, dmltool's kernel,
+// lavapipe campaign seed 20261201 #231: exact -2.91e38) is right as where it is not fused; a finite value far off
+// is not.
+TEST(ElementWiseFusedBound, ActivationsFloat32FormulaOverflowPasses) {
+    Add1 b(DataType::kFloat32, activation("ACTIVATION_PARAMETRIC_SOFTPLUS", {{"Alpha", -0.75}, {"Beta", -1.8125}}),
+           -1.2e38, -0.94e38);
+    const double exact = 0.75 * 1.8125 * double(float(-1.2e38) + float(-0.94e38));  // -2.9e38: finite in float32
+    EXPECT_TRUE(b.passes(exact)) << exact;
+    EXPECT_TRUE(b.passes(-INFINITY));
+    EXPECT_FALSE(b.passes(exact * 0.5));
+}
+
+}  // namespace
+}  // namespace dmltool::ops::element_wise
