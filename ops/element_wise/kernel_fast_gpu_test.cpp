@@ -15,6 +15,7 @@
 #include "gpu/half_opcode_probe.h"
 #include "ops/element_wise/family_testing.h"
 #include "ops/element_wise/kernel.h"
+#include "ops/element_wise/kernel_problem_testing.h"
 #include "tests/testing/gpu_testing.h"
 #include "tests/testing/op_testing.h"
 
@@ -31,40 +32,8 @@ bool device_has_exact_half_opcodes() {
     return exact;
 }
 
-// An Op that runs one ElementWiseProblem with given options on packed tensors.
-struct ProblemDesc : OpDesc {
-    ElementWiseProblem problem;
-    std::vector<TensorDesc> inputs;
-    TensorDesc output;
-    ElementWiseKernelOptions options;
-};
-
-class ProblemOp final : public Op {
-public:
-    std::string_view name() const override { return "ELEMENT_WISE_FAST_PATH_TEST"; }
-    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader&) const override { return unsupported("test op"); }
-    std::vector<TensorSlot> tensors(const OpDesc& desc) const override {
-        const auto& d = static_cast<const ProblemDesc&>(desc);
-        std::vector<TensorSlot> slots;
-        for (size_t i = 0; i < d.inputs.size(); ++i) slots.push_back({"Input" + std::to_string(i), "InputTensor", TensorRole::kInput, &d.inputs[i]});
-        slots.push_back({"OutputTensor", "OutputTensor", TensorRole::kOutput, &d.output});
-        return slots;
-    }
-    const FeatureLevelTable& feature_levels() const override { return table_; }
-    Status run_reference(const OpDesc&, std::span<const HostTensor* const>, std::span<HostTensor* const>,
-                         const ReferenceContext&) const override {
-        return unsupported("test op");
-    }
-    Tolerance default_tolerance(const OpDesc&, size_t) const override { return {}; }
-    WorkEstimate work(const OpDesc&) const override { return {}; }
-    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
-        const auto& d = static_cast<const ProblemDesc&>(desc);
-        return plan_element_wise_problem(d.problem, d.options);
-    }
-
-private:
-    FeatureLevelTable table_;
-};
+using problem_testing::ProblemDesc;
+using ProblemOp = problem_testing::KernelProblemOp;
 
 TensorDesc packed_desc(DataType type, const Dims& sizes) {
     TensorDesc desc;
