@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/plan_replacing_op.h"
 #include "gpu/half_opcode_probe.h"
 #include "ops/element_wise/desc.h"
 #include "ops/element_wise/softmax_kernel.h"
@@ -32,29 +33,11 @@ using dmltool::testing::tensor_json;
 using nlohmann::json;
 
 // The real operator, its GPU plan made with other kernel options (the paths the default heuristic rarely takes).
-class OptionsOp final : public Op {
-public:
-    OptionsOp(const Op& real, SoftmaxKernelOptions options) : real_(real), options_(options) {}
-    std::string_view name() const override { return real_.name(); }
-    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const override { return real_.parse(desc); }
-    std::vector<TensorSlot> tensors(const OpDesc& desc) const override { return real_.tensors(desc); }
-    const FeatureLevelTable& feature_levels() const override { return real_.feature_levels(); }
-    Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
-                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
-        return real_.run_reference(desc, inputs, outputs, context);
-    }
-    Tolerance default_tolerance(const OpDesc& desc, size_t output) const override {
-        return real_.default_tolerance(desc, output);
-    }
-    WorkEstimate work(const OpDesc& desc) const override { return real_.work(desc); }
-    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions&) const override {
-        return plan_softmax(static_cast<const ElementWiseDesc&>(desc), options_);
-    }
-
-private:
-    const Op& real_;
-    SoftmaxKernelOptions options_;
-};
+dmltool::testing::PlanReplacingOp OptionsOp(const Op& real, SoftmaxKernelOptions options) {
+    return {real, [options](const Op&, const OpDesc& desc, const SemanticsOptions&) {
+                return plan_softmax(static_cast<const ElementWiseDesc&>(desc), options);
+            }};
+}
 
 json desc_json(DataType type, const Dims& sizes, std::optional<std::vector<uint32_t>> axes,
                std::optional<Dims> in_strides = std::nullopt, std::optional<Dims> out_strides = std::nullopt) {
@@ -220,7 +203,7 @@ TEST(SoftmaxGpu, HardmaxTiesAndNanRules) {
     };
     const Op& op = builtin_op("ACTIVATION_HARDMAX1");
     const SoftmaxKernelOptions looped{.threads_per_group = 4, .max_chunks_per_thread = 1, .vectorize = false};
-    const OptionsOp looped_op(op, looped);
+    const auto looped_op = OptionsOp(op, looped);
     for (DataType type : kTypes)
         for (uint32_t length : {8u, 6u}) {
             std::vector<double> values;
@@ -265,7 +248,7 @@ TEST(SoftmaxGpu, SingleElementLoopedAndMultiViewPaths) {
     uint64_t seed = 900;
     for (const char* name : kAxesOps)
         for (size_t v = 0; v < std::size(variants); ++v) {
-            const OptionsOp op(builtin_op(name), variants[v]);
+            const auto op = OptionsOp(builtin_op(name), variants[v]);
             for (DataType type : kTypes) {
                 const std::string what = "variant" + std::to_string(v);
                 const Dims last = {6, 200};
@@ -318,7 +301,7 @@ TEST(SoftmaxGpu, NativeHalfVariant) {
                 v.resize(3 * 40, 1.5);
                 return v;
             }()) : random_tensor(DataType::kFloat16, sizes, ++seed, -8, 8);
-            const OptionsOp native(op, {.native_half = true});
+            const auto native = OptionsOp(op, {.native_half = true});
             expect_passes(native, tag(name, DataType::kFloat16, "native_half_" + std::to_string(sizes[1])), desc, input);
             const std::vector<const HostTensor*> inputs = {&input};
             auto heuristic = testing::test_gpu_backend(nullptr)->execute(op, **parsed, inputs, nullptr);
@@ -346,7 +329,7 @@ TEST(SoftmaxGpu, DispatchGridOfTwoDimensions) {
     const Dims sizes = {65537, 8};
     const HostTensor input = random_tensor(DataType::kFloat32, sizes, 1500, -8, 8);
     for (size_t v = 0; v < std::size(variants); ++v) {
-        const OptionsOp op(builtin_op("ACTIVATION_SOFTMAX1"), variants[v]);
+        const auto op = OptionsOp(builtin_op("ACTIVATION_SOFTMAX1"), variants[v]);
         const json desc = desc_json(DataType::kFloat32, sizes, std::vector<uint32_t>{1});
         auto parsed = dmltool::testing::parse_desc(op, desc.dump());
         ASSERT_TRUE(parsed.is_ok());

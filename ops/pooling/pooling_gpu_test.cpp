@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/plan_replacing_op.h"
 #include "ops/pooling/kernel.h"
 #include "ops/pooling/pooling.h"
 #include "tests/testing/gpu_testing.h"
@@ -27,34 +28,14 @@ using dmltool::testing::run_differential;
 using nlohmann::json;
 
 // The operator with a bug planted in its GPU plan's root constants; everything else is the real operator's.
-class PlantedOp final : public Op {
-public:
-    PlantedOp(const Op& real, std::function<void(std::vector<uint32_t>&)> plant) : real_(real), plant_(std::move(plant)) {}
-    std::string_view name() const override { return real_.name(); }
-    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const override { return real_.parse(desc); }
-    std::vector<TensorSlot> tensors(const OpDesc& desc) const override { return real_.tensors(desc); }
-    const FeatureLevelTable& feature_levels() const override { return real_.feature_levels(); }
-    Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
-                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
-        return real_.run_reference(desc, inputs, outputs, context);
-    }
-    Tolerance default_tolerance(const OpDesc& desc, size_t output) const override {
-        return real_.default_tolerance(desc, output);
-    }
-    Status check_input_values(const OpDesc& desc, std::span<const HostTensor* const> inputs) const override {
-        return real_.check_input_values(desc, inputs);
-    }
-    WorkEstimate work(const OpDesc& desc) const override { return real_.work(desc); }
-    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions& semantics) const override {
-        DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, real_.plan_device(desc, semantics));
-        for (KernelDispatch& d : plan.dispatches) plant_(d.root_constants);
-        return plan;
-    }
-
-private:
-    const Op& real_;
-    std::function<void(std::vector<uint32_t>&)> plant_;
-};
+dmltool::testing::PlanReplacingOp PlantedOp(const Op& real, std::function<void(std::vector<uint32_t>&)> plant) {
+    return {real, [plant = std::move(plant)](const Op& op, const OpDesc& desc,
+                                             const SemanticsOptions& semantics) -> Result<DevicePlan> {
+                DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, op.plan_device(desc, semantics));
+                for (KernelDispatch& d : plan.dispatches) plant(d.root_constants);
+                return plan;
+            }};
+}
 
 struct Geometry {
     std::vector<uint32_t> window, strides, dilations, start, end;
@@ -277,7 +258,7 @@ TEST(PoolingGpu, PlantedBugsFail) {
         const DifferentialCase c = planted_case(p.kind, p.include_padding);
         const auto real = run_differential(op_of(p.kind), c);
         EXPECT_TRUE(real.passed) << p.bug << ": the real kernel fails: " << real.message;
-        const PlantedOp planted_op(op_of(p.kind), p.plant);
+        const auto planted_op = PlantedOp(op_of(p.kind), p.plant);
         DifferentialCase bad = c;
         bad.name += "/planted";
         EXPECT_FALSE(run_differential(planted_op, bad).passed) << p.bug << ": not caught";
