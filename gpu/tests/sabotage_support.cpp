@@ -50,13 +50,13 @@ const char* sabotage_name(Sabotage how) {
     return "?";
 }
 
-Result<DevicePlan> SabotagedOp::plan_device(const OpDesc& desc, const SemanticsOptions& semantics) const {
-    DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, real_.plan_device(desc, semantics));
+Result<DevicePlan> sabotaged_plan(const Op& real, Sabotage how, const OpDesc& desc, const SemanticsOptions& semantics) {
+    DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, real.plan_device(desc, semantics));
     // The sabotaged plan runs as sabotaged or not at all: not its unsabotaged integer-conversion twin.
     plan.without_half_opcodes.reset();
     std::vector<FlatTensor> outputs;
     FlatTensor first_input;
-    for (const TensorSlot& slot : real_.tensors(desc)) {
+    for (const TensorSlot& slot : real.tensors(desc)) {
         if (slot.role == TensorRole::kOutput) {
             if (slot.desc->strides) return internal_error(slot.name + ": sabotage needs packed outputs (no Strides)");
             outputs.push_back(flat(*slot.desc));
@@ -65,7 +65,7 @@ Result<DevicePlan> SabotagedOp::plan_device(const OpDesc& desc, const SemanticsO
         }
     }
     using Source = BufferBinding::Source;
-    switch (how_) {
+    switch (how) {
         case Sabotage::kNone: break;
         case Sabotage::kDropDispatches: plan.dispatches.clear(); break;
         case Sabotage::kWriteZeros: {

@@ -10,6 +10,7 @@
 #include "core/backend.h"
 #include "core/op.h"
 #include "gpu/gpu_backend.h"
+#include "tests/testing/plan_replacing_op.h"
 
 namespace dmltool::sabotage {
 
@@ -22,30 +23,16 @@ enum class Sabotage {
 };
 const char* sabotage_name(Sabotage how);
 
-// Delegates everything to `real` but plan_device, which applies the sabotage. Outputs must be packed (the
-// sabotage kernels address them as flat arrays).
-class SabotagedOp final : public Op {
-public:
-    SabotagedOp(const Op& real, Sabotage how) : real_(real), how_(how) {}
+// The real operator's plan with the sabotage applied. Outputs must be packed (the sabotage kernels address them as
+// flat arrays).
+Result<DevicePlan> sabotaged_plan(const Op& real, Sabotage how, const OpDesc& desc, const SemanticsOptions& semantics);
 
-    std::string_view name() const override { return real_.name(); }
-    Result<std::unique_ptr<OpDesc>> parse(JsonObjectReader& desc) const override { return real_.parse(desc); }
-    std::vector<TensorSlot> tensors(const OpDesc& desc) const override { return real_.tensors(desc); }
-    const FeatureLevelTable& feature_levels() const override { return real_.feature_levels(); }
-    Status run_reference(const OpDesc& desc, std::span<const HostTensor* const> inputs,
-                         std::span<HostTensor* const> outputs, const ReferenceContext& context) const override {
-        return real_.run_reference(desc, inputs, outputs, context);
-    }
-    Tolerance default_tolerance(const OpDesc& desc, size_t output_index) const override {
-        return real_.default_tolerance(desc, output_index);
-    }
-    WorkEstimate work(const OpDesc& desc) const override { return real_.work(desc); }
-    Result<DevicePlan> plan_device(const OpDesc& desc, const SemanticsOptions& semantics) const override;
-
-private:
-    const Op& real_;
-    Sabotage how_;
-};
+// `real` in everything but plan_device, which is sabotaged_plan.
+inline testing::PlanReplacingOp SabotagedOp(const Op& real, Sabotage how) {
+    return {real, [how](const Op& op, const OpDesc& desc, const SemanticsOptions& semantics) {
+                return sabotaged_plan(op, how, desc, semantics);
+            }};
+}
 
 // Runs each case's operator as a SabotagedOp on the real GpuBackend.
 class SabotagingBackend final : public Backend {
