@@ -14,6 +14,7 @@
 #include <cstring>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "ops/element_wise/engine.h"
@@ -71,6 +72,27 @@ void add_other_value(OtherValues& others, double v) {
         }
 }
 
+// One element's arguments (at most 8 inputs: QUANTIZED_LINEAR_ADD), on the stack: a heap allocation per element
+// serializes the reference's threads on the allocator's lock wherever that lock is global (MinGW's malloc under
+// Wine: on the H200 machine's 16 threads an 8M-element IDENTITY took 55 s instead of about 1 s, 2026-11-29).
+class Arguments {
+public:
+    explicit Arguments(std::span<const double> x) : size_(std::min(x.size(), kCapacity)) {
+        std::copy_n(x.begin(), size_, values_.begin());
+    }
+    double& operator[](size_t i) { return values_[i]; }
+    double operator[](size_t i) const { return values_[i]; }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    operator std::span<const double>() const { return {values_.data(), size_}; }
+
+    static constexpr size_t kCapacity = 8;  // QUANTIZED_LINEAR_ADD: A, B and their scales and zero points, the output's
+
+private:
+    std::array<double, kCapacity> values_{};
+    size_t size_;
+};
+
 struct Band {
     double low = kInfinity, high = -kInfinity;
     bool any_nan = false, any_positive_infinity = false, any_negative_infinity = false, any_finite = false;
@@ -116,7 +138,7 @@ public:
     // The nominal value (what the reference writes) and the band of accepted values; `others` (optional) receives
     // discrete other right values.
     double evaluate(std::span<const double> x, Band* band, OtherValues* others = nullptr) const {
-        std::vector<double> args(x.begin(), x.end());
+        Arguments args(x);
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
         if (sb && scale_second_ && args.size() > 1) args[1] = double(sb->scale) * args[1] + double(sb->bias);
@@ -127,7 +149,7 @@ public:
         if (sb && !args.empty() && std::isfinite(args[0])) {
             const double spread = 1.01 * kUnitRoundoff * (std::fabs(double(sb->scale) * x[0]) + std::fabs(args[0]));
             if (spread > 0) {
-                std::vector<double> moved = args;
+                Arguments moved = args;
                 for (double sign : {-1.0, 1.0}) {
                     moved[0] = args[0] + sign * spread;
                     finish(moved, band);
@@ -146,7 +168,7 @@ public:
                 const double spread = 1.01 * kUnitRoundoff * (std::fabs(product) + std::fabs(args[k]));
                 for (double v : {product, args[k]}) {
                     if (!std::isfinite(v) || std::fabs(v) + spread < kFloat32Overflow) continue;
-                    std::vector<double> overflowed = args;
+                    Arguments overflowed = args;
                     overflowed[k] = std::copysign(kInfinity, v);
                     const double result = finish(overflowed, nullptr);
                     if (std::isinf(result) && others) add_other_value(*others, result);
@@ -157,7 +179,7 @@ public:
         // D3D lets float32 arithmetic flush denormal inputs to (sign-preserving) zero.
         for (size_t k = 0; k < x.size(); ++k) {
             if (!input_float32_[k] || !is_float32_denormal(x[k])) continue;
-            std::vector<double> flushed(x.begin(), x.end());
+            Arguments flushed(x);
             flushed[k] = std::copysign(0.0, x[k]);
             if (sb && k == 0) flushed[0] = double(sb->bias);
             if (sb && scale_second_ && flushed.size() > 1)
@@ -173,7 +195,7 @@ public:
     // FLOAT16 of inf + -inf, lavapipe campaign seed 20261201 #28), the row's own being no output there.
     int other_values(std::span<const double> x, double* out) const {
         const FunctionMath& math = *desc_.function->math;
-        std::vector<double> args(x.begin(), x.end());
+        Arguments args(x);
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
         if (sb && scale_second_ && args.size() > 1) args[1] = double(sb->scale) * args[1] + double(sb->bias);
@@ -218,8 +240,8 @@ private:
         const double d = 1.01 * kUnitRoundoff * m + std::max(half_spacing(DataType::kFloat32, v),
                                                              narrowing * half_spacing(desc_.output.data_type, v));
         // A non-finite intermediate is itself only (NaN included: `t != v` would skip it too).
-        const std::vector<double> intermediates = std::isfinite(v) ? std::vector<double>{v - d, v, v + d}
-                                                                   : std::vector<double>{v};
+        const double around[3] = {v - d, v, v + d};
+        const auto intermediates = std::isfinite(v) ? std::span<const double>(around) : std::span<const double>(&v, 1);
         for (double t : intermediates) {
             const double gt = apply(g, t);
             band->add(gt, g.error_scale && std::isfinite(gt) ? g.error_scale(std::span<const double>(&t, 1), gt, fused_)
@@ -429,6 +451,9 @@ Status run_reference(const ElementWiseDesc& desc, std::span<const HostTensor* co
     if (!function.math || (!function.math->exact && !function.math->integer && !function.math->lane))
         return internal_error(std::string(function.name) + ": no reference function");
     if (function.math->lane) return run_lanes(desc, inputs, output, context);
+    if (inputs.size() > Arguments::kCapacity)
+        return internal_error(std::string(function.name) + ": " + std::to_string(inputs.size()) +
+                              " inputs, more than the reference's " + std::to_string(Arguments::kCapacity));
     const uint64_t count = output.element_count();
     const DataType out_type = output.data_type();
     ExactOutput* exact = context.exact_outputs ? &context.exact_outputs->at(0) : nullptr;
