@@ -300,6 +300,12 @@ int run_cli(int argc, char** argv) {
                       "use 5 or more for runs that `compare` judges separately on a shared machine "
                       "(docs/compare-gate.md; default 1)")
         ->check(CLI::Range(1u, 1000u));
+    std::string bench_processes = "1";
+    bench->add_option("--processes", bench_processes,
+                      "Run the bench in N fresh processes, one after another, each over every case in its own random "
+                      "order, and merge them into one --report-json: a process can run a case in one of a few speeds "
+                      "for its whole life, and `compare` judges each process as one observation (5 for CI gates of "
+                      "separate runs and history, docs/compare-gate.md; default 1, at most 64)");
     bench->add_option_function<std::string>(
              "--cache", [&](const std::string& mode) { bench_options.cache_cold = mode == "cold"; },
              "hot (default: back-to-back batches) or cold: flush the caches before every sample (one execution per "
@@ -610,6 +616,13 @@ int run_cli(int argc, char** argv) {
                                extra + "' beside it");
         bench_options.benchmark_args.push_back(extra);
     }
+    const unsigned processes = bench_processes.find_first_not_of("0123456789") == std::string::npos &&
+                                       !bench_processes.empty() && bench_processes.size() <= 2
+                                   ? unsigned(std::stoul(bench_processes))
+                                   : 0;
+    if (processes < 1 || processes > 64)
+        return usage_error("--processes: expected a whole number of processes from 1 to 64, found '" + bench_processes + "'");
+    if (processes > 1) return bench_processes_command(bench_options, processes, std::vector<std::string>(argv, argv + argc));
     return bench_command(bench_options, registry);
 }
 
