@@ -11,6 +11,7 @@
 
 #include "bench/report.h"
 #include "bench/report_files.h"
+#include "gate/compare_processes.h"
 #include "gate/probes.h"
 
 namespace dmltool::app {
@@ -173,6 +174,33 @@ Result<BenchRun> load_bench_run(const std::string& path) {
             if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
                 return bad_field(path, pointer + "/samples/" + std::to_string(s), "a positive number of seconds", &v);
             rc.samples.push_back(v.get<double>());
+        }
+        // bench --processes N (bench/process_merge.h): optional, older reports and runs of one process have none.
+        const auto processes = c.find("processes");
+        if (processes != c.end()) {
+            if (!processes->is_array())
+                return bad_field(path, pointer + "/processes", "an array of processes", &*processes);
+            for (size_t p = 0; p < processes->size(); ++p) {
+                const json& pc = (*processes)[p];
+                const std::string at = pointer + "/processes/" + std::to_string(p);
+                const auto ps = pc.is_object() ? pc.find("samples") : pc.end();
+                if (!pc.is_object() || ps == pc.end() || !ps->is_array() || ps->empty())
+                    return bad_field(path, at + "/samples", "a non-empty array of seconds", ps == pc.end() ? nullptr : &*ps);
+                std::vector<double> process_samples;
+                for (size_t s = 0; s < ps->size(); ++s) {
+                    const json& v = (*ps)[s];
+                    if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+                        return bad_field(path, at + "/samples/" + std::to_string(s), "a positive number of seconds", &v);
+                    process_samples.push_back(v.get<double>());
+                }
+                rc.processes.push_back(std::move(process_samples));
+                rc.process_probes.emplace_back();
+                for (const char* key : {"probe_before_bytes_per_second", "probe_after_bytes_per_second"}) {
+                    const auto v = pc.find(key);
+                    if (v != pc.end() && v->is_number() && v->get<double>() > 0)
+                        rc.process_probes.back().push_back(v->get<double>());
+                }
+            }
         }
         run.cases.push_back(std::move(rc));
     }
@@ -372,6 +400,8 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
     // Drift: how much slower the machine was in the new run than in the base run, per backend, by their probes.
     const auto base_probes = run_probes(base), next_probes = run_probes(next);
     std::map<std::pair<std::string, bool>, MachineDrift> drifts;  // backend, compute-bound
+    size_t by_processes = 0, by_samples_with_processes = 0;
+    std::map<std::string, MachineDrift> process_drifts;  // by backend
     for (const RunCase& c : base.cases) {
         const auto key = std::make_pair(c.backend, c.compute_bound);
         if (drifts.count(key)) continue;
@@ -398,9 +428,45 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
             continue;
         }
         matched[found->first] = true;
-        out.cases.push_back(compare_case(c, *found->second, options, drifts[{c.backend, c.compute_bound}]));
+        const MachineDrift& drift = drifts[{c.backend, c.compute_bound}];
+        if (judged_by_processes(c, *found->second)) {
+            // The drift between the runs by their processes' probes (gate/compare_processes.h), once per backend.
+            auto known = process_drifts.find(c.backend);
+            if (known == process_drifts.end()) {
+                known = process_drifts.emplace(c.backend, drift_by_processes(base, next, c.backend)).first;
+                if (known->second.measured) {
+                    char line[300];
+                    std::snprintf(line, sizeof line, "drift on %s for the cases judged by processes: the new run's %s "
+                                  "were %.1f%% %s (standard error %.1f%%)", c.backend.c_str(),
+                                  known->second.source.c_str(), 100 * std::fabs(known->second.drift),
+                                  known->second.drift >= 0 ? "slower" : "faster", 100 * std::expm1(known->second.log_noise));
+                    out.notes.push_back(line);
+                }
+            }
+            out.cases.push_back(compare_case_by_processes(c, *found->second, options,
+                                                          known->second.measured ? known->second : drift));
+            ++by_processes;
+        } else {
+            out.cases.push_back(compare_case(c, *found->second, options, drift));
+            by_samples_with_processes += !c.processes.empty() || !found->second->processes.empty();
+        }
     }
     adjust_and_judge(out.cases, options);
+    finish_process_cases(out.cases, options);
+    char text[300];
+    if (by_processes) {
+        std::snprintf(text, sizeof text, "%zu case(s) judged by processes (bench --processes: each process's median one "
+                      "observation; the more precise of the fast mode and Mann-Whitney; SAME only when equivalent)",
+                      by_processes);
+        out.notes.push_back(text);
+    }
+    if (by_processes < out.cases.size()) {
+        std::snprintf(text, sizeof text, "%zu case(s) judged by their samples: a report has fewer than %zu processes of "
+                      "them%s, so a process's speed mode cannot be told from a change of the code (bench --processes 5)",
+                      out.cases.size() - by_processes, kMinProcesses,
+                      by_samples_with_processes ? "" : " (one process per run)");
+        out.notes.push_back(text);
+    }
     for (const RunCase& c : next.cases)
         if (!matched.count({c.name, c.backend})) out.only_in_new.push_back(c.name + " [" + c.backend + "]");
     if (out.cases.empty())

@@ -49,9 +49,9 @@ void judge_against_history(CaseComparison& c, const CompareOptions& options) {
     widened.threshold = history_threshold(c, options);
     assign_verdict(c, widened);
     char text[160];
-    std::snprintf(text, sizeof text, " [history: %zu runs, spread %.1f%%, threshold max(%.1f%%, %g x spread) = %.1f%%]",
+    std::snprintf(text, sizeof text, " [history: %zu runs, spread %.1f%%, threshold max(%.1f%%, %g x spread) = %.1f%%%s]",
                   c.history_runs, 100 * std::expm1(c.run_spread), 100 * options.threshold, kHistorySpreadK,
-                  100 * widened.threshold);
+                  100 * widened.threshold, c.processes ? "; the new run's median and noise from its processes" : "");
     c.reason += text;
 }
 
@@ -73,6 +73,25 @@ CaseComparison compare_with_runs(const std::vector<double>& run_medians, const R
     c.base.median = std::exp(log_stats.mean);
     c.next = summarize_samples(next.samples);
     c.next_converged = next.converged;
+    // A run of several processes (bench --processes) is one observation like the history's runs: the median of its
+    // processes' medians (as bench stores it), and its own noise is how far its processes spread, not how precisely
+    // each process measured its own speed mode. The spread as a robust standard error of that median: 1.2533 x
+    // 1.4826 x the median absolute deviation of the log process medians / sqrt(processes), so that one process in a
+    // slow mode (a wide range) does not make a run of five NOISY.
+    const bool by_processes = next.processes.size() >= kMinHistoryRuns;
+    if (by_processes) {
+        std::vector<double> medians, logs_of_next;
+        for (const std::vector<double>& samples : next.processes) {
+            medians.push_back(summarize_samples(samples).median);
+            logs_of_next.push_back(std::log(medians.back()));
+        }
+        const double center = summarize_samples(logs_of_next).median;
+        std::vector<double> deviations;
+        for (double v : logs_of_next) deviations.push_back(std::fabs(v - center));
+        c.next.median = std::exp(center);
+        c.next.noise = 1.2533 * 1.4826 * summarize_samples(deviations).median / std::sqrt(double(medians.size()));
+        c.processes = medians.size();
+    }
     c.change = c.raw_change = c.next.median / c.base.median - 1;
     const double n = double(run_medians.size());
     const double distance = std::log(c.next.median) - log_stats.mean;
@@ -85,7 +104,7 @@ CaseComparison compare_with_runs(const std::vector<double>& run_medians, const R
     c.change_noise = c.next.noise;
     const double noise_limit = history_threshold(c, options) / 2;
     char text[160];
-    if (!next.converged) {
+    if (!next.converged && !by_processes) {  // processes: their spread is the noise, whatever each one reached
         c.noisy_reason = "new run did not converge";
     } else if (!(c.next.noise <= noise_limit)) {
         std::snprintf(text, sizeof text, "new run's noise %.2f%% above threshold/2 = %.2f%%", 100 * c.next.noise,
