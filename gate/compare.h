@@ -99,6 +99,7 @@ struct CaseComparison {
     double drift = 0;           // separate runs: the machine's slowdown between them (probes: new/base time - 1)
     bool drift_measured = false;  // separate runs: both runs had a probe of this case's kind (gate/probes.h)
     double drift_log_noise = 0;   //   the probes' own spread (log), which the change must also exceed
+    bool drift_is_estimate = false;  //   drift_log_noise is the drift's standard error (runs of several processes)
     std::string drift_source;     //   which probe
     double raw_change = 0;      // the change before the drift was removed (= change unless --normalize-by-probes)
     bool has_fast_end = false;  // separate runs: the fast end of the samples is checked too (see the top of this file)

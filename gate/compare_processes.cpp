@@ -95,6 +95,7 @@ MachineDrift drift_by_processes(const BenchRun& base, const BenchRun& next, cons
     d.drift = std::exp(base_center - next_center) - 1;  // rates: a time is 1 / rate
     d.log_noise = std::hypot(base_se, next_se);
     d.source = "copy probes (median of each process's)";
+    d.standard_error = true;
     return d;
 }
 

@@ -175,6 +175,33 @@ TEST(CompareProcesses, FewerThanThreeProcessesAreJudgedBySamplesAndTheNotesSaySo
     EXPECT_TRUE(said);
 }
 
+// Every process probed the copy rate `rates[p]` (GB/s) around the case.
+RunCase with_probes(RunCase c, const std::vector<double>& rates) {
+    for (double r : rates) c.process_probes.push_back({r * 1e9, r * 1e9});
+    return c;
+}
+
+TEST(CompareProcesses, TheProbesDriftVetoesByTheDriftsBoundNotTheProbesSpread) {
+    const CompareOptions options;
+    BenchRun base, next;
+    // Measured 2026-11-29 with a busy loop beside: the per-process probe medians of one run spread 18-28 GB/s, and
+    // as a spread that vetoed a planted 1.5x on every case. The machine was faster in the new run (24 -> 28 GB/s):
+    // nothing there explains a slower case.
+    base.cases = {with_probes(case_of_processes({1.0, 1.0, 1.01, 0.99, 1.0}), {18, 24, 28, 20, 26})};
+    next.cases = {with_probes(case_of_processes({1.5, 1.5, 1.51, 1.49, 1.5}), {26, 28, 30, 27, 29})};
+    auto c = compare_runs(base, next, options);
+    ASSERT_TRUE(c.is_ok());
+    EXPECT_EQ(c->cases[0].verdict, Verdict::kSlower) << c->cases[0].reason;
+    EXPECT_TRUE(c->cases[0].drift_is_estimate);
+    // A machine 30% slower in the new run by steady probes explains a case +33% (a case judged by processes may feel
+    // the drift once, plus the threshold).
+    next.cases = {with_probes(case_of_processes({1.33, 1.33, 1.34, 1.32, 1.33}), {18.5, 18.4, 18.6, 18.5, 18.5})};
+    base.cases = {with_probes(case_of_processes({1.0, 1.0, 1.01, 0.99, 1.0}), {24, 24.1, 23.9, 24, 24})};
+    c = compare_runs(base, next, options);
+    EXPECT_EQ(c->cases[0].verdict, Verdict::kNoisy) << c->cases[0].reason;
+    EXPECT_NE(c->cases[0].reason.find("standard error"), std::string::npos) << c->cases[0].reason;
+}
+
 TEST(HistoryRuns, ANewRunOfSeveralProcessesIsTheMedianOfItsProcesses) {
     const CompareOptions options;
     const std::vector<double> history = {10e-6, 10.2e-6, 9.8e-6, 10.1e-6, 9.9e-6};
