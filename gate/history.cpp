@@ -48,6 +48,19 @@ void judge_against_history(CaseComparison& c, const CompareOptions& options) {
     CompareOptions widened = options;
     widened.threshold = history_threshold(c, options);
     assign_verdict(c, widened);
+    // Not significant is not the same: a SAME stands only where the change is shown within the (widened)
+    // threshold, its 90% interval (change +- 1.645 x the new run's noise) inside it; a change beyond the threshold
+    // that the history's spread leaves insignificant is undecided. Before, a planted 1.5x read "SAME +78.6%, not
+    // significant" against a 5-run history spread 15% (threshold 52.8%), exit 0 (gate_rates, 2026-11-29).
+    const double within = std::log1p(widened.threshold), change_log = std::log1p(c.change);
+    if (c.verdict == Verdict::kSame && !(std::fabs(change_log) + 1.645 * c.change_noise < within)) {
+        char reason[300];
+        std::snprintf(reason, sizeof reason, "%s, and the change %+.1f%% (+/- %.1f%% at 90%%) is not within the "
+                      "threshold: the history cannot tell it from a regression (more runs of history, or compare --ab)",
+                      c.reason.c_str(), 100 * c.change, 100 * 1.645 * c.change_noise);
+        c.verdict = Verdict::kInconclusive;
+        c.reason = reason;
+    }
     char text[160];
     std::snprintf(text, sizeof text, " [history: %zu runs, spread %.1f%%, threshold max(%.1f%%, %g x spread) = %.1f%%%s]",
                   c.history_runs, 100 * std::expm1(c.run_spread), 100 * options.threshold, kHistorySpreadK,
