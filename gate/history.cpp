@@ -48,16 +48,18 @@ void judge_against_history(CaseComparison& c, const CompareOptions& options) {
     CompareOptions widened = options;
     widened.threshold = history_threshold(c, options);
     assign_verdict(c, widened);
-    // Not significant is not the same: a SAME stands only where the change is shown within the (widened)
-    // threshold, its 90% interval (change +- 1.645 x the new run's noise) inside it; a change beyond the threshold
-    // that the history's spread leaves insignificant is undecided. Before, a planted 1.5x read "SAME +78.6%, not
-    // significant" against a 5-run history spread 15% (threshold 52.8%), exit 0 (gate_rates, 2026-11-29).
-    const double within = std::log1p(widened.threshold), change_log = std::log1p(c.change);
+    // Not significant is not the same: a SAME stands only where the change is shown within --threshold, its 90%
+    // interval (change +- 1.645 x the new run's noise) inside +-threshold. The widened threshold (k x the spread)
+    // keeps a history's own wandering from reading SLOWER; it cannot make a change of that size the same. Before,
+    // planted 1.5x runs read "SAME +34% ... +79%, not significant" against 5-run histories spread 15-35%
+    // (thresholds 51-143%), exit 0 (gate_rates --busy-loop, 2026-11-29): such a history cannot tell a regression of
+    // the threshold's size from its wandering, and says so (exit 4).
+    const double within = std::log1p(options.threshold), change_log = std::log1p(c.change);
     if (c.verdict == Verdict::kSame && !(std::fabs(change_log) + 1.645 * c.change_noise < within)) {
         char reason[300];
-        std::snprintf(reason, sizeof reason, "%s, and the change %+.1f%% (+/- %.1f%% at 90%%) is not within the "
-                      "threshold: the history cannot tell it from a regression (more runs of history, or compare --ab)",
-                      c.reason.c_str(), 100 * c.change, 100 * 1.645 * c.change_noise);
+        std::snprintf(reason, sizeof reason, "%s, and the change %+.1f%% (+/- %.1f%% at 90%%) is not shown within "
+                      "%.1f%%: the history cannot tell it from a regression (more runs of history, or compare --ab)",
+                      c.reason.c_str(), 100 * c.change, 100 * 1.645 * c.change_noise, 100 * options.threshold);
         c.verdict = Verdict::kInconclusive;
         c.reason = reason;
     }
