@@ -327,9 +327,14 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
     const bool fast_end_moved = c.verdict == Verdict::kSlower ? c.fast_change > options.threshold
                                                               : c.fast_change < -options.threshold;
     if (c.has_fast_end && !fast_end_moved) {
-        std::snprintf(text, sizeof text, "the fastest tenth of the samples moved %+.1f%%, within %.1f%%: load from "
-                      "other work, not a change of every execution (would be %s at %+.1f%%)", 100 * c.fast_change,
-                      100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
+        if (c.history_runs && c.processes)  // gate/history.cpp: the new run's fast mode of processes
+            std::snprintf(text, sizeof text, "the fast mode of the new run's processes moved %+.1f%%, within %.1f%%: "
+                          "processes in a slow mode, not a change of every process (would be %s at %+.1f%%)",
+                          100 * c.fast_change, 100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
+        else
+            std::snprintf(text, sizeof text, "the fastest tenth of the samples moved %+.1f%%, within %.1f%%: load from "
+                          "other work, not a change of every execution (would be %s at %+.1f%%)", 100 * c.fast_change,
+                          100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
         c.verdict = Verdict::kNoisy;
         c.reason = text;
         return;

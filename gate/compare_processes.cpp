@@ -55,6 +55,10 @@ Analysis fast_mode_analysis(const std::vector<double>& base_logs, const std::vec
 
 }  // namespace
 
+double fast_mode_log_mean(const std::vector<double>& logs) {
+    return logs.empty() ? 0.0 : mean_of(fast_mode(logs));
+}
+
 double student_t_975(unsigned degrees) {
     double low = 1.9, high = 700;  // t(0.975, 1) = 12.7; bisection on the two-sided p = 0.05
     for (int i = 0; i < 100; ++i) {

@@ -57,6 +57,10 @@ MachineDrift drift_by_processes(const BenchRun& base, const BenchRun& next, cons
 // analysis.
 void finish_process_cases(std::vector<CaseComparison>& cases, const CompareOptions& options);
 
+// The mean log median of the fast mode of `logs` (log process medians: those within kProcessModeWidth of the
+// fastest). History uses it as a new run's fast end (gate/history.cpp).
+double fast_mode_log_mean(const std::vector<double>& logs);
+
 // The 97.5% quantile of Student's t with `degrees` degrees of freedom (bisection on student_t_two_sided_p).
 double student_t_975(unsigned degrees);
 

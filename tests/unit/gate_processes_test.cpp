@@ -216,6 +216,19 @@ TEST(HistoryRuns, ANewRunOfSeveralProcessesIsTheMedianOfItsProcesses) {
     EXPECT_NEAR(slower.change, 0.5, 0.02);
 }
 
+TEST(HistoryRuns, ARunWhoseMajorityOfProcessesRanSlowIsNotSlower) {
+    const CompareOptions options;
+    // A quiet history (spread 0.8%) and a same-build run with 3 of 5 processes in a 1.8x mode: its median moved +80%,
+    // its fast mode did not (gate_rates 2026-11-29: 3 of 20 same-build history gates SLOWER like this).
+    const std::vector<double> history = {10e-6, 10.1e-6, 9.9e-6, 10.05e-6, 9.95e-6};
+    const CaseComparison modes = compare_with_runs(history, case_of_processes({1.8, 1.0, 1.81, 1.79, 1.01}), options);
+    EXPECT_NE(modes.verdict, Verdict::kSlower) << modes.reason;
+    EXPECT_NE(modes.reason.find("fast mode"), std::string::npos) << modes.reason;
+    // Every process 1.3x slower is a change of the code.
+    const CaseComparison slower = compare_with_runs(history, case_of_processes({1.3, 2.0, 1.31, 1.29, 1.3}), options);
+    EXPECT_EQ(slower.verdict, Verdict::kSlower) << slower.reason;
+}
+
 nlohmann::json process_report(const std::vector<double>& samples, double probe, const std::string& order) {
     nlohmann::json a = {{"name", "a"}, {"backend", "cpu"}, {"seconds", samples[0]}, {"samples", samples},
                         {"converged", true}, {"executions_per_sample", 1}, {"bytes_per_second", 100.0 / samples[0]},
