@@ -72,6 +72,15 @@ Result<nlohmann::json> read_json(const std::string& path) {
 
 }  // namespace
 
+std::string parse_processes_option(const std::string& text, unsigned& processes) {
+    // At most 64: each process samples every case again, and past a few tens the runs cost more than they tell.
+    const bool digits = !text.empty() && text.size() <= 2 && text.find_first_not_of("0123456789") == std::string::npos;
+    const unsigned value = digits ? unsigned(std::stoul(text)) : 0;
+    if (value < 1 || value > 64) return "--processes: expected a whole number of processes from 1 to 64, found '" + text + "'";
+    processes = value;
+    return "";
+}
+
 int bench_processes_command(const BenchCommandOptions& options, unsigned processes,
                             const std::vector<std::string>& argv) {
     if (options.report_json_path.empty())

@@ -616,12 +616,8 @@ int run_cli(int argc, char** argv) {
                                extra + "' beside it");
         bench_options.benchmark_args.push_back(extra);
     }
-    const unsigned processes = bench_processes.find_first_not_of("0123456789") == std::string::npos &&
-                                       !bench_processes.empty() && bench_processes.size() <= 2
-                                   ? unsigned(std::stoul(bench_processes))
-                                   : 0;
-    if (processes < 1 || processes > 64)
-        return usage_error("--processes: expected a whole number of processes from 1 to 64, found '" + bench_processes + "'");
+    unsigned processes = 1;
+    if (auto e = parse_processes_option(bench_processes, processes); !e.empty()) return usage_error(e);
     if (processes > 1) return bench_processes_command(bench_options, processes, std::vector<std::string>(argv, argv + argc));
     return bench_command(bench_options, registry);
 }
