@@ -6,6 +6,8 @@ and a process that fails fails the bench with its message (never a partial repor
 """
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -72,6 +74,11 @@ def main():
         fail(f"a failing process: expected exit 2 naming process 1 and its message, found exit {r.returncode}", r.stderr)
     if os.path.exists(path):
         fail("a failing process left a merged report behind")
+    # The failed process's log is kept for the user (named in the message); this test removes what it made.
+    match = re.search(r"full output in (\S+)/process1\.log\)", lines[-1])
+    if not match or not os.path.isdir(match.group(1)):
+        fail("a failing process: the message names no kept log", lines[-1])
+    shutil.rmtree(match.group(1))
 
     # The merged report is the product: --processes without --report-json is refused, on one line.
     r = subprocess.run([dmltool, "bench", cases, *BENCH, "--processes", "2"], capture_output=True, text=True, env=env)
