@@ -561,21 +561,21 @@ Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& device
     dispatch.root_constants = std::move(constants);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     device_plan.dispatches.push_back(std::move(dispatch));
-    device_plan.needs_exact_half_opcodes |= spec.native_half;
+    if (spec.native_half) device_plan.require(DeviceCapability::kExactHalfOpcodes);
     return Status::ok();
 }
 
 Result<DevicePlan> plan_element_wise_problem(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
-    DevicePlan plan;
-    DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, plan, options));
-    if (plan.needs_exact_half_opcodes) {  // the twin a device without exact opcodes runs instead
-        ElementWiseKernelOptions portable_options = options;
-        portable_options.native_half = false;
-        DevicePlan portable;
-        DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, portable, portable_options));
-        plan.without_half_opcodes = std::make_shared<const DevicePlan>(std::move(portable));
-    }
-    return plan;
+    // The plan with what the options allow, then its twin with the integer half conversions, which the backend runs
+    // where the device's opcodes are not exact.
+    const DeviceCapabilities wanted = options.native_half ? uint32_t(DeviceCapability::kExactHalfOpcodes) : 0;
+    return plan_with_fallbacks(wanted, [&](DeviceCapabilities allowed) -> Result<DevicePlan> {
+        ElementWiseKernelOptions allowed_options = options;
+        allowed_options.native_half = (allowed & uint32_t(DeviceCapability::kExactHalfOpcodes)) != 0;
+        DevicePlan plan;
+        DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, plan, allowed_options));
+        return plan;
+    });
 }
 
 }  // namespace dmltool::ops::element_wise

@@ -73,7 +73,7 @@ struct ElementWiseKernelOptions {
     // so that a thread moves 16 bytes per tensor as FLOAT32's one group does (tests lower it to compare).
     uint32_t max_groups = 4;
     // FLOAT16 through the f16tof32 / f32tof16 opcodes instead of the integer conversions: the plan then carries
-    // DevicePlan::needs_exact_half_opcodes, and runs only where the device's probe found the opcodes exact.
+    // DeviceCapability::kExactHalfOpcodes, and runs only where the device's probe found the opcodes exact.
     bool native_half = false;
 };
 

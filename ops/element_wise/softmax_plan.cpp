@@ -188,7 +188,7 @@ Status append_softmax(const SoftmaxProblem& problem, DevicePlan& device_plan, co
     dispatch.root_constants = std::move(constants);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     device_plan.dispatches.push_back(std::move(dispatch));
-    device_plan.needs_exact_half_opcodes |= spec.native_half;
+    if (spec.native_half) device_plan.require(DeviceCapability::kExactHalfOpcodes);
     return Status::ok();
 }
 
