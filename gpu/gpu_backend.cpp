@@ -99,9 +99,15 @@ Status GpuBackend::resolve_fallbacks(DevicePlan& plan) {
         Status met = check_capabilities(plan.required_capabilities, plan.dispatches.front());
         // A failed probe is an error either way; a capability the device lacks moves on to the fallback.
         if (met.is_ok() || met.code() != ErrorCode::kUnsupported || !plan.fallback) return met;
-        if (tuning_.trace)
-            std::fprintf(stderr, "dmltool: %s: running its fallback (%s)\n", plan.dispatches.front().label.c_str(),
-                         met.message().c_str());
+        if (tuning_.trace) {  // the probes' findings were traced when they ran
+            DeviceCapabilities lacking = 0;
+            if (plan.requires_capability(DeviceCapability::kExactHalfOpcodes) && !half_opcodes_->exact())
+                lacking |= uint32_t(DeviceCapability::kExactHalfOpcodes);
+            if (plan.requires_capability(DeviceCapability::kAccurateExp2) && !exp2_->accurate())
+                lacking |= uint32_t(DeviceCapability::kAccurateExp2);
+            std::fprintf(stderr, "dmltool: %s: this device lacks %s, running the plan's fallback\n",
+                         plan.dispatches.front().label.c_str(), capability_names(lacking).c_str());
+        }
         DevicePlan next = *plan.fallback;
         plan = std::move(next);
     }
