@@ -55,6 +55,23 @@ double overflow_threshold(DataType type) {
 
 bool is_float32_denormal(double v) { return v != 0 && std::fabs(v) < 0x1p-126; }
 
+// The float32 arguments x * Scale + Bias that Direct3D arithmetic gives (each operation rounded to nearest or
+// truncated, or one fused multiply-add): the function is evaluated at each, since the ends of the rounding interval
+// alone miss what a periodic function does inside it (TAN of 63983776 * 0.8125 + 0.125: the interval spans four
+// periods; the float32 product then sum, 51986816, has tan 19.9, the ends 0.58 and 0.52: lavapipe campaign, seed
+// 20261203 #1599). The double sums round once more, which can only move a tie of float32 by one neighbour.
+std::array<double, 6> float32_scale_bias_arguments(double x, double scale, double bias) {
+    const auto nearest = [](double v) { return double(float(v)); };
+    const auto truncated = [](double v) {
+        const float f = float(v);
+        return double(std::fabs(double(f)) > std::fabs(v) ? std::nextafter(f, 0.0f) : f);
+    };
+    const double product = x * scale;  // exact: two float32 significands fit a double's
+    const double n = nearest(product), t = truncated(product);
+    return {nearest(n + bias), truncated(n + bias), nearest(t + bias), truncated(t + bias),
+            nearest(product + bias), truncated(product + bias)};
+}
+
 // The band of values an element accepts: [low, high] from finite candidates, and the non-finite candidates.
 // The smallest magnitude that float32 rounding (to nearest) takes to infinity: FLT_MAX plus half its spacing.
 constexpr double kFloat32Overflow = 0x1p128 - 0x1p103;
@@ -130,6 +147,11 @@ public:
                 std::vector<double> moved = args;
                 for (double sign : {-1.0, 1.0}) {
                     moved[0] = args[0] + sign * spread;
+                    finish(moved, band);
+                }
+                for (double v : float32_scale_bias_arguments(x[0], sb->scale, sb->bias)) {
+                    if (!std::isfinite(v)) continue;  // overflow: the next block's rule
+                    moved[0] = v;
                     finish(moved, band);
                 }
             }
