@@ -17,94 +17,14 @@
 #include <vector>
 
 #include "ops/element_wise/engine.h"
+#include "ops/element_wise/reference_band.h"
 #include "ops/element_wise/reference_models.h"
 
 namespace dmltool::ops::element_wise {
 
 namespace {
 
-constexpr double kUnitRoundoff = 0x1p-24;  // float32
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-
-// Half the spacing of `type`'s values near |v| (floats; 0 for integers): the rounding of an intermediate.
-double half_spacing(DataType type, double v) {
-    v = std::fabs(v);
-    int exponent = 0;
-    switch (type) {
-        case DataType::kFloat32:
-            if (v < 0x1p-126) return 0x1p-150;
-            std::frexp(v, &exponent);
-            return std::ldexp(1.0, exponent - 25);
-        case DataType::kFloat16:
-            if (v < 0x1p-14) return 0x1p-25;
-            std::frexp(v, &exponent);
-            return std::ldexp(1.0, exponent - 12);
-        default: return 0;
-    }
-}
-
-// The magnitude from which `type` rounds to infinity (to nearest).
-double overflow_threshold(DataType type) {
-    switch (type) {
-        case DataType::kFloat32: return 0x1.ffffffp127;
-        case DataType::kFloat16: return 65520.0;
-        default: return kInfinity;
-    }
-}
-
-bool is_float32_denormal(double v) { return v != 0 && std::fabs(v) < 0x1p-126; }
-
-// The float32 arguments x * Scale + Bias that Direct3D arithmetic gives (each operation rounded to nearest or
-// truncated, or one fused multiply-add): the function is evaluated at each, since the ends of the rounding interval
-// alone miss what a periodic function does inside it (TAN of 63983776 * 0.8125 + 0.125: the interval spans four
-// periods; the float32 product then sum, 51986816, has tan 19.9, the ends 0.58 and 0.52: lavapipe campaign, seed
-// 20261203 #1599). The double sums round once more, which can only move a tie of float32 by one neighbour.
-std::array<double, 6> float32_scale_bias_arguments(double x, double scale, double bias) {
-    const auto nearest = [](double v) { return double(float(v)); };
-    const auto truncated = [](double v) {
-        const float f = float(v);
-        return double(std::fabs(double(f)) > std::fabs(v) ? std::nextafter(f, 0.0f) : f);
-    };
-    const double product = x * scale;  // exact: two float32 significands fit a double's
-    const double n = nearest(product), t = truncated(product);
-    return {nearest(n + bias), truncated(n + bias), nearest(t + bias), truncated(t + bias),
-            nearest(product + bias), truncated(product + bias)};
-}
-
-// The band of values an element accepts: [low, high] from finite candidates, and the non-finite candidates.
-// The smallest magnitude that float32 rounding (to nearest) takes to infinity: FLT_MAX plus half its spacing.
-constexpr double kFloat32Overflow = 0x1p128 - 0x1p103;
-
-// Up to two discrete other right values per element (ExactOutput::also_accepts); NaN: none.
-using OtherValues = std::array<double, 2>;
-constexpr OtherValues kNoOtherValues = {kNan, kNan};
-
-void add_other_value(OtherValues& others, double v) {
-    for (double& slot : others)
-        if (std::isnan(slot)) {
-            slot = v;
-            return;
-        }
-}
-
-struct Band {
-    double low = kInfinity, high = -kInfinity;
-    bool any_nan = false, any_positive_infinity = false, any_negative_infinity = false, any_finite = false;
-
-    void add(double value, double scale) {
-        if (std::isnan(value)) {
-            any_nan = true;
-        } else if (std::isinf(value)) {
-            (value > 0 ? any_positive_infinity : any_negative_infinity) = true;
-        } else {
-            any_finite = true;
-            // A scale of NaN comes from 0 * inf in a row's formula at an infinite argument: no error there.
-            const double e = std::isnan(scale) ? 0.0 : 1.01 * kUnitRoundoff * scale;
-            low = std::min(low, value - e), high = std::max(high, value + e);
-        }
-    }
-};
+using namespace reference_detail;
 
 // One element's argument variants and their function values, for one row.
 class ElementEvaluator {
@@ -202,8 +122,12 @@ public:
         if (desc_.fused_activation) {
             const FunctionMath& g = *fused_.function->math;
             const double t = math.exact(args, desc_);
-            if (!g.other_values || !std::isnan(t)) return 0;
-            return g.other_values(std::span<const double>(&t, 1), fused_, out);
+            if (!g.other_values) return 0;
+            // At a non-finite intermediate, or the infinity a finite one overflows to (HARD_SIGMOID with Alpha 0 of
+            // an infinite sum: 0 * inf, NaN, clamped to 0 in the other order: seed 20261203 ADD1 #58).
+            int count = 0;
+            for (double v : overflowed_intermediates(t)) count += g.other_values(std::span<const double>(&v, 1), fused_, out + count);
+            return count;
         }
         if (!math.other_values) return 0;
         return math.other_values(args, desc_, out);
@@ -240,8 +164,12 @@ private:
         const double d = 1.01 * kUnitRoundoff * m + std::max(half_spacing(DataType::kFloat32, v),
                                                              narrowing * half_spacing(desc_.output.data_type, v));
         // A non-finite intermediate is itself only (NaN included: `t != v` would skip it too).
-        const std::vector<double> intermediates = std::isfinite(v) ? std::vector<double>{v - d, v, v + d}
-                                                                   : std::vector<double>{v};
+        std::vector<double> intermediates = std::isfinite(v) ? std::vector<double>{v - d, v, v + d}
+                                                             : std::vector<double>{v};
+        // A finite sum beyond float32's (or the output type's) range is an infinity there: SOFTSIGN's x / (1 + |x|)
+        // of it is NaN in float32 (seed 20261203 ADD1 #559: exact 1, dmltool's kernel NaN).
+        if (std::isfinite(v) && !overflowed_intermediates(v + std::copysign(d, v)).empty())
+            intermediates.push_back(std::copysign(kInfinity, v));
         for (double t : intermediates) {
             const double gt = apply(g, t);
             band->add(gt, g.error_scale && std::isfinite(gt) ? g.error_scale(std::span<const double>(&t, 1), gt, fused_)
@@ -251,6 +179,15 @@ private:
             if (g.alternative) band->add(g.alternative(std::span<const double>(&t, 1), fused_), 0.0);
         }
         return y;
+    }
+
+    // The intermediate itself where it is not finite; its infinity where a finite one overflows the float32 or the
+    // output type's range; else none.
+    std::vector<double> overflowed_intermediates(double t) const {
+        if (!std::isfinite(t)) return {t};
+        const double limit = std::min(kFloat32Overflow, overflow_threshold(desc_.output.data_type));
+        if (is_float(desc_.output.data_type) && std::fabs(t) >= limit) return {std::copysign(kInfinity, t)};
+        return {};
     }
 
     double apply(const FunctionMath& g, double t) const { return g.exact(std::span<const double>(&t, 1), fused_); }
@@ -315,6 +252,8 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
     } else if (!band.any_finite) {
         exact.exact[i] = nominal;
         exact.scale[i] = 0;
+        // A NaN candidate beside an infinite nominal (HARD_SWISH's NaN clamp of x = inf) is right: NaN passes too.
+        if (band.any_nan && !std::isnan(nominal)) exact.nonfinite_allowed[i] = 1;
         // Both infinities (POW of -0 to an odd negative power: pow's -inf, powr's +inf): the other one is right too.
         if (band.any_positive_infinity && band.any_negative_infinity)
             add_other_value(others, nominal > 0 ? -kInfinity : kInfinity);
@@ -328,6 +267,10 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
             exact.exact[i] = low >= threshold ? kInfinity : -kInfinity;
             exact.scale[i] = 0;
             if (nonfinite) exact.nonfinite_allowed[i] = 1;
+            // A candidate of the other infinity is right too: RECIP of 1.4e-45 * -0.4375 + 0 is -inf exactly but
+            // +inf in float32 (the product rounds to -0, + 0 gives +0; lavapipe campaign, seed 20261203 #1648).
+            if (low >= threshold ? band.any_negative_infinity : band.any_positive_infinity)
+                add_other_value(others, low >= threshold ? -kInfinity : kInfinity);
             // A finite float32 result beyond half's range narrowed toward zero (Direct3D's conversion rule, which the
             // FLOAT16 tolerance accepts: Tolerance::narrowing_toward_zero) is the largest finite half, +-65504 (IEEE
             // 754 roundTowardZero overflows to the largest finite number; Direct3D's data conversion rules: "the
