@@ -65,6 +65,17 @@ TEST(ElementWiseFloat32ArgumentBound, OppositeInfinityOfAFloat32ArgumentPasses) 
     for (double v : {-3e38, 3e38, 1.0}) EXPECT_FALSE(b.passes(v)) << v;
 }
 
+// CONSTANT_POW with Exponent -2.5 of -1.4e-45 * 0.25 + 0 (seed 20261205 #2239): exactly a negative base to a
+// non-integral power, NaN (the docs); in float32 the product rounds to -0 (or the denormal flushes), -0 + 0 is +0,
+// and +0^-2.5 is +inf (dmltool's kernel). NaN and +inf pass; -inf and numbers do not.
+TEST(ElementWiseFloat32ArgumentBound, InfinityOfAFloat32ArgumentBesideANanPasses) {
+    json members = scale_bias(0.25, 0.0);
+    members["Exponent"] = -2.5;
+    Unary b("ELEMENT_WISE_CONSTANT_POW", -0x1p-149, members);
+    for (double v : {double(NAN), double(INFINITY)}) EXPECT_TRUE(b.passes(v)) << v;
+    for (double v : {-double(INFINITY), 1.0, 0.0}) EXPECT_FALSE(b.passes(v)) << v;
+}
+
 // HARD_SWISH with Alpha 0 of -inf (seed 20261203 #2623): Alpha x is 0 * -inf, NaN in float32 (the reference's double
 // too), so the clamp's result is 1 (the documented order under Direct3D's min/max: x, -inf), 0 (the other order or
 // saturate: -inf * 0 = NaN, dmltool's kernel) or NaN (a NaN-propagating clamp). -inf and NaN pass; 0 and finite

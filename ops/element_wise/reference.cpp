@@ -252,8 +252,12 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
     } else if (!band.any_finite) {
         exact.exact[i] = nominal;
         exact.scale[i] = 0;
-        // A NaN candidate beside an infinite nominal (HARD_SWISH's NaN clamp of x = inf) is right: NaN passes too.
+        // A NaN candidate beside an infinite nominal (HARD_SWISH's NaN clamp of x = inf) is right: NaN passes too;
+        // so is an infinite candidate beside a NaN nominal (CONSTANT_POW -2.5 of -1.4e-45 * 0.25 + 0: a negative
+        // base's NaN exactly, +0's +inf in float32, where the product rounds to -0; seed 20261205 #2239).
         if (band.any_nan && !std::isnan(nominal)) exact.nonfinite_allowed[i] = 1;
+        if (std::isnan(nominal) && band.any_positive_infinity) add_other_value(others, kInfinity);
+        if (std::isnan(nominal) && band.any_negative_infinity) add_other_value(others, -kInfinity);
         // Both infinities (POW of -0 to an odd negative power: pow's -inf, powr's +inf): the other one is right too.
         if (band.any_positive_infinity && band.any_negative_infinity)
             add_other_value(others, nominal > 0 ? -kInfinity : kInfinity);
