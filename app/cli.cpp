@@ -300,6 +300,12 @@ int run_cli(int argc, char** argv) {
                       "use 5 or more for runs that `compare` judges separately on a shared machine "
                       "(docs/compare-gate.md; default 1)")
         ->check(CLI::Range(1u, 1000u));
+    std::string bench_processes = "1";
+    bench->add_option("--processes", bench_processes,
+                      "Run the bench in N fresh processes, one after another, each over every case in its own random "
+                      "order, and merge them into one --report-json: a process can run a case in one of a few speeds "
+                      "for its whole life, and `compare` judges each process as one observation (5 for CI gates of "
+                      "separate runs and history, docs/compare-gate.md; default 1, at most 64)");
     bench->add_option_function<std::string>(
              "--cache", [&](const std::string& mode) { bench_options.cache_cold = mode == "cold"; },
              "hot (default: back-to-back batches) or cold: flush the caches before every sample (one execution per "
@@ -610,6 +616,9 @@ int run_cli(int argc, char** argv) {
                                extra + "' beside it");
         bench_options.benchmark_args.push_back(extra);
     }
+    unsigned processes = 1;
+    if (auto e = parse_processes_option(bench_processes, processes); !e.empty()) return usage_error(e);
+    if (processes > 1) return bench_processes_command(bench_options, processes, std::vector<std::string>(argv, argv + argc));
     return bench_command(bench_options, registry);
 }
 

@@ -91,6 +91,12 @@ struct ListCasesOptions {
 };
 int list_cases_command(const ListCasesOptions& options, const OpRegistry& registry);
 int bench_command(const BenchCommandOptions& options, const OpRegistry& registry);
+// `bench --processes N` (N >= 2): the same bench in N fresh processes, one after another, merged into one
+// --report-json (app/bench_processes.cpp); `argv` is the command line as given, re-run minus --processes.
+int bench_processes_command(const BenchCommandOptions& options, unsigned processes, const std::vector<std::string>& argv);
+// --processes TEXT: a whole number from 1 to 64 into `processes`; else the one-line error (naming the option, what was
+// expected and what was found).
+std::string parse_processes_option(const std::string& text, unsigned& processes);
 // `dmltool generate`: N random valid cases per operator, one file per operator (app/generate.cpp). Options stay
 // text so that a bad value gets the one-line message naming the option, its range and what was found (exit 2).
 struct GenerateOptions {

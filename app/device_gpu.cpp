@@ -16,6 +16,8 @@ namespace {
 gpu::GpuContextOptions context_options_for(const DeviceOptions& options) {
     gpu::GpuContextOptions context_options;
     context_options.stable_power_state = options.stable_power_state;
+    // A diagnostics switch, not an option (as DMLTOOL_TUNING_TRACE): every upload's and download's steps timed.
+    if (const char* trace = std::getenv("DMLTOOL_TRANSFER_TRACE")) context_options.trace_transfers = std::string(trace) == "1";
     if (!options.adapter.empty()) {
         const bool numeric = std::all_of(options.adapter.begin(), options.adapter.end(),
                                          [](unsigned char c) { return std::isdigit(c); });

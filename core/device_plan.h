@@ -4,12 +4,16 @@
 // poisoned output buffers, runs the dispatches in order with UAV barriers between them and reads back.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "core/status.h"
 
 namespace dmltool {
 
@@ -34,17 +38,78 @@ struct KernelDispatch {
     bool barrier_after = true;
 };
 
+// Device properties a plan may rely on that Direct3D does not promise, each checked by a probe on the device.
+enum class DeviceCapability : uint32_t {
+    // f16tof32 / f32tof16 convert exactly (f32tof16 rounding to nearest even), as the integer conversions of
+    // shaders/elements.h do. Vulkan leaves the rounding of the SPIR-V instructions vkd3d translates them to open
+    // (gpu/half_opcode_probe.h).
+    kExactHalfOpcodes = 1u << 0,
+    // The exp instruction (2^x) is within the D3D11.3 functional specification's 3 ulp on the probe's inputs, with
+    // results below 2^-126 0 or within 3 ulp of 2^-149, and IEEE's special values (gpu/transcendental_probe.h).
+    // The family's error bounds are derived from that precision (docs/element-wise.md), so a kernel may use it.
+    kAccurateExp2 = 1u << 1,
+};
+using DeviceCapabilities = uint32_t;  // DeviceCapability bits
+// "exact half opcodes, accurate exp2" (for traces and refusals).
+inline std::string capability_names(DeviceCapabilities capabilities) {
+    std::string names;
+    const auto add = [&](DeviceCapability c, const char* name) {
+        if (!(capabilities & uint32_t(c))) return;
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    };
+    add(DeviceCapability::kExactHalfOpcodes, "exact half opcodes");
+    add(DeviceCapability::kAccurateExp2, "accurate exp2");
+    return names.empty() ? "none" : names;
+}
+
 struct DevicePlan {
     std::vector<std::vector<std::byte>> auxiliary_buffers;
     std::vector<KernelDispatch> dispatches;
-    // The kernels use the f16tof32 / f32tof16 opcodes and rely on them converting exactly (f32tof16 rounding to
-    // nearest even), as the integer conversions of shaders/elements.h do. Vulkan leaves the rounding of the SPIR-V
-    // instructions vkd3d translates them to open, so the backend runs such a plan only on a device whose opcodes its
-    // probe found exact (gpu/half_opcode_probe.h) and refuses it (kUnsupported) elsewhere.
-    bool needs_exact_half_opcodes = false;
-    // Where needs_exact_half_opcodes: the same computation through the integer conversions, which the backend runs
-    // instead on a device whose opcodes are not exact (absent: the plan is refused there, kUnsupported).
-    std::shared_ptr<const DevicePlan> without_half_opcodes;
+    // What the kernels rely on beyond Direct3D's guarantees (DeviceCapability bits). The GPU backend probes each
+    // once per device (gpu/gpu_backend.h) and runs this plan only where the device has them all; elsewhere it runs
+    // `fallback`, walking that chain until a plan's requirements are met (none left: kUnsupported).
+    DeviceCapabilities required_capabilities = 0;
+    std::shared_ptr<const DevicePlan> fallback;
+
+    bool requires_capability(DeviceCapability c) const { return (required_capabilities & uint32_t(c)) != 0; }
+    void require(DeviceCapability c) { required_capabilities |= uint32_t(c); }
 };
+
+// A plan with its fallback chain: `build(allowed)` plans the work using at most the capabilities `allowed` (it
+// need not use them all: a body without exponentials has no use for kAccurateExp2). The first plan may use every
+// capability of `wanted`; after it come the plans of each smaller set of what it used, most capabilities first,
+// each distinct set once, down to the plan that needs none. With exact half opcodes and exp2 wanted and both used:
+// {half, exp2} -> {exp2} -> {half} -> {}: the backend runs the first whose capabilities the device has, so a device
+// lacking one keeps the other's gain.
+template <typename Build>
+Result<DevicePlan> plan_with_fallbacks(DeviceCapabilities wanted, const Build& build) {
+    DMLTOOL_ASSIGN_OR_RETURN(DevicePlan first, build(wanted));
+    const DeviceCapabilities used = first.required_capabilities;
+    std::vector<DeviceCapabilities> subsets;  // proper subsets of `used`, by decreasing size, then decreasing value
+    for (DeviceCapabilities s = used; s > 0;) {
+        s = (s - 1) & used;
+        subsets.push_back(s);
+        if (s == 0) break;
+    }
+    std::stable_sort(subsets.begin(), subsets.end(), [](DeviceCapabilities a, DeviceCapabilities b) {
+        return std::popcount(a) > std::popcount(b);
+    });
+    std::vector<DevicePlan> chain;
+    std::vector<DeviceCapabilities> seen{used};
+    for (DeviceCapabilities allowed : subsets) {
+        DMLTOOL_ASSIGN_OR_RETURN(DevicePlan next, build(allowed));
+        if (std::find(seen.begin(), seen.end(), next.required_capabilities) != seen.end()) continue;
+        seen.push_back(next.required_capabilities);
+        chain.push_back(std::move(next));
+    }
+    // Linked from the end: each plan holds the rest of the chain.
+    std::shared_ptr<const DevicePlan> rest;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        it->fallback = rest;
+        rest = std::make_shared<const DevicePlan>(std::move(*it));
+    }
+    first.fallback = rest;
+    return first;
+}
 
 }  // namespace dmltool

@@ -11,6 +11,7 @@
 
 #include "bench/report.h"
 #include "bench/report_files.h"
+#include "gate/compare_processes.h"
 #include "gate/probes.h"
 
 namespace dmltool::app {
@@ -25,6 +26,11 @@ constexpr double kFastEndQuantile = 0.1;
 // (2026-11-29, tests/cli/gate_cases.json, same build): the copy probes +27% slower, a DEPTH_TO_SPACE1 case +44% to
 // +54% (sensitivity up to 1.7); with the probes' drift taken once, 4 of 20 same-build gates were false SLOWERs.
 constexpr double kCaseSensitivityToDrift = 2;
+// The same for cases judged by processes (gate/compare_processes.h), whose fast mode leaves a slow process mode out:
+// on the shared 2-core machine with a busy loop beside (2026-11-29, 40 same-build pairs of 5-process runs, five
+// smoke cases each) the cases' fast modes moved 0.21x and 0.45x the copy probes' drift (least squares; correlation
+// 0.22 and 0.40); the CI case of twice the drift above was a run of one process, where a slow mode is confounded.
+constexpr double kProcessCaseSensitivityToDrift = 1;
 
 using nlohmann::json;
 
@@ -174,6 +180,33 @@ Result<BenchRun> load_bench_run(const std::string& path) {
                 return bad_field(path, pointer + "/samples/" + std::to_string(s), "a positive number of seconds", &v);
             rc.samples.push_back(v.get<double>());
         }
+        // bench --processes N (bench/process_merge.h): optional, older reports and runs of one process have none.
+        const auto processes = c.find("processes");
+        if (processes != c.end()) {
+            if (!processes->is_array())
+                return bad_field(path, pointer + "/processes", "an array of processes", &*processes);
+            for (size_t p = 0; p < processes->size(); ++p) {
+                const json& pc = (*processes)[p];
+                const std::string at = pointer + "/processes/" + std::to_string(p);
+                const auto ps = pc.is_object() ? pc.find("samples") : pc.end();
+                if (!pc.is_object() || ps == pc.end() || !ps->is_array() || ps->empty())
+                    return bad_field(path, at + "/samples", "a non-empty array of seconds", ps == pc.end() ? nullptr : &*ps);
+                std::vector<double> process_samples;
+                for (size_t s = 0; s < ps->size(); ++s) {
+                    const json& v = (*ps)[s];
+                    if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+                        return bad_field(path, at + "/samples/" + std::to_string(s), "a positive number of seconds", &v);
+                    process_samples.push_back(v.get<double>());
+                }
+                rc.processes.push_back(std::move(process_samples));
+                rc.process_probes.emplace_back();
+                for (const char* key : {"probe_before_bytes_per_second", "probe_after_bytes_per_second"}) {
+                    const auto v = pc.find(key);
+                    if (v != pc.end() && v->is_number() && v->get<double>() > 0)
+                        rc.process_probes.back().push_back(v->get<double>());
+                }
+            }
+        }
         run.cases.push_back(std::move(rc));
     }
     return run;
@@ -195,6 +228,7 @@ CaseComparison compare_case(const RunCase& base, const RunCase& next, const Comp
     c.drift_measured = drift.measured;
     c.drift_log_noise = drift.log_noise;
     c.drift_source = drift.source;
+    c.drift_is_estimate = drift.standard_error;
     c.base = summarize_samples(base.samples);
     c.next = summarize_samples(next_samples);
     c.base_converged = base.converged;
@@ -235,10 +269,12 @@ static void judge_sameness_against_drift(CaseComparison& c, const CompareOptions
     const bool wandering_machine = c.drift_log_noise > threshold_log;
     if (!faster_machine && !wandering_machine) return;
     char text[300];
-    std::snprintf(text, sizeof text, "the machine %s (%s: %+.1f%%, spread %.1f%%), more than the %.1f%% threshold: a "
+    std::snprintf(text, sizeof text, "the machine %s (%s: %+.1f%%, %s %.1f%%), more than the %.1f%% threshold: a "
                   "regression could hide behind it (%s; rerun, or gate with compare --ab)",
-                  faster_machine ? "was faster in the new run" : "wandered within the runs", c.drift_source.c_str(),
-                  100 * c.drift, 100 * std::expm1(c.drift_log_noise), 100 * options.threshold, c.reason.c_str());
+                  faster_machine ? "was faster in the new run"
+                  : c.drift_is_estimate ? "moved between the runs by an uncertain amount" : "wandered within the runs",
+                  c.drift_source.c_str(), 100 * c.drift, c.drift_is_estimate ? "standard error" : "spread",
+                  100 * std::expm1(c.drift_log_noise), 100 * options.threshold, c.reason.c_str());
     c.verdict = Verdict::kInconclusive;
     c.reason = text;
 }
@@ -291,9 +327,14 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
     const bool fast_end_moved = c.verdict == Verdict::kSlower ? c.fast_change > options.threshold
                                                               : c.fast_change < -options.threshold;
     if (c.has_fast_end && !fast_end_moved) {
-        std::snprintf(text, sizeof text, "the fastest tenth of the samples moved %+.1f%%, within %.1f%%: load from "
-                      "other work, not a change of every execution (would be %s at %+.1f%%)", 100 * c.fast_change,
-                      100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
+        if (c.history_runs && c.processes)  // gate/history.cpp: the new run's fast mode of processes
+            std::snprintf(text, sizeof text, "the fast mode of the new run's processes moved %+.1f%%, within %.1f%%: "
+                          "processes in a slow mode, not a change of every process (would be %s at %+.1f%%)",
+                          100 * c.fast_change, 100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
+        else
+            std::snprintf(text, sizeof text, "the fastest tenth of the samples moved %+.1f%%, within %.1f%%: load from "
+                          "other work, not a change of every execution (would be %s at %+.1f%%)", 100 * c.fast_change,
+                          100 * options.threshold, verdict_name(c.verdict), 100 * c.change);
         c.verdict = Verdict::kNoisy;
         c.reason = text;
         return;
@@ -316,14 +357,22 @@ void assign_verdict(CaseComparison& c, const CompareOptions& options) {
     // load that the case met; they cannot show load that made a case faster).
     if (!c.drift_measured) return;
     const double raw_log = std::log1p(c.raw_change);
-    const double drift_log = kCaseSensitivityToDrift * std::log1p(c.drift);
+    // Runs of several processes (gate/compare_processes.h): the drift's noise is its standard error, so the drift
+    // the machine may have had in the verdict's direction is its one-sided 95% bound, drift + 1.645 x that error
+    // (the cases' spread between processes is in their own interval already); with samples it is the probes'
+    // spread within the runs, added as before.
+    const double bound = c.drift_is_estimate ? 1.645 * c.drift_log_noise : 0.0;
+    const double sensitivity = c.drift_is_estimate ? kProcessCaseSensitivityToDrift : kCaseSensitivityToDrift;
+    const double drift_log = sensitivity * (std::log1p(c.drift) + (c.verdict == Verdict::kSlower ? bound : -bound));
     const double beyond_log = c.verdict == Verdict::kSlower ? raw_log - std::max(drift_log, 0.0)
                                                             : -(raw_log - std::min(drift_log, 0.0));
-    const double allowed_log = std::log1p(options.threshold) + kCaseSensitivityToDrift * c.drift_log_noise;
+    const double allowed_log = std::log1p(options.threshold) +
+                               (c.drift_is_estimate ? 0.0 : kCaseSensitivityToDrift * c.drift_log_noise);
     if (beyond_log > allowed_log) return;
-    std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (%s, spread %.1f%%); a case may feel up to %gx that: "
+    std::snprintf(text, sizeof text, "the machine drifted %+.1f%% (%s, %s %.1f%%); a case may feel up to %gx that: "
                   "the change %+.1f%% is %.1f%% beyond it, within %.1f%% (would be %s)", 100 * c.drift,
-                  c.drift_source.c_str(), 100 * std::expm1(c.drift_log_noise), kCaseSensitivityToDrift,
+                  c.drift_source.c_str(), c.drift_is_estimate ? "standard error" : "spread",
+                  100 * std::expm1(c.drift_log_noise), sensitivity,
                   100 * c.raw_change, 100 * std::expm1(beyond_log), 100 * std::expm1(allowed_log),
                   verdict_name(c.verdict));
     c.verdict = Verdict::kNoisy;
@@ -372,6 +421,8 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
     // Drift: how much slower the machine was in the new run than in the base run, per backend, by their probes.
     const auto base_probes = run_probes(base), next_probes = run_probes(next);
     std::map<std::pair<std::string, bool>, MachineDrift> drifts;  // backend, compute-bound
+    size_t by_processes = 0, by_samples_with_processes = 0;
+    std::map<std::string, MachineDrift> process_drifts;  // by backend
     for (const RunCase& c : base.cases) {
         const auto key = std::make_pair(c.backend, c.compute_bound);
         if (drifts.count(key)) continue;
@@ -398,9 +449,45 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
             continue;
         }
         matched[found->first] = true;
-        out.cases.push_back(compare_case(c, *found->second, options, drifts[{c.backend, c.compute_bound}]));
+        const MachineDrift& drift = drifts[{c.backend, c.compute_bound}];
+        if (judged_by_processes(c, *found->second)) {
+            // The drift between the runs by their processes' probes (gate/compare_processes.h), once per backend.
+            auto known = process_drifts.find(c.backend);
+            if (known == process_drifts.end()) {
+                known = process_drifts.emplace(c.backend, drift_by_processes(base, next, c.backend)).first;
+                if (known->second.measured) {
+                    char line[300];
+                    std::snprintf(line, sizeof line, "drift on %s for the cases judged by processes: the new run's %s "
+                                  "were %.1f%% %s (standard error %.1f%%)", c.backend.c_str(),
+                                  known->second.source.c_str(), 100 * std::fabs(known->second.drift),
+                                  known->second.drift >= 0 ? "slower" : "faster", 100 * std::expm1(known->second.log_noise));
+                    out.notes.push_back(line);
+                }
+            }
+            out.cases.push_back(compare_case_by_processes(c, *found->second, options,
+                                                          known->second.measured ? known->second : drift));
+            ++by_processes;
+        } else {
+            out.cases.push_back(compare_case(c, *found->second, options, drift));
+            by_samples_with_processes += !c.processes.empty() || !found->second->processes.empty();
+        }
     }
     adjust_and_judge(out.cases, options);
+    finish_process_cases(out.cases, options);
+    char text[300];
+    if (by_processes) {
+        std::snprintf(text, sizeof text, "%zu case(s) judged by processes (bench --processes: each process's median one "
+                      "observation; the more precise of the fast mode and Mann-Whitney; SAME only when equivalent)",
+                      by_processes);
+        out.notes.push_back(text);
+    }
+    if (by_processes < out.cases.size()) {
+        std::snprintf(text, sizeof text, "%zu case(s) judged by their samples: a report has fewer than %zu processes of "
+                      "them%s, so a process's speed mode cannot be told from a change of the code (bench --processes 5)",
+                      out.cases.size() - by_processes, kMinProcesses,
+                      by_samples_with_processes ? "" : " (one process per run)");
+        out.notes.push_back(text);
+    }
     for (const RunCase& c : next.cases)
         if (!matched.count({c.name, c.backend})) out.only_in_new.push_back(c.name + " [" + c.backend + "]");
     if (out.cases.empty())

@@ -65,6 +65,10 @@ struct RunCase {
     bool converged = true;
     double probe_before = 0, probe_after = 0;  // the copy probes around it (bytes/s); 0: none
     bool compute_bound = false;                // roofline_basis "int_multiply_adds": its drift is the arithmetic roofline's
+    // bench --processes N (bench/process_merge.h): each process's samples and copy probes; empty for a report of one
+    // process, whose `samples` are then its only process.
+    std::vector<std::vector<double>> processes = {};
+    std::vector<std::vector<double>> process_probes = {};  // per process: its copy probes around this case (bytes/s)
 };
 
 // A run's rooflines for one backend (measured before its cases); 0: not measured.
@@ -95,12 +99,15 @@ struct CaseComparison {
     double drift = 0;           // separate runs: the machine's slowdown between them (probes: new/base time - 1)
     bool drift_measured = false;  // separate runs: both runs had a probe of this case's kind (gate/probes.h)
     double drift_log_noise = 0;   //   the probes' own spread (log), which the change must also exceed
+    bool drift_is_estimate = false;  //   drift_log_noise is the drift's standard error (runs of several processes)
     std::string drift_source;     //   which probe
     double raw_change = 0;      // the change before the drift was removed (= change unless --normalize-by-probes)
     bool has_fast_end = false;  // separate runs: the fast end of the samples is checked too (see the top of this file)
     double fast_change = 0;     //   next / base - 1 of the fastest tenth (the 10th percentile), after drift correction
     std::string noisy_reason;   // why the runs cannot resolve a change of the threshold's size; empty: they can
     size_t rounds = 0;          // --ab: the paired rounds judged; 0 for separate runs
+    size_t processes = 0;       // separate runs judged by processes (gate/compare_processes.h): the fewer of the two
+    std::string analysis;       //   sides' processes, and which analysis judged ("fast mode", "two-sample")
     size_t history_runs = 0;    // --baseline-db: the earlier runs judged as one observation each (gate/history.h);
     double run_spread = 0;      //   0: the two-run test; run_spread: the standard deviation of their log medians
     Verdict verdict = Verdict::kSame;

@@ -136,7 +136,7 @@ std::string as_json(const Comparison& comparison, const CompareOptions& options)
     for (const CaseComparison& c : comparison.cases)
         cases.push_back({{"name", c.name}, {"backend", c.backend}, {"verdict", verdict_name(c.verdict)},
                          {"change", c.change}, {"p_value", c.p_value}, {"p_unadjusted", c.p_unadjusted},
-                         {"change_noise", c.change_noise}, {"drift", c.drift_measured ? json(c.drift) : json()}, {"drift_source", c.drift_source}, {"drift_noise", std::expm1(c.drift_log_noise)}, {"fast_change", c.has_fast_end ? json(c.fast_change) : json()}, {"rounds", c.rounds}, {"history_runs", c.history_runs}, {"run_spread", c.history_runs ? json(std::expm1(c.run_spread)) : json()}, {"reason", c.reason},
+                         {"change_noise", c.change_noise}, {"drift", c.drift_measured ? json(c.drift) : json()}, {"drift_source", c.drift_source}, {"drift_noise", std::expm1(c.drift_log_noise)}, {"fast_change", c.has_fast_end ? json(c.fast_change) : json()}, {"rounds", c.rounds}, {"processes", c.processes}, {"analysis", c.analysis}, {"history_runs", c.history_runs}, {"run_spread", c.history_runs ? json(std::expm1(c.run_spread)) : json()}, {"reason", c.reason},
                          {"base", stats_json(c.base, c.base_converged)}, {"new", stats_json(c.next, c.next_converged)}});
     auto counts = tally(comparison);
     json root = {{"base", comparison.base_path},

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "bench/stats.h"
+#include "gate/compare_processes.h"
 
 namespace dmltool::app {
 
@@ -48,10 +49,25 @@ void judge_against_history(CaseComparison& c, const CompareOptions& options) {
     CompareOptions widened = options;
     widened.threshold = history_threshold(c, options);
     assign_verdict(c, widened);
+    // Not significant is not the same: a SAME stands only where the change is shown within --threshold, its 90%
+    // interval (change +- 1.645 x the new run's noise) inside +-threshold. The widened threshold (k x the spread)
+    // keeps a history's own wandering from reading SLOWER; it cannot make a change of that size the same. Before,
+    // planted 1.5x runs read "SAME +34% ... +79%, not significant" against 5-run histories spread 15-35%
+    // (thresholds 51-143%), exit 0 (gate_rates --busy-loop, 2026-11-29): such a history cannot tell a regression of
+    // the threshold's size from its wandering, and says so (exit 4).
+    const double within = std::log1p(options.threshold), change_log = std::log1p(c.change);
+    if (c.verdict == Verdict::kSame && !(std::fabs(change_log) + 1.645 * c.change_noise < within)) {
+        char reason[300];
+        std::snprintf(reason, sizeof reason, "%s, and the change %+.1f%% (+/- %.1f%% at 90%%) is not shown within "
+                      "%.1f%%: the history cannot tell it from a regression (more runs of history, or compare --ab)",
+                      c.reason.c_str(), 100 * c.change, 100 * 1.645 * c.change_noise, 100 * options.threshold);
+        c.verdict = Verdict::kInconclusive;
+        c.reason = reason;
+    }
     char text[160];
-    std::snprintf(text, sizeof text, " [history: %zu runs, spread %.1f%%, threshold max(%.1f%%, %g x spread) = %.1f%%]",
+    std::snprintf(text, sizeof text, " [history: %zu runs, spread %.1f%%, threshold max(%.1f%%, %g x spread) = %.1f%%%s]",
                   c.history_runs, 100 * std::expm1(c.run_spread), 100 * options.threshold, kHistorySpreadK,
-                  100 * widened.threshold);
+                  100 * widened.threshold, c.processes ? "; the new run's median and noise from its processes" : "");
     c.reason += text;
 }
 
@@ -73,7 +89,37 @@ CaseComparison compare_with_runs(const std::vector<double>& run_medians, const R
     c.base.median = std::exp(log_stats.mean);
     c.next = summarize_samples(next.samples);
     c.next_converged = next.converged;
+    // A run of several processes (bench --processes) is one observation like the history's runs: the median of its
+    // processes' medians (as bench stores it), and its own noise is how far its processes spread, not how precisely
+    // each process measured its own speed mode. The spread as a robust standard error of that median: 1.2533 x
+    // 1.4826 x the median absolute deviation of the log process medians / sqrt(processes), so that one process in a
+    // slow mode (a wide range) does not make a run of five NOISY.
+    const bool by_processes = next.processes.size() >= kMinHistoryRuns;
+    if (by_processes) {
+        std::vector<double> medians, logs_of_next;
+        for (const std::vector<double>& samples : next.processes) {
+            medians.push_back(summarize_samples(samples).median);
+            logs_of_next.push_back(std::log(medians.back()));
+        }
+        const double center = summarize_samples(logs_of_next).median;
+        std::vector<double> deviations;
+        for (double v : logs_of_next) deviations.push_back(std::fabs(v - center));
+        c.next.median = std::exp(center);
+        c.next.noise = 1.2533 * 1.4826 * summarize_samples(deviations).median / std::sqrt(double(medians.size()));
+        c.processes = medians.size();
+    }
     c.change = c.raw_change = c.next.median / c.base.median - 1;
+    if (by_processes) {
+        // The fast end, as for separate runs (gate/compare.h): a change of the code moves every process, the fastest
+        // too; a run whose majority of processes ran in a slow mode moves its median and not its fast mode. Seen in
+        // gate_rates (2026-11-29): same-build runs +34% to +89% on one case against 5-run histories spread 0.4-2.4%
+        // (3 of 20 gates SLOWER), the median of five processes in a slow mode. assign_verdict then needs the fast
+        // mode beyond the threshold too.
+        std::vector<double> logs_of_next;
+        for (const std::vector<double>& samples : next.processes) logs_of_next.push_back(std::log(summarize_samples(samples).median));
+        c.has_fast_end = true;
+        c.fast_change = std::exp(fast_mode_log_mean(logs_of_next)) / c.base.median - 1;
+    }
     const double n = double(run_medians.size());
     const double distance = std::log(c.next.median) - log_stats.mean;
     if (c.run_spread > 0)
@@ -85,7 +131,7 @@ CaseComparison compare_with_runs(const std::vector<double>& run_medians, const R
     c.change_noise = c.next.noise;
     const double noise_limit = history_threshold(c, options) / 2;
     char text[160];
-    if (!next.converged) {
+    if (!next.converged && !by_processes) {  // processes: their spread is the noise, whatever each one reached
         c.noisy_reason = "new run did not converge";
     } else if (!(c.next.noise <= noise_limit)) {
         std::snprintf(text, sizeof text, "new run's noise %.2f%% above threshold/2 = %.2f%%", 100 * c.next.noise,

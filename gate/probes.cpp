@@ -9,9 +9,14 @@ namespace dmltool::app {
 
 std::map<std::string, BackendProbes> run_probes(const BenchRun& run) {
     std::map<std::string, std::vector<double>> logs;
-    for (const RunCase& c : run.cases)
-        for (double probe : {c.probe_before, c.probe_after})
+    for (const RunCase& c : run.cases) {
+        // A run of several processes (bench --processes): every process's probes, so the spread includes theirs.
+        std::vector<double> probes = {c.probe_before, c.probe_after};
+        if (!c.process_probes.empty()) probes.clear();
+        for (const std::vector<double>& process : c.process_probes) probes.insert(probes.end(), process.begin(), process.end());
+        for (double probe : probes)
             if (probe > 0) logs[c.backend].push_back(std::log(probe));
+    }
     std::map<std::string, BackendProbes> out;
     for (auto& [backend, values] : logs) {
         BackendProbes& p = out[backend];

@@ -37,6 +37,7 @@ struct MachineDrift {
     double drift = 0;       // new probe time / base probe time - 1
     double log_noise = 0;   // the probes' own spread, both runs (see the top of this file)
     std::string source;     // "copy probes", "copy roofline", "arithmetic roofline"
+    bool standard_error = false;  // log_noise is the drift's standard error, not the probes' spread (gate/compare_processes.h)
 };
 
 // The drift of the machine for a case of `backend` (compute-bound or not) between the two runs.

@@ -69,16 +69,49 @@ Status GpuBackend::check_capacity(const Op& op, const OpDesc& desc) {
 
 std::string GpuBackend::name() const { return "gpu (" + context_->adapter().name + ")"; }
 
-Status GpuBackend::check_half_opcodes(const KernelDispatch& first_dispatch) {
-    if (!half_opcodes_) {
-        auto probe = probe_half_opcodes(*context_);
-        if (!probe.is_ok()) return probe.status().with_context("probing the device's half opcodes");
-        half_opcodes_ = std::move(probe).value();
-        if (tuning_.trace) std::fprintf(stderr, "dmltool: half opcode probe: %s\n", half_opcodes_->summary().c_str());
+Status GpuBackend::check_capabilities(DeviceCapabilities required, const KernelDispatch& first_dispatch) {
+    std::string missing;
+    if (required & uint32_t(DeviceCapability::kExactHalfOpcodes)) {
+        if (!half_opcodes_) {
+            auto probe = probe_half_opcodes(*context_);
+            if (!probe.is_ok()) return probe.status().with_context("probing the device's half opcodes");
+            half_opcodes_ = std::move(probe).value();
+            if (tuning_.trace) std::fprintf(stderr, "dmltool: half opcode probe: %s\n", half_opcodes_->summary().c_str());
+        }
+        if (!half_opcodes_->exact()) missing += "exact half opcodes, and " + half_opcodes_->summary();
     }
-    if (half_opcodes_->exact()) return Status::ok();
-    return unsupported(first_dispatch.label + " needs exact half opcodes, and on '" + context_->adapter().name +
-                       "' " + half_opcodes_->summary());
+    if (required & uint32_t(DeviceCapability::kAccurateExp2)) {
+        if (!exp2_) {
+            auto probe = probe_exp2(*context_);
+            if (!probe.is_ok()) return probe.status().with_context("probing the device's exp2");
+            exp2_ = std::move(probe).value();
+            if (tuning_.trace) std::fprintf(stderr, "dmltool: exp2 probe: %s\n", exp2_->summary().c_str());
+        }
+        if (!exp2_->accurate()) missing += std::string(missing.empty() ? "" : "; ") + "an accurate exp2, and " + exp2_->summary();
+    }
+    if (missing.empty()) return Status::ok();
+    return unsupported(first_dispatch.label + " needs " + capability_names(required) + ": on '" +
+                       context_->adapter().name + "' it lacks " + missing);
+}
+
+Status GpuBackend::resolve_fallbacks(DevicePlan& plan) {
+    while (plan.required_capabilities != 0 && !plan.dispatches.empty()) {
+        Status met = check_capabilities(plan.required_capabilities, plan.dispatches.front());
+        // A failed probe is an error either way; a capability the device lacks moves on to the fallback.
+        if (met.is_ok() || met.code() != ErrorCode::kUnsupported || !plan.fallback) return met;
+        if (tuning_.trace) {  // the probes' findings were traced when they ran
+            DeviceCapabilities lacking = 0;
+            if (plan.requires_capability(DeviceCapability::kExactHalfOpcodes) && !half_opcodes_->exact())
+                lacking |= uint32_t(DeviceCapability::kExactHalfOpcodes);
+            if (plan.requires_capability(DeviceCapability::kAccurateExp2) && !exp2_->accurate())
+                lacking |= uint32_t(DeviceCapability::kAccurateExp2);
+            std::fprintf(stderr, "dmltool: %s: this device lacks %s, running the plan's fallback\n",
+                         plan.dispatches.front().label.c_str(), capability_names(lacking).c_str());
+        }
+        DevicePlan next = *plan.fallback;
+        plan = std::move(next);
+    }
+    return Status::ok();
 }
 
 std::string GpuBackend::kernel_key(const KernelDispatch& dispatch) {
@@ -161,17 +194,8 @@ Result<std::unique_ptr<GpuBackend::Prepared>> GpuBackend::prepare_plan(const Op&
     prepared->inputs = inputs;
     prepared->plan = std::move(plan);
     DMLTOOL_RETURN_IF_ERROR(check_footprint(op, desc, prepared->plan));
-    if (prepared->plan.needs_exact_half_opcodes && !prepared->plan.dispatches.empty()) {
-        Status exact = check_half_opcodes(prepared->plan.dispatches.front());
-        // Opcodes that are not exact here: the plan's integer-conversion twin where it has one (a failed probe
-        // is an error either way).
-        if (!exact.is_ok() && exact.code() == ErrorCode::kUnsupported && prepared->plan.without_half_opcodes) {
-            DevicePlan portable = *prepared->plan.without_half_opcodes;
-            prepared->plan = std::move(portable);
-        } else {
-            DMLTOOL_RETURN_IF_ERROR(exact);
-        }
-    }
+    // The plan whose capabilities this device has: the plan itself, or one of its fallbacks.
+    DMLTOOL_RETURN_IF_ERROR(resolve_fallbacks(prepared->plan));
     for (const KernelDispatch& dispatch : prepared->plan.dispatches) {
         DMLTOOL_ASSIGN_OR_RETURN(const ComputeKernel* kernel, kernel_for(dispatch));
         prepared->kernels.push_back(kernel);

@@ -17,6 +17,7 @@
 #include "gpu/gpu_buffer.h"
 #include "gpu/gpu_context.h"
 #include "gpu/half_opcode_probe.h"
+#include "gpu/transcendental_probe.h"
 
 namespace dmltool::gpu {
 
@@ -65,6 +66,8 @@ public:
     // Tests: replaces this device's half opcode probe (nullopt: probe again when a plan needs it), so that a device
     // whose opcodes are exact can stand for one whose are not.
     void set_half_opcode_probe_for_testing(std::optional<HalfOpcodeProbe> probe) { half_opcodes_ = std::move(probe); }
+    // Tests: the same for the exp2 probe (a device whose exp passes stands for one whose does not, and back).
+    void set_exp2_probe_for_testing(std::optional<Exp2Probe> probe) { exp2_ = std::move(probe); }
     // The semantics later plans follow (tests switch rules on one device instead of creating another).
     void set_semantics(const SemanticsOptions& semantics) { semantics_ = semantics; }
 
@@ -128,9 +131,13 @@ private:
     static std::string kernel_key(const KernelDispatch& dispatch);  // layout + blob bytes
     static KernelLayout kernel_layout(const KernelDispatch& dispatch);
     static constexpr size_t kMaxCompileThreads = 16;
-    // kUnsupported, with the probe's finding, when the plan needs exact half opcodes and this device's are not
-    // (gpu/half_opcode_probe.h: probed once per device, on the first plan that needs them).
-    Status check_half_opcodes(const KernelDispatch& first_dispatch);
+    // kUnsupported, with the probes' findings, when this device lacks one of `required` (DevicePlan's capabilities:
+    // gpu/half_opcode_probe.h, gpu/transcendental_probe.h; each probed once per device, on the first plan that
+    // needs it, and traced with --trace).
+    Status check_capabilities(DeviceCapabilities required, const KernelDispatch& first_dispatch);
+    // The first plan of `plan`'s fallback chain whose capabilities this device has (the plan itself where it needs
+    // none); kUnsupported naming what the last one lacks.
+    Status resolve_fallbacks(DevicePlan& plan);
 
     // The injector outlives every context made with it (declared first: destroyed last).
     std::unique_ptr<FaultInjector> faults_;
@@ -147,6 +154,7 @@ private:
     std::unique_ptr<TuningCache> tuning_cache_;  // loaded on the first case with variants
     std::map<std::string, PlanChoice> plan_choices_;  // by plan fingerprint: each desc is tuned once per process
     std::optional<HalfOpcodeProbe> half_opcodes_;     // the device's probe, once a plan needed it
+    std::optional<Exp2Probe> exp2_;                   // likewise
 };
 
 }  // namespace dmltool::gpu

@@ -1,11 +1,45 @@
 #include "gpu/gpu_buffer.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "gpu/gpu_context.h"
 #include "gpu/hresult.h"
 
 namespace dmltool::gpu {
+namespace {
+
+// Times the steps of one transfer when the context traces transfers (GpuContextOptions::trace_transfers) and
+// prints them as one line when the transfer ends: "dmltool: upload 'input 0' 33554432 B: create 0.1 ms, ...".
+class TransferTrace {
+public:
+    TransferTrace(const GpuContext& context, const char* what, const std::string& name, uint64_t bytes)
+        : enabled_(context.trace_transfers()) {
+        if (enabled_) line_ = std::string("dmltool: ") + what + " '" + name + "' " + std::to_string(bytes) + " B:";
+        last_ = std::chrono::steady_clock::now();
+    }
+    TransferTrace(const TransferTrace&) = delete;
+    TransferTrace& operator=(const TransferTrace&) = delete;
+    ~TransferTrace() {
+        if (enabled_) std::fprintf(stderr, "%s\n", line_.c_str());
+    }
+    void step(const char* name) {
+        if (!enabled_) return;
+        const auto now = std::chrono::steady_clock::now();
+        char text[64];
+        std::snprintf(text, sizeof(text), " %s %.3f ms", name, std::chrono::duration<double, std::milli>(now - last_).count());
+        line_ += text;
+        last_ = now;
+    }
+
+private:
+    bool enabled_;
+    std::string line_;
+    std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace
 
 MappedRange::MappedRange(MappedRange&& other) noexcept
     : resource_(other.resource_), data_(other.data_), offset_(other.offset_), size_(other.size_),
@@ -95,18 +129,25 @@ Status upload(GpuContext& context, GpuBuffer& dst, uint64_t offset, std::span<co
         return invalid_input("upload of " + std::to_string(data.size()) + " bytes at offset " + std::to_string(offset) +
                              " exceeds buffer '" + dst.name() + "' (" + std::to_string(dst.size()) + " bytes)");
     }
+    TransferTrace trace(context, "upload", dst.name(), data.size());
     DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer staging, GpuBuffer::create(context, MemoryKind::kUpload, data.size(),
                                                                   dst.name() + " (upload staging)"));
+    trace.step("create");
     {
         DMLTOOL_ASSIGN_OR_RETURN(MappedRange mapped, staging.map(0, data.size()));
+        trace.step("map");
         std::memcpy(mapped.data(), data.data(), data.size());
+        trace.step("memcpy");
     }
+    trace.step("unmap");
     ID3D12GraphicsCommandList* list = context.command_list();
     dst.transition(list, D3D12_RESOURCE_STATE_COPY_DEST);
     list->CopyBufferRegion(dst.resource(), offset, staging.resource(), 0, data.size());
     context.keep_alive(staging.resource());
     context.keep_alive(dst.resource());
-    return context.submit_and_wait().with_context("upload to '" + dst.name() + "'");
+    Status submitted = context.submit_and_wait().with_context("upload to '" + dst.name() + "'");
+    trace.step("copy and wait");
+    return submitted;
 }
 
 Result<std::vector<std::byte>> download(GpuContext& context, GpuBuffer& src, uint64_t offset, uint64_t size) {
@@ -114,18 +155,24 @@ Result<std::vector<std::byte>> download(GpuContext& context, GpuBuffer& src, uin
         return invalid_input("download of " + std::to_string(size) + " bytes at offset " + std::to_string(offset) +
                              " exceeds buffer '" + src.name() + "' (" + std::to_string(src.size()) + " bytes)");
     }
+    TransferTrace trace(context, "download", src.name(), size);
     std::vector<std::byte> out(size);
+    trace.step("host vector");
     if (size == 0) return out;
     DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer staging, GpuBuffer::create(context, MemoryKind::kReadback, size,
                                                                   src.name() + " (readback staging)"));
+    trace.step("create");
     ID3D12GraphicsCommandList* list = context.command_list();
     src.transition(list, D3D12_RESOURCE_STATE_COPY_SOURCE);
     list->CopyBufferRegion(staging.resource(), 0, src.resource(), offset, size);
     context.keep_alive(staging.resource());
     context.keep_alive(src.resource());
     DMLTOOL_RETURN_IF_ERROR(context.submit_and_wait().with_context("download from '" + src.name() + "'"));
+    trace.step("copy and wait");
     DMLTOOL_ASSIGN_OR_RETURN(MappedRange mapped, staging.map(0, size));
+    trace.step("map");
     std::memcpy(out.data(), mapped.data(), size);
+    trace.step("memcpy");
     return out;
 }
 

@@ -68,6 +68,7 @@ Status GpuContext::initialize(const GpuContextOptions& options) {
     adapter_ = factory_->adapters()[chosen];
 
     faults_ = options.faults;
+    trace_transfers_ = options.trace_transfers;
     HRESULT hr = faults_ ? faults_->on_device_creation() : S_OK;
     const bool injected = FAILED(hr);
     if (!injected) hr = factory_->create_device(chosen, device_);

@@ -60,6 +60,9 @@ struct GpuContextOptions {
     // ID3D12Device::SetStablePowerState(TRUE) after device creation: fixed (lower) clocks for A/B timing. Windows
     // in developer mode only (DeviceFactory::stable_power_state_allowed); creation fails with the reason otherwise.
     bool stable_power_state = false;
+    // Diagnostics (DMLTOOL_TRANSFER_TRACE=1): each upload's and download's steps (staging creation, map, memcpy,
+    // submit and wait) timed on stderr, to find where a slow data path spends its time (Wine on NVIDIA).
+    bool trace_transfers = false;
 };
 
 // A block of consecutive descriptors in the shader-visible heap, valid until the next submit_and_wait().
@@ -85,6 +88,7 @@ public:
     // bits (MaxGPUVirtualAddressBitsPerResource), whichever is smaller.
     uint64_t max_buffer_bytes() const { return max_buffer_bytes_; }
     FaultInjector* faults() const { return faults_; }
+    bool trace_transfers() const { return trace_transfers_; }
     // True after a timeout, device removal or failed submission: every later call fails with lost_reason().
     bool is_lost() const { return !lost_reason_.empty(); }
     const std::string& lost_reason() const { return lost_reason_; }
@@ -143,6 +147,7 @@ private:
     double device_creation_seconds_ = 0;
     uint64_t max_buffer_bytes_ = 0;
     FaultInjector* faults_ = nullptr;
+    bool trace_transfers_ = false;
     std::string lost_reason_;  // non-empty once the context is unusable
 };
 

@@ -1,5 +1,5 @@
 // Whether a device's f32tof16 and f16tof32 opcodes convert like shaders/elements.h's integer conversions, so a
-// kernel may use one instruction instead of 11-14 integer operations (DevicePlan::needs_exact_half_opcodes).
+// kernel may use one instruction instead of 11-14 integer operations (DeviceCapability::kExactHalfOpcodes).
 //
 // Why a probe: vkd3d translates them to SPIR-V's PackHalf2x16 / UnpackHalf2x16, whose rounding (and handling of
 // half subnormals) Vulkan leaves to the implementation. f16tof32 is checked on all 65536 halves, f32tof16 on every

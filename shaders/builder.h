@@ -178,6 +178,8 @@ public:
     void min(Operand d, Operand a, Operand b) { emit(Opcode::kMin, {d}, {a, b}); }
     void max(Operand d, Operand a, Operand b) { emit(Opcode::kMax, {d}, {a, b}); }
     void sqrt(Operand d, Operand a) { emit(Opcode::kSqrt, {d}, {a}); }
+    // 2^a (DXBC exp): an approximation whose accuracy the driver decides (see opcodes.cpp).
+    void exp2(Operand d, Operand a) { emit(Opcode::kExp, {d}, {a}); }
     void eq(Operand d, Operand a, Operand b) { emit(Opcode::kEq, {d}, {a, b}); }
     void ne(Operand d, Operand a, Operand b) { emit(Opcode::kNe, {d}, {a, b}); }
     void lt(Operand d, Operand a, Operand b) { emit(Opcode::kLt, {d}, {a, b}); }
@@ -229,6 +231,8 @@ public:
     Result<std::vector<uint8_t>> build_dxbc() const;
 
     uint32_t temps_used() const { return next_temp_; }
+    // Instructions emitted so far, declarations excluded (tests compare the cost of kernel bodies).
+    uint32_t instruction_count() const { return instruction_count_; }
 
     // Records a build error (the first one wins); for helper libraries such as shaders/elements.h.
     void fail(const std::string& message);

@@ -24,6 +24,9 @@ constexpr std::array kOpcodes = {
     OpcodeInfo{Opcode::kEndif, "endif", 0, 0, K::kFlow, kYes, ""},
     OpcodeInfo{Opcode::kEndloop, "endloop", 0, 0, K::kFlow, kYes, ""},
     OpcodeInfo{Opcode::kEq, "eq", 1, 2, K::kFloat, kYes, ""},
+    // 2^x. [FS] allows 3 ulp, and Vulkan leaves GLSL's Exp2 (what vkd3d translates it to) to the driver: kernels use
+    // it only in plans that require DeviceCapability::kAccurateExp2, which gpu/transcendental_probe.h checks.
+    OpcodeInfo{Opcode::kExp, "exp", 1, 1, K::kFloat, kYes, "D3D allows 3 ulp; run only where the device's exp2 probe passed"},
     OpcodeInfo{Opcode::kFrc, "frc", 1, 1, K::kFloat, kYes, ""},
     OpcodeInfo{Opcode::kFtoi, "ftoi", 1, 1, K::kFloat, kYes, "out-of-range and NaN inputs are undefined on vkd3d 1.2"},
     OpcodeInfo{Opcode::kFtou, "ftou", 1, 1, K::kFloat, kYes, "out-of-range and NaN inputs are undefined on vkd3d 1.2"},

@@ -78,7 +78,9 @@ Comparison compare_with_history_runs(const BenchRun& next, const std::vector<His
             std::vector<double> medians;
             bool converged = true;
             for (const HistoryRow* r : found->second) {
-                medians.push_back(summarize_samples(r->samples).median);
+                // The run's stored median: for a run of several processes (bench --processes) the median of its
+                // processes' medians, which its pooled samples do not give; for one process, their median.
+                medians.push_back(r->median_seconds > 0 ? r->median_seconds : summarize_samples(r->samples).median);
                 converged = converged && r->converged;
             }
             out.cases.push_back(compare_with_runs(medians, c, options));

@@ -53,7 +53,7 @@ const char* sabotage_name(Sabotage how) {
 Result<DevicePlan> sabotaged_plan(const Op& real, Sabotage how, const OpDesc& desc, const SemanticsOptions& semantics) {
     DMLTOOL_ASSIGN_OR_RETURN(DevicePlan plan, real.plan_device(desc, semantics));
     // The sabotaged plan runs as sabotaged or not at all: not its unsabotaged integer-conversion twin.
-    plan.without_half_opcodes.reset();
+    plan.fallback.reset();
     std::vector<FlatTensor> outputs;
     FlatTensor first_input;
     for (const TensorSlot& slot : real.tensors(desc)) {

@@ -60,6 +60,7 @@ struct KernelSpec {
     uint32_t lanes = 1;   // elements per group: 1 or 4
     uint32_t groups = 1;  // groups of `lanes` consecutive elements (along the row) per thread
     bool native_half = false;
+    bool hardware_exp2 = false;  // the bodies that may (KernelBody::hardware_exp2) use the exp instruction
     std::vector<uint32_t> input_modes;
     std::vector<uint32_t> input_views;
     std::vector<uint8_t> typed_inputs;  // vector inputs read as one aligned 16-byte load per thread
@@ -342,11 +343,13 @@ Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
     for (uint32_t g = 0; g < spec.groups; ++g) {
         BodyContext context(b, spec.lanes, parameters(K::kParameters, spec.parameters), runtime_zero, spec.input_types,
                             spec.output_type);
+        context.allow_hardware_exp2(spec.hardware_exp2 && body->hardware_exp2);
         Operand result = context.temp();
         body->emit(context, values[g], result);
         if (activation) {
             BodyContext fused(b, spec.lanes, parameters(K::kActivationParameters, spec.activation_parameters),
                               runtime_zero, {spec.output_type}, spec.output_type);
+            fused.allow_hardware_exp2(spec.hardware_exp2 && activation->hardware_exp2);
             Operand activated = fused.temp();
             const Operand operand[] = {result};
             activation->emit(fused, operand, activated);
@@ -444,6 +447,9 @@ Result<Planned> plan(const ElementWiseProblem& problem, const ElementWiseKernelO
                 break;
             }
     spec.native_half = options.native_half && any_half;
+    const KernelBody* activation = problem.fused_activation ? find_kernel_body(problem.fused_activation->body) : nullptr;
+    spec.hardware_exp2 = options.hardware_exp2 && (find_kernel_body(problem.function.body)->hardware_exp2 ||
+                                                   (activation && activation->hardware_exp2));
     spec.window_log2 = options.window_log2;
     spec.threads_per_group = options.threads_per_group;
     if (spec.window_log2 < 8 || spec.window_log2 > shaders::kMaxViewBytesLog2)
@@ -487,6 +493,7 @@ std::string label_of(const ElementWiseProblem& problem, const KernelSpec& spec) 
     label += "->" + std::string(data_type_name(spec.output_type));
     label += " r" + std::to_string(spec.rank) + " x" + std::to_string(spec.lanes * spec.groups);
     if (spec.native_half) label += " native_half";
+    if (spec.hardware_exp2) label += " exp2";
     return label;
 }
 
@@ -494,7 +501,8 @@ std::string label_of(const ElementWiseProblem& problem, const KernelSpec& spec) 
 
 Result<ElementWisePath> element_wise_path(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
     DMLTOOL_ASSIGN_OR_RETURN(Planned p, plan(problem, options));
-    return ElementWisePath{p.spec.rank, p.spec.lanes, p.spec.groups, p.spec.native_half, p.spec.input_modes};
+    return ElementWisePath{p.spec.rank, p.spec.lanes, p.spec.groups, p.spec.native_half, p.spec.input_modes,
+                           p.spec.hardware_exp2};
 }
 
 Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& device_plan,
@@ -561,21 +569,25 @@ Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& device
     dispatch.root_constants = std::move(constants);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     device_plan.dispatches.push_back(std::move(dispatch));
-    device_plan.needs_exact_half_opcodes |= spec.native_half;
+    if (spec.native_half) device_plan.require(DeviceCapability::kExactHalfOpcodes);
+    if (spec.hardware_exp2) device_plan.require(DeviceCapability::kAccurateExp2);
     return Status::ok();
 }
 
 Result<DevicePlan> plan_element_wise_problem(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
-    DevicePlan plan;
-    DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, plan, options));
-    if (plan.needs_exact_half_opcodes) {  // the twin a device without exact opcodes runs instead
-        ElementWiseKernelOptions portable_options = options;
-        portable_options.native_half = false;
-        DevicePlan portable;
-        DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, portable, portable_options));
-        plan.without_half_opcodes = std::make_shared<const DevicePlan>(std::move(portable));
-    }
-    return plan;
+    // The plan with what the options allow, then its twins without the opcodes the device may lack (the integer
+    // half conversions, the portable exponentials), which the backend runs where they are not exact or accurate.
+    DeviceCapabilities wanted = 0;
+    if (options.native_half) wanted |= uint32_t(DeviceCapability::kExactHalfOpcodes);
+    if (options.hardware_exp2) wanted |= uint32_t(DeviceCapability::kAccurateExp2);
+    return plan_with_fallbacks(wanted, [&](DeviceCapabilities allowed) -> Result<DevicePlan> {
+        ElementWiseKernelOptions allowed_options = options;
+        allowed_options.native_half = (allowed & uint32_t(DeviceCapability::kExactHalfOpcodes)) != 0;
+        allowed_options.hardware_exp2 = (allowed & uint32_t(DeviceCapability::kAccurateExp2)) != 0;
+        DevicePlan plan;
+        DMLTOOL_RETURN_IF_ERROR(append_element_wise(problem, plan, allowed_options));
+        return plan;
+    });
 }
 
 }  // namespace dmltool::ops::element_wise

@@ -73,8 +73,11 @@ struct ElementWiseKernelOptions {
     // so that a thread moves 16 bytes per tensor as FLOAT32's one group does (tests lower it to compare).
     uint32_t max_groups = 4;
     // FLOAT16 through the f16tof32 / f32tof16 opcodes instead of the integer conversions: the plan then carries
-    // DevicePlan::needs_exact_half_opcodes, and runs only where the device's probe found the opcodes exact.
+    // DeviceCapability::kExactHalfOpcodes, and runs only where the device's probe found the opcodes exact.
     bool native_half = false;
+    // 2^t by the exp instruction in the bodies whose bounds allow it (KernelBody::hardware_exp2): the plan then
+    // requires DeviceCapability::kAccurateExp2 and carries its portable twin as the fallback.
+    bool hardware_exp2 = false;
 };
 
 // Appends the dispatch computing `problem`. kInvalidInput for a body id it does not know or a wrong input count;
@@ -104,6 +107,7 @@ struct ElementWisePath {
     uint32_t groups = 1; // groups of `lanes` consecutive outputs per thread (1, 2 or 4)
     bool native_half = false;
     std::vector<uint32_t> input_modes;  // per input: 0 scalar loads, 1 vector load, 2 broadcast along the row
+    bool hardware_exp2 = false;
 };
 Result<ElementWisePath> element_wise_path(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options = {});
 

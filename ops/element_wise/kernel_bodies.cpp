@@ -420,7 +420,7 @@ const std::map<std::string, KernelBody, std::less<>>& bodies() {
                 if (status.is_ok()) return status;
                 return {status.code(), "element-wise body '" + id + "' " + status.message()};
             };
-            KernelBody body{"", row.min_inputs, row.max_inputs, accepts, row.emit};
+            KernelBody body{"", row.min_inputs, row.max_inputs, accepts, row.emit, row.hardware_exp2};
             auto [it, inserted] = out.emplace(id, std::move(body));
             it->second.id = it->first;
         }

@@ -8,9 +8,13 @@
 // in the domain of the output type: float32 for FLOAT32/FLOAT16 outputs (the emitter rounds to half), a 32-bit
 // integer for integer outputs (the emitter keeps its low bits).
 //
-// Transcendental functions are range reductions and polynomials built from add/mul/div/round/bit operations
-// only: SM 5.0's exp/log/sincos are approximations whose precision depends on the driver (and the builder does not
-// allow them), so every device computes the same float32 formula, with the error stated at each body.
+// Transcendental functions are range reductions and polynomials built from add/mul/div/round/bit operations,
+// which every device computes the same way, with the error stated at each body. The one exception is 2^t: where
+// the context allows it (BodyContext::hardware_exp2, set only in plans that require DeviceCapability::kAccurateExp2,
+// i.e. run on devices whose exp instruction the backend's probe found within [FS]'s 3 ulp), exp, sigmoid, tanh, erf,
+// GELU and the bodies built on them compute 2^t with SM 5.0's exp instruction instead, within the same row bounds
+// (the family's bounds are derived from [FS]'s precisions; each body's comment gives its budget). The plan carries
+// the portable body as its fallback. log and sincos always use the portable forms.
 #pragma once
 
 #include <cstdint>
@@ -46,8 +50,16 @@ public:
     DataType output_type() const { return output_type_; }
     // Selects `operand`'s lanes: .x or .xyzw.
     shaders::Operand lanes_of(shaders::Operand operand) const;
+    // Whether bodies may use the exp instruction (the plan then requires DeviceCapability::kAccurateExp2), and
+    // whether one did: the emitter asks the body's portable twin only where it did.
+    bool hardware_exp2() const { return hardware_exp2_; }
+    void allow_hardware_exp2(bool allowed) { hardware_exp2_ = allowed; }
+    bool used_hardware_exp2() const { return used_hardware_exp2_; }
+    void note_hardware_exp2() { used_hardware_exp2_ = true; }
 
 private:
+    bool hardware_exp2_ = false;
+    bool used_hardware_exp2_ = false;
     uint32_t lanes_;
     std::vector<shaders::Operand> parameters_;
     shaders::Operand runtime_zero_;
@@ -64,6 +76,11 @@ struct KernelBody {
     // Checks the operand and output types (kInvalidInput naming them when the body cannot compute them).
     std::function<Status(std::span<const DataType> inputs, DataType output)> accepts;
     BodyEmitter emit;
+    // The body's error budget holds with the exp instruction too (kernel_math.cpp), and it uses it where allowed:
+    // the emitter then builds it so in the plan that requires DeviceCapability::kAccurateExp2. Rows whose bound
+    // leaves no room for exp2's 3 ulp (POW: 4|y log2 x| covers the rounded y ln x, not more) or that were not
+    // analysed (SINH, COSH, CELU) stay portable.
+    bool hardware_exp2 = false;
 };
 
 // The body of that id; null when there is none.
@@ -74,6 +91,7 @@ std::vector<std::string_view> kernel_body_ids();
 // Building blocks shared by bodies (kernel_math.cpp): float32 functions of `x` (a lanes-wide operand) into `out`.
 // Each states its error against the exact function; all handle NaN (propagated) and infinities.
 namespace math {
+// Each function of exp2 below takes the exp instruction where c.hardware_exp2() (its error then stated at it).
 void exp(BodyContext& c, shaders::Operand out, shaders::Operand x);      // <= 2 ulp
 // exp for x <= 0 (or NaN) only: <= 2 ulp, results below 2^-128.5 flushed to 0 (the softmax kernel's exponentials).
 void exp_nonpositive(BodyContext& c, shaders::Operand out, shaders::Operand x);

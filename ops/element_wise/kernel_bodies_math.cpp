@@ -285,6 +285,15 @@ void add_math_rows(RowMap& rows) {
                                       c.b.ge(positive, in[0], imm_f(0.0f));
                                       c.b.movc(out, positive, in[0], n);
                                   }};
+    // Bodies whose bounds hold with the exp instruction (KernelBody::hardware_exp2; the budgets are at the math
+    // functions in kernel_math.cpp): exp, sigmoid, tanh, erf and GELU; SCALED_TANH (Alpha times tanh's <= 8 u
+    // absolute, within 16 |Alpha|); SWISH (x times sigmoid's error, within 16 |y| + 4 |x t| s (1 - s)); ELU and
+    // SCALED_ELU (expm1 = e^x - 1 beyond |x| = ln 2: (6 + 1.224 |x|) u e^x, within 16 |Alpha| (1 + |x| e^x));
+    // SOFTPLUS and PARAMETRIC_SOFTPLUS (exp(-|t|) <= 1 off by (6 + 1.224 |t|) u relative: <= 6 u absolute through
+    // log1p, within 16 |Alpha| (1 + |Beta x|)).
+    for (const char* id : {"exp", "sigmoid", "tanh", "erf", "gelu", "scaled_tanh", "swish", "elu", "scaled_elu",
+                           "softplus", "parametric_softplus"})
+        rows.at(id).hardware_exp2 = true;
 }
 
 }  // namespace dmltool::ops::element_wise::body_rows

@@ -18,6 +18,7 @@ struct Row {
     uint32_t min_inputs, max_inputs;
     std::function<Status(Types, DataType)> accepts;
     BodyEmitter emit;
+    bool hardware_exp2 = false;  // KernelBody::hardware_exp2
 };
 using RowMap = std::map<std::string, Row, std::less<>>;
 

@@ -157,16 +157,16 @@ TEST(ElementWiseFastPaths, GroupsPerThreadFollowTheNarrowestRows) {
     native.native_half = true;
     auto plan = plan_element_wise_problem(expectations[0].problem, native);
     ASSERT_TRUE(plan.is_ok()) << plan.status().message();
-    EXPECT_TRUE(plan->needs_exact_half_opcodes);
+    EXPECT_TRUE(plan->requires_capability(DeviceCapability::kExactHalfOpcodes));
     EXPECT_NE(plan->dispatches[0].label.find("native_half"), std::string::npos) << plan->dispatches[0].label;
-    ASSERT_TRUE(plan->without_half_opcodes);
-    EXPECT_FALSE(plan->without_half_opcodes->needs_exact_half_opcodes);
-    EXPECT_EQ(plan->without_half_opcodes->dispatches[0].label.find("native_half"), std::string::npos);
-    EXPECT_NE(*plan->without_half_opcodes->dispatches[0].dxbc, *plan->dispatches[0].dxbc);
+    ASSERT_TRUE(plan->fallback);
+    EXPECT_FALSE(plan->fallback->requires_capability(DeviceCapability::kExactHalfOpcodes));
+    EXPECT_EQ(plan->fallback->dispatches[0].label.find("native_half"), std::string::npos);
+    EXPECT_NE(*plan->fallback->dispatches[0].dxbc, *plan->dispatches[0].dxbc);
     plan = plan_element_wise_problem(expectations[2].problem, native);  // FLOAT32: nothing to convert
     ASSERT_TRUE(plan.is_ok());
-    EXPECT_FALSE(plan->needs_exact_half_opcodes);
-    EXPECT_FALSE(plan->without_half_opcodes);
+    EXPECT_FALSE(plan->requires_capability(DeviceCapability::kExactHalfOpcodes));
+    EXPECT_FALSE(plan->fallback);
 }
 
 // ---- tanh, erf, GELU at their branch points and special values

@@ -1,8 +1,16 @@
 // Float32 transcendental functions for the element-wise bodies, from SM 5.0 instructions that every device
-// computes exactly the same way (add, mul, div, round, integer bit operations): the D3D exp/log/sincos
-// instructions are approximations whose error varies by driver, so they are not used. Each function is a range
-// reduction and a polynomial (Taylor coefficients; the truncation error is stated at each), evaluated with Horner's
-// rule. A driver may contract mul + add into an FMA there: that only removes roundings, so the stated bounds hold.
+// computes exactly the same way (add, mul, div, round, integer bit operations): each is a range reduction and a
+// polynomial (Taylor or minimax coefficients; the truncation error is stated at each), evaluated with Horner's rule.
+// A driver may contract mul + add into an FMA there: that only removes roundings, so the stated bounds hold.
+//
+// 2^t is the exception where the context allows it (BodyContext::hardware_exp2): the exp instruction, in plans that
+// require DeviceCapability::kAccurateExp2, which the backend runs only where its probe found the instruction within
+// the D3D11.3 functional specification's 3 ulp ([FS], gpu/transcendental_probe.h), with the portable body as the
+// fallback. The family's error bounds are derived from [FS]'s precisions (docs/element-wise.md), so each fast form
+// states its budget against its row's bound, taking: the instruction within 3 ulp (<= 6u relative, u = 2^-24) where
+// the result is >= 2^-126, and below 0 or within 3 * 2^-149 (inside every bound's 2^-126 absolute floor); a product
+// or sum rounded within u relative (the MULTIPLY and ADD rows' own bound); log2 e as a float, 0.224 u off.
+// log and sincos have no fast form: SM 5.0's log and sincos are not probed.
 #include <cmath>
 
 #include "ops/element_wise/kernel_bodies.h"
@@ -38,6 +46,22 @@ constexpr float kLn2Hi = 0.693359375f;            // 0x3f318000: 9 significant b
 constexpr float kLn2Lo = -2.12194440e-4f;         // ln 2 - kLn2Hi
 constexpr float kLog2e = 1.44269504088896341f;
 
+// out = 2^t by the exp instruction (only where c.hardware_exp2()).
+void hardware_exp2(BodyContext& c, Operand out, Operand t) {
+    c.b.exp2(out, t);
+    c.note_hardware_exp2();
+}
+
+// exp(x) = 2^(x log2 e) by the instruction: the product's rounding and log2 e's move t = x log2 e by <= 1.224 u |t|,
+// the result by a factor 2^(1.224 u |t|), i.e. 1.224 u |x| relative (|t| ln 2 = |x|); the instruction adds 6 u.
+// (6 + 1.224 |x|) u |y| in all: inside EXP's (16 + 2 |x|) |y|, which is this very evaluation's [FS] budget. Below
+// 2^-126 (x < -87.3) 0 or 3 * 2^-149 off; +-inf and NaN go through the instruction's special values (2^inf = inf,
+// 2^-inf = 0, NaN), which the probe checks. 2 instructions where the portable exp takes 25.
+void exp_by_instruction(BodyContext& c, Operand out, Operand x) {
+    c.b.mul(out, x, imm_f(kLog2e));
+    hardware_exp2(c, out, out);
+}
+
 }  // namespace
 
 void is_nan(BodyContext& c, Operand mask, Operand x) { c.b.ne(mask, x, x); }
@@ -47,6 +71,7 @@ void is_nan(BodyContext& c, Operand mask, Operand x) { c.b.ne(mask, x, x); }
 // the evaluation and the reduction's rounding stay below 2 ulp. 2^n is applied in two exact steps (n1 = n / 2,
 // n - n1) so that results near the overflow and underflow thresholds round only once.
 void exp(BodyContext& c, Operand out, Operand x) {
+    if (c.hardware_exp2()) return exp_by_instruction(c, out, x);
     auto& b = c.b;
     Operand v = c.temp(), n = c.temp(), r = c.temp(), p = c.temp(), n1 = c.temp(), s = c.temp();
     b.max(v, x, imm_f(-175.0f));  // exp(-175) underflows to 0, exp(175) overflows: n stays within two steps
@@ -76,7 +101,10 @@ void exp(BodyContext& c, Operand out, Operand x) {
 // the polynomial is still accurate to 1e-2 relative of a result below 2^-126 (2^-133 absolute); below that (x / ln 2
 // < -128.5: e^x < 2^-128.5) the result is 0, within a fifth of the 2^-126 absolute floor of every bound; -inf gives 0
 // exactly. NaN propagates through the reduction.
+// With the exp instruction (softmax's exponentials, whose bound counts each as exp2 within [FS] of x - max rounded,
+// 2 |x - max| + 16): exp_by_instruction, (6 + 1.224 |x|) u relative; 0 below 2^-126 at most.
 void exp_nonpositive(BodyContext& c, Operand out, Operand x) {
+    if (c.hardware_exp2()) return exp_by_instruction(c, out, x);
     auto& b = c.b;
     Operand n = c.temp(), r = c.temp(), p = c.temp(), tiny = c.temp(), s = c.temp();
     b.mul(n, x, imm_f(kLog2e));
@@ -177,7 +205,9 @@ void log1p(BodyContext& c, Operand out, Operand x) {
 // 2^(t - n) by a minimax polynomial of degree 6 on [-1/2, 1/2] (relative error 0.03 u, u = 2^-24, fitted by
 // Lawson's iteration against 2^f; its float32 evaluation adds about 1 u), then n added to the exponent bits.
 // 14 instructions where exp() takes 25: the range is known, so no clamping and one scaling step.
+// With the exp instruction: 1 instruction, within 6 u relative (the callers' budgets state what that adds).
 static void exp2_bounded(BodyContext& c, Operand out, Operand t) {
+    if (c.hardware_exp2()) return hardware_exp2(c, out, t);
     auto& b = c.b;
     Operand n = c.temp(), f = c.temp(), p = c.temp();
     b.round_ne(n, t);
@@ -193,6 +223,10 @@ static void exp2_bounded(BodyContext& c, Operand out, Operand t) {
 // whose absolute error (exp2_bounded's, the division's 2.5 ulp of a quotient <= 1/2) is a few u where the result is
 // >= 0.5; a < 0.5625: a + a^3 P(a^2), P a minimax polynomial of degree 4 (relative error 0.02 u). Emulated in
 // float32 over [-10, 10]: <= 1.7 ulp, fused or not. About half the instructions of t / (t + 2), t = expm1(2a).
+// With the exp instruction (a >= 0.5625): e = 2^(2 a log2 e) is 6 u + 1.224 u * 2a relative off, which moves
+// 2 / (e + 1) = 1 - tanh(a) by (1 - tanh a)(6 + 2.45 a) u <= 3.7 u (its largest at a = 0.5625; the product
+// (1 - tanh a) a falls from there); the sum, the division (2.5 ulp) and 1 - q add (1 - tanh a)(2 + 5) u + u:
+// <= 8 u absolute for a result >= 0.51, against TANH's 16 |y| + 16; the polynomial branch is unchanged.
 void tanh(BodyContext& c, Operand out, Operand x) {
     auto& b = c.b;
     Operand a = c.temp(), t = c.temp(), z = c.temp(), p = c.temp(), small = c.temp();
@@ -215,9 +249,19 @@ void tanh(BodyContext& c, Operand out, Operand x) {
 }
 
 // sigmoid(x) = 1 / (1 + exp(-x)): exp's error plus two roundings; exp(-x) = inf gives 0.
+// With the exp instruction, e = 2^(-x log2 e) (4 instructions instead of 28): e's relative error
+// (6 + 1.224 |x|) u moves y = 1 / (1 + e) by y (1 - y) times it; the sum (u) and the division (2.5 ulp, 5 u) add
+// 6 u y: (6 y (1 - y) + 1.224 |x| y (1 - y) + 6 y) u <= (12 y + 1.224 |x| y (1 - y)) u, inside SIGMOID's
+// 16 |y| + 16 + 4 |x| y (1 - y). x = -inf: e = inf, y = 0; x = +inf: e = 0, y = 1; NaN stays NaN.
 void sigmoid(BodyContext& c, Operand out, Operand x) {
     auto& b = c.b;
     Operand e = c.temp();
+    if (c.hardware_exp2()) {
+        b.mul(e, x, imm_f(-kLog2e));
+        hardware_exp2(c, e, e);
+        b.add(e, e, imm_f(1.0f));
+        return b.div(out, imm_f(1.0f), e);
+    }
     b.mul(e, x, imm_f(-1.0f));
     exp(c, e, e);
     b.add(e, e, imm_f(1.0f));
@@ -483,7 +527,8 @@ static void erf_small(BodyContext& c, Operand out, Operand a) {
 
 // erfc(a) for 0.875 <= a <= 4: 2^Q(s), s = (a - 2.4375) / 1.5625 in [-1, 1], Q a polynomial of degree 6 fitted to
 // log2(erfc(a)) minimising erfc(a) times its error (the absolute error it makes in erf: 0.03 u); Q is in
-// [-26, -2.2], so exp2_bounded applies.
+// [-26, -2.2], so exp2_bounded applies. With the exp instruction: 6 u relative more of erfc <= 2^-2.2, i.e.
+// <= 1.3 u absolute in erf and in GELU's 2 - erfc, and 6 u relative in GELU's x / 2 erfc.
 static void erfc_tail(BodyContext& c, Operand out, Operand a) {
     Operand s = c.temp(), q = c.temp();
     c.b.mad(s, a, imm_f(0x1.47ae14p-1f), imm_f(-0x1.8f5c28p+0f));
@@ -495,7 +540,7 @@ static void erfc_tail(BodyContext& c, Operand out, Operand a) {
 // erf(x) = sign(x) erf(a), a = min(|x|, 4): a < 0.875: erf_small; else 1 - erfc_tail(a) (1 at a = 4, where
 // erfc(4) < 2^-25). Emulated in float32 over [-4.5, 4.5]: <= 4.7 ulp (just above 0.875, where 1 - erfc cancels
 // most), 2.6 u of the family's 16 u (|erf| + 1). No division; a third of the Taylor / series / continued fraction
-// version's instructions.
+// version's instructions. With the exp instruction (erfc_tail): <= 6 u absolute in all, against ERF's 16 |y| + 16.
 void erf(BodyContext& c, Operand out, Operand x) {
     auto& b = c.b;
     Operand a = c.temp(), r = c.temp(), e = c.temp(), t = c.temp();
@@ -514,7 +559,9 @@ void erf(BodyContext& c, Operand out, Operand x) {
 // GELU(x) = (x / 2)(1 + erf(x / sqrt 2)), a = min(|x| / sqrt 2, 4): a < 0.875: (x / 2)(1 + sign(x) erf_small(a));
 // else (x / 2)(2 - erfc(a)) for x >= 0 and (x / 2) erfc(a) for x < 0, so the negative side keeps erfc's relative
 // accuracy instead of the absolute error of 1 + erf; a = 4: erfc taken as 0 (erfc(4) < 2^-25: x / 2 times it is
-// within the bound's absolute part). Emulated in float32 over [-6, 6]: 1.3 u of the family's bound.
+// within the bound's absolute part). Emulated in float32 over [-6, 6]: 1.3 u of the family's bound. With the exp
+// instruction (erfc_tail): 6 u |y| more on the negative side, 1.3 u |x / 2| on the positive one, against GELU's
+// 16 |y| + 8 |x| + 16.
 void gelu(BodyContext& c, Operand out, Operand x) {
     auto& b = c.b;
     Operand h = c.temp(), a = c.temp(), s = c.temp(), e = c.temp(), t = c.temp(), m = c.temp();

@@ -87,7 +87,7 @@ Result<DevicePlan> plan_element_wise(const ElementWiseDesc& desc, const Semantic
     if (!desc.function) return internal_error("element-wise desc without its table row");
     const FunctionSpec& row = *desc.function;
     const std::string name(row.name);
-    if (row.math && row.math->lane) return plan_softmax(desc);  // the reductions over axes: softmax_kernel.h
+    if (row.math && row.math->lane) return plan_softmax(desc, {.hardware_exp2 = true});  // the reductions over axes: softmax_kernel.h
     ElementWiseProblem problem;
     problem.function.body = kernel_body_id(row);
     if (!find_kernel_body(problem.function.body))
@@ -124,9 +124,12 @@ Result<DevicePlan> plan_element_wise(const ElementWiseDesc& desc, const Semantic
     }
     // FLOAT16 through the conversion opcodes where the device's are exact (the backend's probe decides; the plan
     // carries the integer-conversion twin for the other devices): 1 instruction per element and direction instead
-    // of 11-14 integer ones, which made the FLOAT16 kernels compute-bound (20-60% of the copy on the H200).
+    // of 11-14 integer ones, which made the FLOAT16 kernels compute-bound (20-60% of the copy on the H200). And 2^t
+    // by the exp instruction where the device's is within [FS]'s 3 ulp (the probe decides likewise; issue 38: exp,
+    // sigmoid, tanh, erf and GELU were compute-bound on their portable polynomials).
     ElementWiseKernelOptions options;
     options.native_half = true;
+    options.hardware_exp2 = true;
     Result<DevicePlan> plan = plan_element_wise_problem(problem, options);
     if (!plan.is_ok()) return plan.status().with_context(name);
     return plan;

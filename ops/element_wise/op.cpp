@@ -121,7 +121,7 @@ public:
     std::vector<std::string> device_plan_variants(const OpDesc& op_desc, const SemanticsOptions&) const override {
         const auto& desc = static_cast<const ElementWiseDesc&>(op_desc);
         if (!function_.math || !function_.math->lane || desc.output.data_type != DataType::kFloat16) return {};
-        if (!plan_softmax(desc, {.native_half = true}).is_ok()) return {};
+        if (!plan_softmax(desc, {.native_half = true, .hardware_exp2 = true}).is_ok()) return {};
         return {std::string(kNativeHalfVariant)};
     }
 
@@ -129,7 +129,7 @@ public:
                                            std::string_view variant) const override {
         const auto& desc = static_cast<const ElementWiseDesc&>(op_desc);
         if (variant == kNativeHalfVariant && !device_plan_variants(op_desc, semantics).empty())
-            return plan_softmax(desc, {.native_half = true});
+            return plan_softmax(desc, {.native_half = true, .hardware_exp2 = true});
         return unsupported(std::string(name()) + ": no plan variant '" + std::string(variant) + "'");
     }
 

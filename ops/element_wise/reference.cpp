@@ -11,9 +11,11 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <cstring>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "ops/element_wise/engine.h"
@@ -25,6 +27,27 @@ namespace dmltool::ops::element_wise {
 namespace {
 
 using namespace reference_detail;
+
+// One element's arguments (at most 8 inputs: QUANTIZED_LINEAR_ADD), on the stack: a heap allocation per element
+// serializes the reference's threads on the allocator's lock wherever that lock is global (MinGW's malloc under
+// Wine: on the H200 machine's 16 threads an 8M-element IDENTITY took 55 s instead of about 1 s, 2026-11-29).
+class Arguments {
+public:
+    explicit Arguments(std::span<const double> x) : size_(std::min(x.size(), kCapacity)) {
+        std::copy_n(x.begin(), size_, values_.begin());
+    }
+    double& operator[](size_t i) { return values_[i]; }
+    double operator[](size_t i) const { return values_[i]; }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    operator std::span<const double>() const { return {values_.data(), size_}; }
+
+    static constexpr size_t kCapacity = 8;  // QUANTIZED_LINEAR_ADD: A, B and their scales and zero points, the output's
+
+private:
+    std::array<double, kCapacity> values_{};
+    size_t size_;
+};
 
 // One element's argument variants and their function values, for one row.
 class ElementEvaluator {
@@ -53,7 +76,7 @@ public:
     // The nominal value (what the reference writes) and the band of accepted values; `others` (optional) receives
     // discrete other right values.
     double evaluate(std::span<const double> x, Band* band, OtherValues* others = nullptr) const {
-        std::vector<double> args(x.begin(), x.end());
+        Arguments args(x);
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
         if (sb && scale_second_ && args.size() > 1) args[1] = double(sb->scale) * args[1] + double(sb->bias);
@@ -64,7 +87,7 @@ public:
         if (sb && !args.empty() && std::isfinite(args[0])) {
             const double spread = 1.01 * kUnitRoundoff * (std::fabs(double(sb->scale) * x[0]) + std::fabs(args[0]));
             if (spread > 0) {
-                std::vector<double> moved = args;
+                Arguments moved = args;
                 for (double sign : {-1.0, 1.0}) {
                     moved[0] = args[0] + sign * spread;
                     finish(moved, band);
@@ -88,7 +111,7 @@ public:
                 const double spread = 1.01 * kUnitRoundoff * (std::fabs(product) + std::fabs(args[k]));
                 for (double v : {product, args[k]}) {
                     if (!std::isfinite(v) || std::fabs(v) + spread < kFloat32Overflow) continue;
-                    std::vector<double> overflowed = args;
+                    Arguments overflowed = args;
                     overflowed[k] = std::copysign(kInfinity, v);
                     const double result = finish(overflowed, nullptr);
                     if (std::isinf(result) && others) add_other_value(*others, result);
@@ -99,7 +122,7 @@ public:
         // D3D lets float32 arithmetic flush denormal inputs to (sign-preserving) zero.
         for (size_t k = 0; k < x.size(); ++k) {
             if (!input_float32_[k] || !is_float32_denormal(x[k])) continue;
-            std::vector<double> flushed(x.begin(), x.end());
+            Arguments flushed(x);
             flushed[k] = std::copysign(0.0, x[k]);
             if (sb && k == 0) flushed[0] = double(sb->bias);
             if (sb && scale_second_ && flushed.size() > 1)
@@ -115,7 +138,7 @@ public:
     // FLOAT16 of inf + -inf, lavapipe campaign seed 20261201 #28), the row's own being no output there.
     int other_values(std::span<const double> x, double* out) const {
         const FunctionMath& math = *desc_.function->math;
-        std::vector<double> args(x.begin(), x.end());
+        Arguments args(x);
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
         if (sb && scale_second_ && args.size() > 1) args[1] = double(sb->scale) * args[1] + double(sb->bias);
@@ -125,9 +148,8 @@ public:
             if (!g.other_values) return 0;
             // At a non-finite intermediate, or the infinity a finite one overflows to (HARD_SIGMOID with Alpha 0 of
             // an infinite sum: 0 * inf, NaN, clamped to 0 in the other order: seed 20261203 ADD1 #58).
-            int count = 0;
-            for (double v : overflowed_intermediates(t)) count += g.other_values(std::span<const double>(&v, 1), fused_, out + count);
-            return count;
+            const std::optional<double> v = overflowed_intermediate(t);
+            return v ? g.other_values(std::span<const double>(&*v, 1), fused_, out) : 0;
         }
         if (!math.other_values) return 0;
         return math.other_values(args, desc_, out);
@@ -164,12 +186,12 @@ private:
         const double d = 1.01 * kUnitRoundoff * m + std::max(half_spacing(DataType::kFloat32, v),
                                                              narrowing * half_spacing(desc_.output.data_type, v));
         // A non-finite intermediate is itself only (NaN included: `t != v` would skip it too).
-        std::vector<double> intermediates = std::isfinite(v) ? std::vector<double>{v - d, v, v + d}
-                                                             : std::vector<double>{v};
         // A finite sum beyond float32's (or the output type's) range is an infinity there: SOFTSIGN's x / (1 + |x|)
         // of it is NaN in float32 (seed 20261203 ADD1 #559: exact 1, dmltool's kernel NaN).
-        if (std::isfinite(v) && !overflowed_intermediates(v + std::copysign(d, v)).empty())
-            intermediates.push_back(std::copysign(kInfinity, v));
+        const double around[4] = {v - d, v, v + d, std::copysign(kInfinity, v)};
+        const size_t count = overflowed_intermediate(v + std::copysign(d, v)) ? 4 : 3;
+        const auto intermediates =
+            std::isfinite(v) ? std::span<const double>(around, count) : std::span<const double>(&v, 1);
         for (double t : intermediates) {
             const double gt = apply(g, t);
             band->add(gt, g.error_scale && std::isfinite(gt) ? g.error_scale(std::span<const double>(&t, 1), gt, fused_)
@@ -182,12 +204,12 @@ private:
     }
 
     // The intermediate itself where it is not finite; its infinity where a finite one overflows the float32 or the
-    // output type's range; else none.
-    std::vector<double> overflowed_intermediates(double t) const {
-        if (!std::isfinite(t)) return {t};
+    // output type's range; else none (no heap: called per element).
+    std::optional<double> overflowed_intermediate(double t) const {
+        if (!std::isfinite(t)) return t;
         const double limit = std::min(kFloat32Overflow, overflow_threshold(desc_.output.data_type));
-        if (is_float(desc_.output.data_type) && std::fabs(t) >= limit) return {std::copysign(kInfinity, t)};
-        return {};
+        if (is_float(desc_.output.data_type) && std::fabs(t) >= limit) return std::copysign(kInfinity, t);
+        return std::nullopt;
     }
 
     double apply(const FunctionMath& g, double t) const { return g.exact(std::span<const double>(&t, 1), fused_); }
@@ -398,6 +420,9 @@ Status run_reference(const ElementWiseDesc& desc, std::span<const HostTensor* co
     if (!function.math || (!function.math->exact && !function.math->integer && !function.math->lane))
         return internal_error(std::string(function.name) + ": no reference function");
     if (function.math->lane) return run_lanes(desc, inputs, output, context);
+    if (inputs.size() > Arguments::kCapacity)
+        return internal_error(std::string(function.name) + ": " + std::to_string(inputs.size()) +
+                              " inputs, more than the reference's " + std::to_string(Arguments::kCapacity));
     const uint64_t count = output.element_count();
     const DataType out_type = output.data_type();
     ExactOutput* exact = context.exact_outputs ? &context.exact_outputs->at(0) : nullptr;

@@ -293,7 +293,7 @@ TEST(SoftmaxGpu, NativeHalfVariant) {
             ASSERT_EQ(op.device_plan_variants(**parsed, {}), std::vector<std::string>{"softmax/native_half"}) << name;
             auto plan = op.plan_device_variant(**parsed, {}, "softmax/native_half");
             ASSERT_TRUE(plan.is_ok()) << plan.status().message();
-            EXPECT_TRUE(plan->needs_exact_half_opcodes);
+            EXPECT_TRUE(plan->requires_capability(DeviceCapability::kExactHalfOpcodes));
             std::string why;
             if (!device_runs_native_half(&why)) continue;
             const HostTensor input = sizes[1] == 40 ? make_tensor(DataType::kFloat16, sizes, [] {

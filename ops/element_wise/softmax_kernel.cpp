@@ -266,6 +266,7 @@ Result<std::vector<uint8_t>> build_kernel(const KernelSpec& spec) {
     };
 
     BodyContext math_context(b, spec.chunk == 1 ? 1 : 4, {}, e.runtime_zero, {DataType::kFloat32}, DataType::kFloat32);
+    math_context.allow_hardware_exp2(spec.hardware_exp2);
     if (hardmax) {
         // The largest key, then the first element index holding it (NaN keys tie only when every element is NaN:
         // then element 0, as the reference).

@@ -46,9 +46,12 @@ struct SoftmaxKernelOptions {
     bool vectorize = true;                              // false: single-element chunks everywhere
     // FLOAT16 through the f16tof32 / f32tof16 opcodes instead of shaders/elements.h's integer conversions (1
     // instruction instead of ~12 per element each way: the FLOAT16 perf case is otherwise bound by them). The plan
-    // then carries DevicePlan::needs_exact_half_opcodes: it runs only where gpu/half_opcode_probe.h found the
+    // then requires DeviceCapability::kExactHalfOpcodes: it runs only where gpu/half_opcode_probe.h found the
     // opcodes exact, and computes the same values there. An autotuning variant ("softmax/native_half").
     bool native_half = false;
+    // e^(x - max) by the exp instruction (2 instructions instead of ~20 per element): the plan then requires
+    // DeviceCapability::kAccurateExp2 and carries the portable plan as its fallback (plan_softmax_problem).
+    bool hardware_exp2 = false;
 };
 
 // Which path the planner takes (tests check the fast path is taken where it should be).

@@ -41,6 +41,7 @@ struct KernelSpec {
     // bounds branch (lanes past the end read the last lane; nothing of theirs is stored).
     bool exact_fit = false;
     bool native_half = false;
+    bool hardware_exp2 = false;  // e^(x - m) by the exp instruction (math::exp_nonpositive)
     uint32_t threads_per_group = 256;
     uint32_t outer_rank = 0;
     uint32_t lane_rank = 1;

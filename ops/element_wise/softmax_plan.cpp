@@ -115,6 +115,7 @@ Result<Planned> plan(const SoftmaxProblem& problem, const SoftmaxKernelOptions& 
     }
     spec.exact_fit = !spec.looped && p.chunks == uint64_t{spec.threads_per_lane} * spec.chunks_per_thread;
     spec.native_half = options.native_half && type == DataType::kFloat16;
+    spec.hardware_exp2 = options.hardware_exp2 && problem.kind != SoftmaxKind::kHardmax;
     const uint64_t lanes_per_group = g / spec.threads_per_lane;
     p.groups = std::max<uint64_t>(1, (p.lanes + lanes_per_group - 1) / lanes_per_group);
     auto views = [&](const KernelTensor& tensor) -> Result<uint32_t> {
@@ -135,7 +136,7 @@ std::string label_of(const KernelSpec& spec) {
     return std::string("element_wise/") + kinds[int(spec.kind)] + "/" + (spec.bytes == 2 ? "FLOAT16" : "FLOAT32") +
            " v" + std::to_string(spec.chunk) + " t" + std::to_string(spec.threads_per_lane) + " c" +
            std::to_string(spec.chunks_per_thread) + (spec.looped ? " looped" : "") +
-           (spec.native_half ? " native_half" : "");
+           (spec.native_half ? " native_half" : "") + (spec.hardware_exp2 ? " exp2" : "");
 }
 
 }  // namespace
@@ -188,14 +189,22 @@ Status append_softmax(const SoftmaxProblem& problem, DevicePlan& device_plan, co
     dispatch.root_constants = std::move(constants);
     dispatch.group_count = {grid.groups_x, grid.groups_y, 1};
     device_plan.dispatches.push_back(std::move(dispatch));
-    device_plan.needs_exact_half_opcodes |= spec.native_half;
+    if (spec.native_half) device_plan.require(DeviceCapability::kExactHalfOpcodes);
+    if (spec.hardware_exp2) device_plan.require(DeviceCapability::kAccurateExp2);
     return Status::ok();
 }
 
 Result<DevicePlan> plan_softmax_problem(const SoftmaxProblem& problem, const SoftmaxKernelOptions& options) {
-    DevicePlan plan;
-    DMLTOOL_RETURN_IF_ERROR(append_softmax(problem, plan, options));
-    return plan;
+    // With the exp instruction where allowed, then the portable twin as the fallback. The half opcodes stay as the
+    // options say (native_half is a tuning variant of its own, refused where the opcodes are not exact).
+    const DeviceCapabilities wanted = options.hardware_exp2 ? uint32_t(DeviceCapability::kAccurateExp2) : 0;
+    return plan_with_fallbacks(wanted, [&](DeviceCapabilities allowed) -> Result<DevicePlan> {
+        SoftmaxKernelOptions allowed_options = options;
+        allowed_options.hardware_exp2 = (allowed & uint32_t(DeviceCapability::kAccurateExp2)) != 0;
+        DevicePlan plan;
+        DMLTOOL_RETURN_IF_ERROR(append_softmax(problem, plan, allowed_options));
+        return plan;
+    });
 }
 
 Result<DevicePlan> plan_softmax(const ElementWiseDesc& desc, const SoftmaxKernelOptions& options) {

@@ -45,7 +45,7 @@ Result<std::optional<DevicePlan>> plan_nearest_strided(const ResampleDesc& desc,
 
 // Tuning variants of the dedicated linear kernels (linear_fast.cpp); the default is the heuristic plan's.
 struct LinearFastVariant {
-    bool native_half = false;     // FLOAT16 through f16tof32 / f32tof16 (the plan then needs_exact_half_opcodes)
+    bool native_half = false;     // FLOAT16 through f16tof32 / f32tof16 (the plan then requires DeviceCapability::kExactHalfOpcodes)
     bool one_output_row = false;  // x2: one output row per thread instead of a pair
 };
 

@@ -28,7 +28,7 @@
 // Tuning variants (LinearFastVariant, offered by op.cpp): x2 with one output row per thread instead of a pair
 // (fewer registers, twice the threads; each input vector is loaded by four threads instead of two: cache hits),
 // and FLOAT16 converted by the f16tof32 / f32tof16 opcodes instead of the integer conversions. Vulkan leaves the
-// opcodes' rounding to the driver, so those plans carry DevicePlan::needs_exact_half_opcodes and run only where
+// opcodes' rounding to the driver, so those plans require DeviceCapability::kExactHalfOpcodes and run only where
 // gpu/half_opcode_probe.h found them exact; they then compute the same values as the integer conversions.
 #include <algorithm>
 #include <bit>
@@ -88,7 +88,7 @@ class Codec {
 public:
     // native_half: FLOAT16 through the f16tof32 / f32tof16 opcodes instead of the integer conversions (1-2
     // instructions instead of 11 per input, 1 instead of 14 per output), only where the device's opcodes were found
-    // exact (DevicePlan::needs_exact_half_opcodes). A NaN may convert to another NaN than the integer conversions
+    // exact (DeviceCapability::kExactHalfOpcodes). A NaN may convert to another NaN than the integer conversions
     // give (sign and payload): the outputs are the same values all the same (core/plan_tuning.h).
     Codec(ProgramBuilder& b, DataType type, bool native_half = false)
         : b_(b), type_(type), native_half_(native_half), s_(b) {}
@@ -578,7 +578,7 @@ Result<std::optional<DevicePlan>> plan_linear_fast(const ResampleDesc& desc, Lin
     dispatch.label = "resample/" + std::string(data_type_name(type)) +
                      (kind == FastKind::kX2 ? "/linear_x2" : "/linear_half") +
                      (variant.one_output_row ? "/one_row" : "") + (variant.native_half ? "/native_half" : "");
-    plan.needs_exact_half_opcodes = variant.native_half;
+    if (variant.native_half) plan.require(DeviceCapability::kExactHalfOpcodes);
     const shaders::DispatchGrid grid = shaders::plan_dispatch(threads, kThreadsPerGroup);
     std::vector<uint32_t> constants(kFastConstantCount, 0);
     constants[kFastThreads] = uint32_t(threads);

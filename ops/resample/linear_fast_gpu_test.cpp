@@ -352,7 +352,7 @@ TEST(ResampleLinearFast, NativeHalfFollowsTheProbe) {
         ASSERT_TRUE(desc.is_ok()) << desc.status().message();
         auto plan = op.plan_device_variant(**desc, {}, kNativeHalf);
         ASSERT_TRUE(plan.is_ok()) << plan.status().message();
-        EXPECT_TRUE(plan->needs_exact_half_opcodes);
+        EXPECT_TRUE(plan->requires_capability(DeviceCapability::kExactHalfOpcodes));
         EXPECT_NE(plan->dispatches[0].label.find("native_half"), std::string::npos) << plan->dispatches[0].label;
         // Every half bit pattern once (i * an odd number is a permutation of 0 .. 2^16 - 1), scattered, so the
         // blends hit ties, subnormal halves, the largest finite halves next to infinity and NaNs.

@@ -73,6 +73,7 @@ TEST(ProgramBuilder, EveryAllowedInstructionValidates) {
     b.min(f.x(), f.x(), f.w());
     b.max(f.y(), f.y(), f.w());
     b.sqrt(f.z(), f.z().abs());
+    b.exp2(f.x(), f.y());
     b.eq(r.w(), f.x(), f.y());
     b.ne(r.w(), f.x(), f.y());
     b.lt(r.w(), f.x(), f.y());

@@ -47,6 +47,21 @@ TEST(HistoryRuns, SameBuildIsSameAndAClearSlowdownIsSlower) {
     EXPECT_EQ(compare_with_runs(history, run_case(7e-6), options).verdict, Verdict::kFaster);
 }
 
+TEST(HistoryRuns, NotShownWithinTheThresholdIsInconclusiveNotSame) {
+    CompareOptions options;
+    options.alpha = 0.01;  // what Holm over several cases makes of 0.05 for one of them
+    // A history wandering 11.5%: the threshold is 3 spreads, +41%. +50% is beyond it, yet t = 3.2 on 4 degrees is
+    // not significant at 0.01; +30% is within the history's wandering. A gate that read either SAME passed a
+    // regression with exit 0 (gate_rates, 2026-11-29: "d2s SAME +43.6%, not significant"); both are undecided.
+    const std::vector<double> wandering = {10e-6, 11.5e-6, 8.7e-6, 10.8e-6, 9.3e-6};
+    for (double factor : {1.5, 1.3}) {
+        const CaseComparison beyond = compare_with_runs(wandering, run_case(10e-6 * factor), options);
+        EXPECT_EQ(beyond.verdict, Verdict::kInconclusive) << factor << ": " << beyond.reason;
+    }
+    const CaseComparison same = compare_with_runs(wandering, run_case(10.2e-6), options);
+    EXPECT_EQ(same.verdict, Verdict::kSame) << same.reason;
+}
+
 TEST(HistoryRuns, AChangeWithinTheHistorysSpreadIsNotSlower) {
     const CompareOptions options;
     // Runs of this case wander +-15% (a tiny case on a shared machine): +30% is within 3 spreads of them.
