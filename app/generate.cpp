@@ -1,7 +1,9 @@
 // `dmltool generate`: random valid cases for property-based testing of any DirectML implementation (docs/
 // generated-cases.md). Each operator's generator (ops/<op>/generate.cpp) draws descs from its own feature-level
 // table; this command names, checks and writes them: one {"cases": [...]} file per operator, one case per line.
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +11,9 @@
 #include "app/commands.h"
 #include "core/case_generator.h"
 #include "core/case_spec.h"
+#include "core/compare.h"
+#include "core/tensor_source.h"
+#include "core/thread_pool.h"
 
 namespace dmltool::app {
 
@@ -24,6 +29,69 @@ std::optional<uint64_t> parse_unsigned(const std::string& text, uint64_t max) {
     }
     if (value > max) return std::nullopt;
     return uint64_t(value);
+}
+
+// Redraws of a case whose reference output cannot discriminate (a stream of its own each; attempt 0 is the case's
+// first stream). Far more than needed: such draws were 158 in 300,000 (seed 20261203), none twice in a row.
+constexpr uint64_t kMaxRedraws = 16;
+
+// Whether the reference's own output of `c` is a constant expectation (the zero-trust rule, core/compare.h: some
+// one value lies within every element's bound, or every element is the same), so that the case could not tell a
+// correct implementation from one that writes that constant and would only be MISTRUSTED: HARD_SIGMOID with
+// Alpha 0, SOFTPLUS of inputs all far beyond 0, QUANTIZE_LINEAR saturating everywhere, ... (lavapipe campaign,
+// seed 20261203: 158 such cases in 14 operators). An input or reference error answers false: `run` reports it.
+bool expectation_is_constant(const Op& op, const LoadedCase& c, ThreadPool& pool) {
+    const OpDesc& desc = *c.spec.desc;
+    const auto slots = op.tensors(desc);
+    std::vector<HostTensor> storage, outputs;
+    storage.reserve(slots.size());
+    outputs.reserve(slots.size());
+    std::vector<const HostTensor*> inputs;
+    std::vector<HostTensor*> output_pointers;
+    for (const TensorSlot& slot : slots) {
+        if (slot.role == TensorRole::kInput) {
+            if (!slot.desc) {
+                inputs.push_back(nullptr);
+                continue;
+            }
+            auto tensor = materialize_source(c.spec.inputs.at(slot.name), *slot.desc, c.spec.base_dir, {});
+            if (!tensor.is_ok()) return false;
+            // Through the physical layout and back, as `run` gives it: broadcast elements hold what is read.
+            storage.push_back(from_physical(*slot.desc, to_physical(*tensor)));
+            inputs.push_back(&storage.back());
+        } else if (slot.desc) {
+            outputs.emplace_back(*slot.desc);
+            output_pointers.push_back(&outputs.back());
+        }
+    }
+    if (!op.check_input_values(desc, inputs).is_ok()) return false;
+    const SemanticsOptions semantics;
+    std::vector<ExactOutput> exact(outputs.size());
+    if (!op.run_reference(desc, inputs, output_pointers, ReferenceContext{pool, semantics, &exact}).is_ok()) return false;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+        const Tolerance tolerance = op.default_tolerance(desc, k);
+        const bool bound = tolerance.error_bound && !exact[k].exact.empty();
+        auto judge = [&](const HostTensor& got) {
+            return bound ? compare_to_exact(exact[k], got, tolerance) : compare_tensors(outputs[k], got, tolerance);
+        };
+        if (judge(outputs[k]).expected_constant) return true;
+        // A constant that every element accepts besides (an other value: HARD_SIGMOID's 0 for NaN beside clamped
+        // zeros; an infinity that overflowing elements allow): the runner's "output is constant while the
+        // expectation is not". Candidates: the first distinct values the reference wrote, 0, the infinities, NaN.
+        std::vector<double> candidates = {0.0, INFINITY, -INFINITY, NAN};
+        for (uint64_t i = 0; i < outputs[k].element_count() && candidates.size() < 12; ++i) {
+            const double v = outputs[k].get_as_double(i);
+            if (std::find_if(candidates.begin(), candidates.end(), [&](double w) { return w == v || (v != v && w != w); }) == candidates.end())
+                candidates.push_back(v);
+        }
+        HostTensor constant(outputs[k].desc());
+        for (double v : candidates) {
+            if (!std::isfinite(v) && !is_float(constant.desc().data_type)) continue;  // integers hold no inf or NaN
+            for (uint64_t i = 0; i < constant.element_count(); ++i) constant.set_from_double(i, v);
+            if (constant.element_count() > 1 && judge(constant).mismatch_count == 0) return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace
@@ -63,7 +131,14 @@ int generate_command(const GenerateOptions& options, const OpRegistry& registry)
     for (const Op* op : ops) {
         std::string text = "{\"cases\": [\n";
         for (uint64_t i = 0; i < *count; ++i) {
-            auto c = generate_case_json(*op, *seed, i);
+            Result<nlohmann::json> c = generate_case_json(*op, *seed, i);
+            for (uint64_t attempt = 1; c.is_ok() && attempt <= kMaxRedraws; ++attempt) {
+                const CaseFile one = load_case_text(nlohmann::json{{"cases", {*c}}}.dump(), "generated.json", registry);
+                if (!one.status.is_ok() || one.cases.size() != 1 || !one.cases[0].status.is_ok() ||
+                    !expectation_is_constant(*op, one.cases[0], pool))
+                    break;  // invalid draws are reported by the check below
+                c = generate_case_json(*op, *seed, i, attempt);
+            }
             if (!c.is_ok()) return report_error(c.status(), 1);
             text += (i ? ",\n" : "") + c->dump();
         }

@@ -295,11 +295,13 @@ std::string lowercase_op_name(const Op& op) {
     return name;
 }
 
-Result<json> generate_case_json(const Op& op, uint64_t seed, uint64_t index) {
-    // The stream of one case: the seed, the operator and the index mixed through SplitMix64.
+Result<json> generate_case_json(const Op& op, uint64_t seed, uint64_t index, uint64_t attempt) {
+    // The stream of one case: the seed, the operator and the index mixed through SplitMix64 (and a redraw's attempt).
     uint64_t op_hash = 0xcbf29ce484222325ull;  // FNV-1a of the name: each operator has its own streams
     for (char ch : op.name()) op_hash = (op_hash ^ uint8_t(ch)) * 0x100000001b3ull;
-    CaseRng rng(random_bits(random_bits(seed, op_hash), index));
+    uint64_t stream = random_bits(random_bits(seed, op_hash), index);
+    if (attempt > 0) stream = random_bits(stream, attempt);
+    CaseRng rng(stream);
     GeneratedCase c;
     DMLTOOL_RETURN_IF_ERROR(op.generate_case(rng, c));
     DMLTOOL_RETURN_IF_ERROR(finish_outputs(op, rng, c));

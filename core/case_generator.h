@@ -94,8 +94,10 @@ Status finish_outputs(const Op& op, CaseRng& rng, GeneratedCase& c);
 
 // Case `index` of the stream for (op, seed): a complete case object named "gen/<op>/s<seed>/<index>/<shape>", with
 // tags "generated" and the features it covers. The same (op, seed, index) gives the same case on every platform;
-// each index has its own random stream, so a case can be regenerated alone.
-Result<nlohmann::json> generate_case_json(const Op& op, uint64_t seed, uint64_t index);
+// each index has its own random stream, so a case can be regenerated alone. `attempt` > 0 draws again from a stream
+// of its own (the generate command's redraw of a case whose reference output cannot discriminate); attempt 0 is the
+// case's first stream.
+Result<nlohmann::json> generate_case_json(const Op& op, uint64_t seed, uint64_t index, uint64_t attempt = 0);
 std::string lowercase_op_name(const Op& op);  // "resample": the case-name prefix and `generate`'s file stem
 
 }  // namespace dmltool

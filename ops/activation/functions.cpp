@@ -131,6 +131,12 @@ double swish_scale(Args x, double y, const ElementWiseDesc& d) {
 double hard_swish(Args x, const ElementWiseDesc& d) {
     return x[0] * std::fmax(0.0, std::fmin(a(d, "Alpha") * x[0] + a(d, "Beta"), 1.0));
 }
+// Where t = Alpha x + Beta is NaN with x not (Alpha 0, x infinite: 0 * inf), the clamp gives 1 in the documented
+// order under [D3D]'s min/max (the reference: x), 0 in the other order or as saturate (HARD_SIGMOID's other value:
+// x * 0 = NaN, dmltool's kernel, lavapipe campaign seed 20261203 #2623) or NaN: NaN is right too.
+double hard_swish_alternative(Args x, const ElementWiseDesc& d) {
+    return std::isnan(a(d, "Alpha") * x[0] + a(d, "Beta")) ? kNan : hard_swish(x, d);
+}
 double hard_swish_scale(Args x, double y, const ElementWiseDesc& d) {
     if (clamp_is_exact(x, d)) return 0.0;
     return 2 * std::fabs(y) + 2 * std::fabs(x[0]) * (std::fabs(a(d, "Alpha") * x[0]) + std::fabs(a(d, "Beta")));
@@ -299,7 +305,7 @@ const FunctionMath kShrink{.exact = shrink, .error_scale = rows::one_rounding, .
 const FunctionMath kGelu{.exact = gelu, .error_scale = gelu_scale,
                          .bound_source = "16 u relative + 16 u absolute + 8 |x| u: erf [COND] and the products"};
 const FunctionMath kSwish{.exact = swish, .error_scale = swish_scale, .bound_source = kFromExp};
-const FunctionMath kHardSwish{.exact = hard_swish, .error_scale = hard_swish_scale,
+const FunctionMath kHardSwish{.exact = hard_swish, .error_scale = hard_swish_scale, .alternative = hard_swish_alternative,
                               .bound_source = "Alpha x + Beta and the product: three roundings"};
 const FunctionMath kSoftmax{.lane = softmax_lane, .validate = validate_rows,
                             .bound_source = "per exponential (16 + 2|x| + 2|x - max|) u, the sum n u, the division"};

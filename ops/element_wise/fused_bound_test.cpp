@@ -74,5 +74,24 @@ TEST(ElementWiseFusedBound, ActivationsFloat32FormulaOverflowPasses) {
     EXPECT_FALSE(b.passes(exact * 0.5));
 }
 
+// HARD_SIGMOID with Alpha 0 of an infinite sum (lavapipe campaign seed 20261203 #58): 0 * inf is NaN, which the
+// documented clamp order takes to 1 and the other order to 0 (dmltool's kernel), as where the intermediate is NaN;
+// 0.5 (Beta clamped, as for a finite sum) fails.
+TEST(ElementWiseFusedBound, InfiniteIntermediateTakesTheActivationsOtherValues) {
+    Add1 b(DataType::kFloat32, activation("ACTIVATION_HARD_SIGMOID", {{"Alpha", 0.0}, {"Beta", -0.625}}), INFINITY, 1.0);
+    for (double v : {1.0, 0.0}) EXPECT_TRUE(b.passes(v)) << v;
+    for (double v : {0.5, 0.375}) EXPECT_FALSE(b.passes(v)) << v;
+}
+
+// A finite sum beyond float32's range is +inf in float32 arithmetic, and SOFTSIGN's x / (1 + |x|) of it NaN (seed
+// 20261203 #559: exact 1, dmltool's kernel NaN): NaN passes there, not for a sum in range.
+TEST(ElementWiseFusedBound, IntermediateOverflowingFloat32IsThatInfinity) {
+    Add1 big(DataType::kFloat32, activation("ACTIVATION_SOFTSIGN", json::object()), 3e38, 3e38);
+    for (double v : {1.0, double(NAN)}) EXPECT_TRUE(big.passes(v)) << v;
+    EXPECT_FALSE(big.passes(0.5));
+    Add1 small(DataType::kFloat32, activation("ACTIVATION_SOFTSIGN", json::object()), 1e38, 1e38);
+    EXPECT_FALSE(small.passes(double(NAN)));
+}
+
 }  // namespace
 }  // namespace dmltool::ops::element_wise

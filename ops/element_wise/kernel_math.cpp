@@ -346,9 +346,117 @@ void atan2(BodyContext& c, Operand out, Operand y, Operand x) {
     b.movc(out, nan, y, r);
 }
 
+// 2/pi in binary, 32 bits a word, after one word of zeros (the window below may start before 2/pi's first bit):
+// floor(2/pi 2^224) in hex, computed with mpmath at 400 bits.
+constexpr uint32_t kTwoOverPiWords[8] = {0x00000000, 0xa2f9836e, 0x4e441529, 0xfc2757d1,
+                                         0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab};
+
+// Payne-Hanek reduction of a finite |x| >= 2^13 (a float32 m 2^(e-150), m the 24-bit significand): quadrant q
+// (integer, mod 4) and r = x - q pi/2 in [-pi/4, pi/4]. Cody-Waite's k pi/2 loses bits once k no longer fits the
+// constants' spare bits (TAN of 2.98e7 gave 70.8 for -0.757: lavapipe campaign, seed 20261203). Only 96 bits of
+// 2/pi matter: those of weight 2^(e-150-i) with i >= e - 151 (earlier ones add multiples of 4 to x 2/pi), 96 of
+// them from there (the rest adds < 2^-70 to a fraction that is never below ~2^-30 for float32 x: Muller,
+// Elementary Functions, the worst cases of reduction mod pi/2). The low 96 bits of m times that window are
+// x 2/pi mod 4 in 2.94 fixed point. SM 5.0 as vkd3d runs it has no 32x32 -> 64 multiply, so the product is
+// schoolbook in 16-bit limbs (each partial product < 2^32). Bits 93..30 of the fraction, signed (>= 1/2 becomes
+// f - 1, q + 1), become the float r = f pi/2 within ~2 ulp. Garbage (not used) where |x| < 2^13, NaN or inf.
+static void reduce_payne_hanek(BodyContext& c, Operand q_out, Operand r_out, Operand x) {
+    auto& b = c.b;
+    Operand ax = c.temp(), m = c.temp(), j = c.temp(), sh = c.temp(), t = c.temp(), u = c.temp();
+    b.and_(ax, x, imm(0x7fffffff));
+    b.and_(m, ax, imm(0x7fffff));
+    b.or_(m, m, imm(0x800000));
+    // The window starts at bit j = e - 119 of the padded words (1-based): word q = (j - 1) >> 5, shift (j - 1) & 31;
+    // q is 0 at e = 140 (|x| >= 8192) and 4 at e = 255, so words 0..7 cover every window.
+    b.ushr(j, ax, imm(23));
+    b.iadd(j, j, imm(uint32_t(-120)));
+    b.and_(sh, j, imm(31));
+    b.ishr(j, j, imm(5));
+    Operand eqs[5] = {c.temp(), c.temp(), c.temp(), c.temp(), c.temp()};
+    for (int i = 0; i < 5; ++i) b.ieq(eqs[i], j, imm(uint32_t(i)));
+    Operand words[4] = {c.temp(), c.temp(), c.temp(), c.temp()};
+    for (int d = 0; d < 4; ++d) {
+        b.mov(words[d], imm(0));
+        for (int i = 0; i < 5; ++i) b.movc(words[d], eqs[i], imm(kTwoOverPiWords[i + d]), words[d]);
+    }
+    // W_d = words[d] << sh | words[d + 1] >> (32 - sh); the right shift in two steps, since a shift by 32 is a
+    // shift by 0 in SM 5.0.
+    Operand rs = c.temp(), w[3] = {c.temp(), c.temp(), c.temp()};
+    b.isub(rs, imm(31), sh);
+    for (int d = 0; d < 3; ++d) {
+        b.ishl(w[d], words[d], sh);
+        b.ushr(t, words[d + 1], imm(1));
+        b.ushr(t, t, rs);
+        b.or_(w[d], w[d], t);
+    }
+    // Limbs: v[0] least significant; m = m1 2^16 + m0.
+    Operand v[6] = {c.temp(), c.temp(), c.temp(), c.temp(), c.temp(), c.temp()};
+    for (int d = 0; d < 3; ++d) {
+        b.and_(v[4 - 2 * d], w[d], imm(0xffff));
+        b.ushr(v[5 - 2 * d], w[d], imm(16));
+    }
+    Operand m0 = c.temp(), m1 = c.temp();
+    b.and_(m0, m, imm(0xffff));
+    b.ushr(m1, m, imm(16));
+    Operand limb[6] = {c.temp(), c.temp(), c.temp(), c.temp(), c.temp(), c.temp()};
+    Operand acc = c.temp(), next = c.temp(), p = c.temp();
+    b.mov(next, imm(0));
+    b.mov(acc, imm(0));
+    for (int col = 0; col < 6; ++col) {  // column col: m0 v[col] + m1 v[col - 1], the previous column's high halves
+        b.ushr(acc, acc, imm(16));     // the carry
+        b.iadd(acc, acc, next);
+        b.mov(next, imm(0));
+        for (int k = 0; k < 2; ++k) {
+            if (col - k < 0) continue;
+            b.imul(p, k == 0 ? m0 : m1, v[col - k]);
+            b.and_(t, p, imm(0xffff));
+            b.iadd(acc, acc, t);
+            b.ushr(t, p, imm(16));
+            b.iadd(next, next, t);
+        }
+        b.and_(limb[col], acc, imm(0xffff));
+    }
+    // hi = fraction bits 93..62, lo = 61..30; q = bits 95..94.
+    Operand hi = c.temp(), lo = c.temp(), q = c.temp(), neg = c.temp();
+    b.ushr(q, limb[5], imm(14));
+    b.ishl(hi, limb[5], imm(18));
+    b.ishl(t, limb[4], imm(2));
+    b.or_(hi, hi, t);
+    b.ushr(t, limb[3], imm(14));
+    b.or_(hi, hi, t);
+    b.ishl(lo, limb[3], imm(18));
+    b.ishl(t, limb[2], imm(2));
+    b.or_(lo, lo, t);
+    b.ushr(t, limb[1], imm(14));
+    b.or_(lo, lo, t);
+    // f >= 1/2: |f - 1| = 2^64 - (hi, lo), the 64-bit negation; q + 1.
+    b.ushr(neg, hi, imm(31));
+    b.iadd(q, q, neg);
+    b.ine(neg, neg, imm(0));
+    b.not_(t, hi);
+    b.ieq(u, lo, imm(0));
+    b.and_(u, u, imm(1));
+    b.iadd(t, t, u);
+    b.movc(hi, neg, t, hi);
+    b.ineg(t, lo);
+    b.movc(lo, neg, t, lo);
+    Operand r = c.temp();
+    b.utof(r, hi);
+    b.utof(t, lo);
+    b.mul(t, t, imm_f(float(kPi / 2 * 0x1p-64)));
+    b.mad(r, r, imm_f(float(kPi / 2 * 0x1p-32)), t);
+    // The sign of r: that of f (neg) flipped for x < 0, where x = -|x| = (-q) pi/2 + (-r).
+    b.ilt(t, x, imm(0));
+    b.xor_(neg, neg, t);
+    b.and_(neg, neg, imm(0x80000000));
+    b.xor_(r_out, r, neg);
+    b.ineg(u, q);
+    b.movc(q_out, t, u, q);
+}
+
 // sin / cos: k = round(x 2/pi), r = x - k pi/2 in three steps (Cody-Waite; the first two products exact for
 // |k| < 2^13), |r| <= pi/4, Taylor polynomials of sin (to r^13) and cos (to r^14), chosen and signed by k mod 4.
-// |x| <= 8192: <= 3 ulp (+ 2^-26 absolute near zeros of the function); beyond, the reduction's error grows.
+// |x| <= 8192: <= 3 ulp (+ 2^-26 absolute near zeros of the function); beyond, reduce_payne_hanek's q and r.
 void sincos(BodyContext& c, Operand sin_out, Operand cos_out, Operand x) {
     auto& b = c.b;
     Operand k = c.temp(), r = c.temp(), t = c.temp(), z = c.temp(), s = c.temp(), co = c.temp(), q = c.temp(),
@@ -361,11 +469,18 @@ void sincos(BodyContext& c, Operand sin_out, Operand cos_out, Operand x) {
     b.sub(r, r, t);
     b.mul(t, k, imm_f(7.54978995489188216e-8f));
     b.sub(r, r, t);
+    b.ftoi(q, k);
+    {
+        Operand big = c.temp(), q2 = c.temp(), r2 = c.temp();
+        reduce_payne_hanek(c, q2, r2, x);
+        b.lt(big, imm_f(8192.0f), x.abs());
+        b.movc(q, big, q2, q);
+        b.movc(r, big, r2, r);
+    }
     b.mul(z, r, r);
     horner(c, s, z, {1.0 / 6227020800, -1.0 / 39916800, 1.0 / 362880, -1.0 / 5040, 1.0 / 120, -1.0 / 6, 1.0});
     b.mul(s, s, r);
     horner(c, co, z, {-1.0 / 87178291200, 1.0 / 479001600, -1.0 / 3628800, 1.0 / 40320, -1.0 / 720, 1.0 / 24, -0.5, 1.0});
-    b.ftoi(q, k);
     // sin x = [s, c, -s, -c][q & 3]; cos x = [c, -s, -c, s][q & 3].
     Operand swap = c.temp(), negate_sin = c.temp(), negate_cos = c.temp();
     b.and_(swap, q, imm(1));
@@ -375,8 +490,8 @@ void sincos(BodyContext& c, Operand sin_out, Operand cos_out, Operand x) {
     b.iadd(negate_cos, q, imm(1));
     b.and_(negate_cos, negate_cos, imm(2));
     b.ishl(negate_cos, negate_cos, imm(30));
-    // Beyond |x| = 8192 the reduction loses accuracy and beyond ~2^24 r is meaningless: the result is kept in
-    // [-1, 1] there (the polynomial of a huge r would overflow). sin/cos of an infinity or NaN: NaN.
+    // The result is kept in [-1, 1] (a guard: |r| <= pi/4 + a few ulp on both paths). sin/cos of an infinity or
+    // NaN: NaN.
     Operand nan = c.temp();
     is_nan(c, nan, x);
     b.eq(f, x.abs(), imm_f(INFINITY));

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <cstring>
 #include <cmath>
 #include <limits>
@@ -18,59 +19,14 @@
 #include <vector>
 
 #include "ops/element_wise/engine.h"
+#include "ops/element_wise/reference_band.h"
 #include "ops/element_wise/reference_models.h"
 
 namespace dmltool::ops::element_wise {
 
 namespace {
 
-constexpr double kUnitRoundoff = 0x1p-24;  // float32
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-
-// Half the spacing of `type`'s values near |v| (floats; 0 for integers): the rounding of an intermediate.
-double half_spacing(DataType type, double v) {
-    v = std::fabs(v);
-    int exponent = 0;
-    switch (type) {
-        case DataType::kFloat32:
-            if (v < 0x1p-126) return 0x1p-150;
-            std::frexp(v, &exponent);
-            return std::ldexp(1.0, exponent - 25);
-        case DataType::kFloat16:
-            if (v < 0x1p-14) return 0x1p-25;
-            std::frexp(v, &exponent);
-            return std::ldexp(1.0, exponent - 12);
-        default: return 0;
-    }
-}
-
-// The magnitude from which `type` rounds to infinity (to nearest).
-double overflow_threshold(DataType type) {
-    switch (type) {
-        case DataType::kFloat32: return 0x1.ffffffp127;
-        case DataType::kFloat16: return 65520.0;
-        default: return kInfinity;
-    }
-}
-
-bool is_float32_denormal(double v) { return v != 0 && std::fabs(v) < 0x1p-126; }
-
-// The band of values an element accepts: [low, high] from finite candidates, and the non-finite candidates.
-// The smallest magnitude that float32 rounding (to nearest) takes to infinity: FLT_MAX plus half its spacing.
-constexpr double kFloat32Overflow = 0x1p128 - 0x1p103;
-
-// Up to two discrete other right values per element (ExactOutput::also_accepts); NaN: none.
-using OtherValues = std::array<double, 2>;
-constexpr OtherValues kNoOtherValues = {kNan, kNan};
-
-void add_other_value(OtherValues& others, double v) {
-    for (double& slot : others)
-        if (std::isnan(slot)) {
-            slot = v;
-            return;
-        }
-}
+using namespace reference_detail;
 
 // One element's arguments (at most 8 inputs: QUANTIZED_LINEAR_ADD), on the stack: a heap allocation per element
 // serializes the reference's threads on the allocator's lock wherever that lock is global (MinGW's malloc under
@@ -91,24 +47,6 @@ public:
 private:
     std::array<double, kCapacity> values_{};
     size_t size_;
-};
-
-struct Band {
-    double low = kInfinity, high = -kInfinity;
-    bool any_nan = false, any_positive_infinity = false, any_negative_infinity = false, any_finite = false;
-
-    void add(double value, double scale) {
-        if (std::isnan(value)) {
-            any_nan = true;
-        } else if (std::isinf(value)) {
-            (value > 0 ? any_positive_infinity : any_negative_infinity) = true;
-        } else {
-            any_finite = true;
-            // A scale of NaN comes from 0 * inf in a row's formula at an infinite argument: no error there.
-            const double e = std::isnan(scale) ? 0.0 : 1.01 * kUnitRoundoff * scale;
-            low = std::min(low, value - e), high = std::max(high, value + e);
-        }
-    }
 };
 
 // One element's argument variants and their function values, for one row.
@@ -152,6 +90,11 @@ public:
                 Arguments moved = args;
                 for (double sign : {-1.0, 1.0}) {
                     moved[0] = args[0] + sign * spread;
+                    finish(moved, band);
+                }
+                for (double v : float32_scale_bias_arguments(x[0], sb->scale, sb->bias)) {
+                    if (!std::isfinite(v)) continue;  // overflow: the next block's rule
+                    moved[0] = v;
                     finish(moved, band);
                 }
             }
@@ -202,8 +145,11 @@ public:
         if (desc_.fused_activation) {
             const FunctionMath& g = *fused_.function->math;
             const double t = math.exact(args, desc_);
-            if (!g.other_values || !std::isnan(t)) return 0;
-            return g.other_values(std::span<const double>(&t, 1), fused_, out);
+            if (!g.other_values) return 0;
+            // At a non-finite intermediate, or the infinity a finite one overflows to (HARD_SIGMOID with Alpha 0 of
+            // an infinite sum: 0 * inf, NaN, clamped to 0 in the other order: seed 20261203 ADD1 #58).
+            const std::optional<double> v = overflowed_intermediate(t);
+            return v ? g.other_values(std::span<const double>(&*v, 1), fused_, out) : 0;
         }
         if (!math.other_values) return 0;
         return math.other_values(args, desc_, out);
@@ -240,8 +186,12 @@ private:
         const double d = 1.01 * kUnitRoundoff * m + std::max(half_spacing(DataType::kFloat32, v),
                                                              narrowing * half_spacing(desc_.output.data_type, v));
         // A non-finite intermediate is itself only (NaN included: `t != v` would skip it too).
-        const double around[3] = {v - d, v, v + d};
-        const auto intermediates = std::isfinite(v) ? std::span<const double>(around) : std::span<const double>(&v, 1);
+        // A finite sum beyond float32's (or the output type's) range is an infinity there: SOFTSIGN's x / (1 + |x|)
+        // of it is NaN in float32 (seed 20261203 ADD1 #559: exact 1, dmltool's kernel NaN).
+        const double around[4] = {v - d, v, v + d, std::copysign(kInfinity, v)};
+        const size_t count = overflowed_intermediate(v + std::copysign(d, v)) ? 4 : 3;
+        const auto intermediates =
+            std::isfinite(v) ? std::span<const double>(around, count) : std::span<const double>(&v, 1);
         for (double t : intermediates) {
             const double gt = apply(g, t);
             band->add(gt, g.error_scale && std::isfinite(gt) ? g.error_scale(std::span<const double>(&t, 1), gt, fused_)
@@ -251,6 +201,15 @@ private:
             if (g.alternative) band->add(g.alternative(std::span<const double>(&t, 1), fused_), 0.0);
         }
         return y;
+    }
+
+    // The intermediate itself where it is not finite; its infinity where a finite one overflows the float32 or the
+    // output type's range; else none (no heap: called per element).
+    std::optional<double> overflowed_intermediate(double t) const {
+        if (!std::isfinite(t)) return t;
+        const double limit = std::min(kFloat32Overflow, overflow_threshold(desc_.output.data_type));
+        if (is_float(desc_.output.data_type) && std::fabs(t) >= limit) return std::copysign(kInfinity, t);
+        return std::nullopt;
     }
 
     double apply(const FunctionMath& g, double t) const { return g.exact(std::span<const double>(&t, 1), fused_); }
@@ -315,6 +274,12 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
     } else if (!band.any_finite) {
         exact.exact[i] = nominal;
         exact.scale[i] = 0;
+        // A NaN candidate beside an infinite nominal (HARD_SWISH's NaN clamp of x = inf) is right: NaN passes too;
+        // so is an infinite candidate beside a NaN nominal (CONSTANT_POW -2.5 of -1.4e-45 * 0.25 + 0: a negative
+        // base's NaN exactly, +0's +inf in float32, where the product rounds to -0; seed 20261205 #2239).
+        if (band.any_nan && !std::isnan(nominal)) exact.nonfinite_allowed[i] = 1;
+        if (std::isnan(nominal) && band.any_positive_infinity) add_other_value(others, kInfinity);
+        if (std::isnan(nominal) && band.any_negative_infinity) add_other_value(others, -kInfinity);
         // Both infinities (POW of -0 to an odd negative power: pow's -inf, powr's +inf): the other one is right too.
         if (band.any_positive_infinity && band.any_negative_infinity)
             add_other_value(others, nominal > 0 ? -kInfinity : kInfinity);
@@ -328,6 +293,10 @@ void fill_exact(ExactOutput& exact, uint64_t i, double nominal, const Band& band
             exact.exact[i] = low >= threshold ? kInfinity : -kInfinity;
             exact.scale[i] = 0;
             if (nonfinite) exact.nonfinite_allowed[i] = 1;
+            // A candidate of the other infinity is right too: RECIP of 1.4e-45 * -0.4375 + 0 is -inf exactly but
+            // +inf in float32 (the product rounds to -0, + 0 gives +0; lavapipe campaign, seed 20261203 #1648).
+            if (low >= threshold ? band.any_negative_infinity : band.any_positive_infinity)
+                add_other_value(others, low >= threshold ? -kInfinity : kInfinity);
             // A finite float32 result beyond half's range narrowed toward zero (Direct3D's conversion rule, which the
             // FLOAT16 tolerance accepts: Tolerance::narrowing_toward_zero) is the largest finite half, +-65504 (IEEE
             // 754 roundTowardZero overflows to the largest finite number; Direct3D's data conversion rules: "the

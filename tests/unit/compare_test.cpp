@@ -323,6 +323,21 @@ TEST(CompareToExact, NonFiniteAllowedElements) {
     EXPECT_FALSE(passes({nan, inf, nan, 2.0}));
 }
 
+// An allowed infinity got where the exact value is finite (SOFTPLUS of 3.4e38: the float32 formula overflows) does
+// not take that element out of the zero-trust intersection: a constant 0.22 would fail it, so the case is not a
+// constant expectation (lavapipe campaign, seed 20261205 ACTIVATION_SOFTPLUS #429 was MISTRUSTED); where every
+// element's bound holds 0.22, it still is.
+TEST(CompareToExact, AllowedInfinityKeepsItsElementInTheConstantTest) {
+    const Tolerance t{.reason = "test", .error_bound = true, .unit_roundoff = 0x1p-24};
+    const double inf = std::numeric_limits<double>::infinity();
+    const ExactOutput exact{{0.2218, 0.2218, 3.4e38}, {1, 1, 16 * 3.4e38}, 0, {}, {0, 0, 1}, {}, {}};
+    const CompareResult r = compare_to_exact(exact, f32({0.2218, 0.2218, inf}), t);
+    EXPECT_EQ(r.verdict, Verdict::kPassed) << r.reason;
+    EXPECT_FALSE(r.expected_constant);
+    const ExactOutput wide{{0.2218, 0.2218, 0.0}, {1, 1, 1e8}, 0, {}, {0, 0, 1}, {}, {}};
+    EXPECT_EQ(compare_to_exact(wide, f32({0.2218, 0.2218, inf}), t).verdict, Verdict::kMistrusted);
+}
+
 // Another implementation's output as the expectation (`--backend all`: directml vs gpu): where that output is a NaN
 // or infinity the contract merely allows, the other output is judged by the reference's exact value instead.
 TEST(CompareToExact, AllowedNonFiniteOfTheOtherOutputFallsBackToTheExactValue) {
