@@ -49,9 +49,10 @@ enum class DeviceCapability : uint32_t {
     // The family's error bounds are derived from that precision (docs/element-wise.md), so a kernel may use it.
     kAccurateExp2 = 1u << 1,
 };
-using DeviceCapabilities = uint32_t;  // DeviceCapability bits
+// DeviceCapability bits. (Not "DeviceCapabilities": windows.h defines that name as a macro, DeviceCapabilitiesA.)
+using DeviceCapabilitySet = uint32_t;
 // "exact half opcodes, accurate exp2" (for traces and refusals).
-inline std::string capability_names(DeviceCapabilities capabilities) {
+inline std::string capability_names(DeviceCapabilitySet capabilities) {
     std::string names;
     const auto add = [&](DeviceCapability c, const char* name) {
         if (!(capabilities & uint32_t(c))) return;
@@ -68,7 +69,7 @@ struct DevicePlan {
     // What the kernels rely on beyond Direct3D's guarantees (DeviceCapability bits). The GPU backend probes each
     // once per device (gpu/gpu_backend.h) and runs this plan only where the device has them all; elsewhere it runs
     // `fallback`, walking that chain until a plan's requirements are met (none left: kUnsupported).
-    DeviceCapabilities required_capabilities = 0;
+    DeviceCapabilitySet required_capabilities = 0;
     std::shared_ptr<const DevicePlan> fallback;
 
     bool requires_capability(DeviceCapability c) const { return (required_capabilities & uint32_t(c)) != 0; }
@@ -82,21 +83,21 @@ struct DevicePlan {
 // {half, exp2} -> {exp2} -> {half} -> {}: the backend runs the first whose capabilities the device has, so a device
 // lacking one keeps the other's gain.
 template <typename Build>
-Result<DevicePlan> plan_with_fallbacks(DeviceCapabilities wanted, const Build& build) {
+Result<DevicePlan> plan_with_fallbacks(DeviceCapabilitySet wanted, const Build& build) {
     DMLTOOL_ASSIGN_OR_RETURN(DevicePlan first, build(wanted));
-    const DeviceCapabilities used = first.required_capabilities;
-    std::vector<DeviceCapabilities> subsets;  // proper subsets of `used`, by decreasing size, then decreasing value
-    for (DeviceCapabilities s = used; s > 0;) {
+    const DeviceCapabilitySet used = first.required_capabilities;
+    std::vector<DeviceCapabilitySet> subsets;  // proper subsets of `used`, by decreasing size, then decreasing value
+    for (DeviceCapabilitySet s = used; s > 0;) {
         s = (s - 1) & used;
         subsets.push_back(s);
         if (s == 0) break;
     }
-    std::stable_sort(subsets.begin(), subsets.end(), [](DeviceCapabilities a, DeviceCapabilities b) {
+    std::stable_sort(subsets.begin(), subsets.end(), [](DeviceCapabilitySet a, DeviceCapabilitySet b) {
         return std::popcount(a) > std::popcount(b);
     });
     std::vector<DevicePlan> chain;
-    std::vector<DeviceCapabilities> seen{used};
-    for (DeviceCapabilities allowed : subsets) {
+    std::vector<DeviceCapabilitySet> seen{used};
+    for (DeviceCapabilitySet allowed : subsets) {
         DMLTOOL_ASSIGN_OR_RETURN(DevicePlan next, build(allowed));
         if (std::find(seen.begin(), seen.end(), next.required_capabilities) != seen.end()) continue;
         seen.push_back(next.required_capabilities);

@@ -69,7 +69,7 @@ Status GpuBackend::check_capacity(const Op& op, const OpDesc& desc) {
 
 std::string GpuBackend::name() const { return "gpu (" + context_->adapter().name + ")"; }
 
-Status GpuBackend::check_capabilities(DeviceCapabilities required, const KernelDispatch& first_dispatch) {
+Status GpuBackend::check_capabilities(DeviceCapabilitySet required, const KernelDispatch& first_dispatch) {
     std::string missing;
     if (required & uint32_t(DeviceCapability::kExactHalfOpcodes)) {
         if (!half_opcodes_) {
@@ -100,7 +100,7 @@ Status GpuBackend::resolve_fallbacks(DevicePlan& plan) {
         // A failed probe is an error either way; a capability the device lacks moves on to the fallback.
         if (met.is_ok() || met.code() != ErrorCode::kUnsupported || !plan.fallback) return met;
         if (tuning_.trace) {  // the probes' findings were traced when they ran
-            DeviceCapabilities lacking = 0;
+            DeviceCapabilitySet lacking = 0;
             if (plan.requires_capability(DeviceCapability::kExactHalfOpcodes) && !half_opcodes_->exact())
                 lacking |= uint32_t(DeviceCapability::kExactHalfOpcodes);
             if (plan.requires_capability(DeviceCapability::kAccurateExp2) && !exp2_->accurate())

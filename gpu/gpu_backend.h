@@ -134,7 +134,7 @@ private:
     // kUnsupported, with the probes' findings, when this device lacks one of `required` (DevicePlan's capabilities:
     // gpu/half_opcode_probe.h, gpu/transcendental_probe.h; each probed once per device, on the first plan that
     // needs it, and traced with --trace).
-    Status check_capabilities(DeviceCapabilities required, const KernelDispatch& first_dispatch);
+    Status check_capabilities(DeviceCapabilitySet required, const KernelDispatch& first_dispatch);
     // The first plan of `plan`'s fallback chain whose capabilities this device has (the plan itself where it needs
     // none); kUnsupported naming what the last one lacks.
     Status resolve_fallbacks(DevicePlan& plan);

@@ -577,10 +577,10 @@ Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& device
 Result<DevicePlan> plan_element_wise_problem(const ElementWiseProblem& problem, const ElementWiseKernelOptions& options) {
     // The plan with what the options allow, then its twins without the opcodes the device may lack (the integer
     // half conversions, the portable exponentials), which the backend runs where they are not exact or accurate.
-    DeviceCapabilities wanted = 0;
+    DeviceCapabilitySet wanted = 0;
     if (options.native_half) wanted |= uint32_t(DeviceCapability::kExactHalfOpcodes);
     if (options.hardware_exp2) wanted |= uint32_t(DeviceCapability::kAccurateExp2);
-    return plan_with_fallbacks(wanted, [&](DeviceCapabilities allowed) -> Result<DevicePlan> {
+    return plan_with_fallbacks(wanted, [&](DeviceCapabilitySet allowed) -> Result<DevicePlan> {
         ElementWiseKernelOptions allowed_options = options;
         allowed_options.native_half = (allowed & uint32_t(DeviceCapability::kExactHalfOpcodes)) != 0;
         allowed_options.hardware_exp2 = (allowed & uint32_t(DeviceCapability::kAccurateExp2)) != 0;

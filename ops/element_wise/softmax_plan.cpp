@@ -197,8 +197,8 @@ Status append_softmax(const SoftmaxProblem& problem, DevicePlan& device_plan, co
 Result<DevicePlan> plan_softmax_problem(const SoftmaxProblem& problem, const SoftmaxKernelOptions& options) {
     // With the exp instruction where allowed, then the portable twin as the fallback. The half opcodes stay as the
     // options say (native_half is a tuning variant of its own, refused where the opcodes are not exact).
-    const DeviceCapabilities wanted = options.hardware_exp2 ? uint32_t(DeviceCapability::kAccurateExp2) : 0;
-    return plan_with_fallbacks(wanted, [&](DeviceCapabilities allowed) -> Result<DevicePlan> {
+    const DeviceCapabilitySet wanted = options.hardware_exp2 ? uint32_t(DeviceCapability::kAccurateExp2) : 0;
+    return plan_with_fallbacks(wanted, [&](DeviceCapabilitySet allowed) -> Result<DevicePlan> {
         SoftmaxKernelOptions allowed_options = options;
         allowed_options.hardware_exp2 = (allowed & uint32_t(DeviceCapability::kAccurateExp2)) != 0;
         DevicePlan plan;
