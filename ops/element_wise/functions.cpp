@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ops/element_wise/engine.h"
+#include "ops/element_wise/reference_trig.h"
 #include "ops/element_wise/rows.h"
 
 namespace dmltool::ops::element_wise {
@@ -44,9 +45,9 @@ double floor_f(Args x, const ElementWiseDesc&) { return std::floor(x[0]); }
 double acos_f(Args x, const ElementWiseDesc&) { return std::acos(x[0]); }
 double asin_f(Args x, const ElementWiseDesc&) { return std::asin(x[0]); }
 double atan_f(Args x, const ElementWiseDesc&) { return std::atan(x[0]); }
-double cos_f(Args x, const ElementWiseDesc&) { return std::cos(x[0]); }
-double sin_f(Args x, const ElementWiseDesc&) { return std::sin(x[0]); }
-double tan_f(Args x, const ElementWiseDesc&) { return std::tan(x[0]); }
+double cos_f(Args x, const ElementWiseDesc&) { return reference_cos(x[0]); }
+double sin_f(Args x, const ElementWiseDesc&) { return reference_sin(x[0]); }
+double tan_f(Args x, const ElementWiseDesc&) { return reference_tan(x[0]); }
 double exp_f(Args x, const ElementWiseDesc&) { return std::exp(x[0]); }
 double log_f(Args x, const ElementWiseDesc&) { return x[0] == 0 ? -HUGE_VAL : std::log(x[0]); }
 double recip(Args x, const ElementWiseDesc&) { return 1.0 / x[0]; }

@@ -18,6 +18,7 @@
 #include "ops/element_wise/kernel.h"
 #include "ops/element_wise/kernel_bodies.h"
 #include "ops/element_wise/kernel_problem_testing.h"
+#include "ops/element_wise/reference_trig.h"
 #include "shaders/testing/validate_blob.h"
 #include "tests/testing/gpu_testing.h"
 
@@ -333,15 +334,15 @@ std::vector<BodyTest> body_tests() {
                  Check::kExact, 0, {DataType::kUint8, DataType::kFloat32, DataType::kUint8}));
     const std::vector<DataType> float32_only = {DataType::kFloat32};
     const double tiny = std::ldexp(1.0, -26);
-    t.push_back(make("sin", 1, floats, {}, {}, -10, 10, f1(std::sin), U, 3, {}, tiny));
-    t.push_back(make("sin", 1, float32_only, {}, {}, -8000, 8000, f1(std::sin), U, 3, {}, tiny));
-    t.push_back(make("cos", 1, floats, {}, {}, -10, 10, f1(std::cos), U, 3, {}, tiny));
-    t.push_back(make("tan", 1, floats, {}, {}, -1.5, 1.5, f1(std::tan), U, 7, {}, tiny));
+    t.push_back(make("sin", 1, floats, {}, {}, -10, 10, f1(reference_sin), U, 3, {}, tiny));
+    t.push_back(make("sin", 1, float32_only, {}, {}, -8000, 8000, f1(reference_sin), U, 3, {}, tiny));
+    t.push_back(make("cos", 1, floats, {}, {}, -10, 10, f1(reference_cos), U, 3, {}, tiny));
+    t.push_back(make("tan", 1, floats, {}, {}, -1.5, 1.5, f1(reference_tan), U, 7, {}, tiny));
     // Beyond |x| = 8192 (Payne-Hanek: Cody-Waite's tan(2.98e7) was 70.8 for -0.757), up to float32's largest.
     for (double range : {1e5, 3e7, 1e12, 1e20, 3.4e38}) {
-        t.push_back(make("sin", 1, float32_only, {}, {}, -range, range, f1(std::sin), U, 3, {}, tiny));
-        t.push_back(make("cos", 1, float32_only, {}, {}, -range, range, f1(std::cos), U, 3, {}, tiny));
-        t.push_back(make("tan", 1, float32_only, {}, {}, -range, range, f1(std::tan), U, 7, {}, tiny));
+        t.push_back(make("sin", 1, float32_only, {}, {}, -range, range, f1(reference_sin), U, 3, {}, tiny));
+        t.push_back(make("cos", 1, float32_only, {}, {}, -range, range, f1(reference_cos), U, 3, {}, tiny));
+        t.push_back(make("tan", 1, float32_only, {}, {}, -range, range, f1(reference_tan), U, 7, {}, tiny));
     }
     t.push_back(make("atan", 1, floats, {}, {}, -10, 10, f1(std::atan), U, 4));
     t.push_back(make("asin", 1, floats, {}, {}, -1, 1, f1(std::asin), U, 6));
