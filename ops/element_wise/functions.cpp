@@ -242,10 +242,11 @@ double pow_scale(Args x, double y, const ElementWiseDesc&) { return pow_scale_of
 double constant_pow_scale(Args x, double y, const ElementWiseDesc& d) {
     return pow_scale_of(x[0], attr_float(d, "Exponent"), y);
 }
-// Integral types: exact (the docs), by repeated squaring with wrap-around; a negative exponent truncates 1 / x^-e.
+// Integral types: exact (the docs), by repeated squaring with wrap-around; a negative exponent (of a signed
+// exponent type, whatever the base's type) truncates 1 / x^-e: 1 for x = 1, +-1 for x = -1, else 0.
 int64_t pow_int(IntArgs x, DataType t, const ElementWiseDesc&) {
     int64_t base = x[0], exponent = x[1];
-    if (is_signed_integer(t) && exponent < 0) {
+    if (exponent < 0 && t != DataType::kUint64) {
         if (base == 1) return 1;
         if (base == -1) return (exponent % 2) ? -1 : 1;
         return 0;

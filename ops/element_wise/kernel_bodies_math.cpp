@@ -1,6 +1,7 @@
 // The element-wise bodies of float functions (kernel_bodies.h): transcendental functions from kernel_math.cpp, the
 // activations and the powers and integer remainders. Attribute words are described at each body.
 #include <cmath>
+#include <tuple>
 
 #include "ops/element_wise/kernel_body_rows.h"
 #include "shaders/elements.h"
@@ -128,12 +129,16 @@ void add_math_rows(RowMap& rows) {
     // pow(x, y) = exp(y log|x|), negative x only with an integral y (odd: negative result), else NaN; y = 0: 1.
     // The error grows with |y ln x| (the rounding of y log|x| becomes a relative error of the result): <= 3 +
     // 2 |y ln x| ulp.
-    auto power = [](BodyContext& c, Operand out, Operand x, Operand y) {
-        Operand l = c.temp(), r = c.temp(), integral = c.temp(), odd = c.temp(), t = c.temp();
+    auto magnitude = [](BodyContext& c, Operand r, Operand x, Operand y) {  // exp(y log|x|)
+        Operand l = c.temp(), t = c.temp();
         c.b.and_(t, x, imm(0x7fffffff));  // |x| as a value: log's integer instructions must not see an abs modifier
         math::log(c, l, t);
         c.b.mul(l, l, y);
         math::exp(c, r, l);
+    };
+    auto power = [magnitude](BodyContext& c, Operand out, Operand x, Operand y) {
+        Operand r = c.temp(), integral = c.temp(), odd = c.temp(), t = c.temp();
+        magnitude(c, r, x, y);
         c.b.round_z(t, y);
         c.b.eq(integral, t, y);
         c.b.mul(t, y, imm_f(0.5f));
@@ -151,17 +156,175 @@ void add_math_rows(RowMap& rows) {
         c.b.eq(t, y, imm_f(0.0f));
         c.b.movc(out, t, imm_f(1.0f), r);
     };
-    rows["pow"] = {2, 2, float_same_type(), [power](BodyContext& c, std::span<const Operand> in, Operand out) { power(c, out, in[0], in[1]); }};
+    // A float base with an integer exponent e (feature level 3.0): exp(float(e) log|x|), the sign from e's own
+    // parity and x's sign bit (float(e) rounds above 2^24, and pow(-0, odd) is -0); e = 0: 1. float(e)'s rounding
+    // is a relative error of e, inside the bound's 4 |e log2 x| u.
+    auto power_of_integer = [magnitude](BodyContext& c, Operand out, Operand x, Operand e, DataType exponent_type) {
+        Operand y = c.temp(), r = c.temp(), sign = c.temp(), t = c.temp();
+        if (signed_integer(exponent_type)) c.b.itof(y, e); else c.b.utof(y, e);
+        magnitude(c, r, x, y);
+        c.b.ishl(sign, e, imm(31));  // bit 0 of e -> the sign bit
+        c.b.and_(t, x, imm(0x80000000));
+        c.b.and_(sign, sign, t);
+        c.b.or_(r, r, sign);
+        c.b.ieq(t, e, imm(0));
+        c.b.movc(out, t, imm_f(1.0f), r);
+    };
+    // Integer base and exponent: exact (the docs), by repeated squaring in 32-bit registers (the low bits are the
+    // wrapped result); a negative exponent truncates 1 / x^-e: 1 for x = 1, +-1 for a signed x = -1, else 0.
+    auto integer_power = [](BodyContext& c, Operand out, Operand x, Operand e, DataType exponent_type) {
+        Operand result = c.temp(), base = c.temp(), rest = c.temp(), bit = c.temp(), t = c.temp();
+        c.b.mov(result, imm(1));
+        c.b.mov(base, x);
+        c.b.mov(rest, e);
+        // A negative exponent's bits are not used; an unsigned one may have all 32.
+        const uint32_t bits = signed_integer(exponent_type) ? uint32_t(element_size(exponent_type)) * 8 - 1
+                                                             : uint32_t(element_size(exponent_type)) * 8;
+        for (uint32_t i = 0; i < bits; ++i) {
+            c.b.and_(bit, rest, imm(1));
+            c.b.imul(t, result, base);
+            c.b.movc(result, bit, t, result);
+            if (i + 1 == bits) break;
+            c.b.imul(base, base, base);
+            c.b.ushr(rest, rest, imm(1));
+        }
+        if (signed_integer(exponent_type)) {
+            Operand negative = c.temp(), reciprocal = c.temp();
+            c.b.ilt(negative, e, imm(0));
+            c.b.ieq(t, x, imm(1));
+            c.b.and_(reciprocal, t, imm(1));  // x = 1: 1
+            c.b.ieq(t, x, imm(uint32_t(-1)));
+            if (!signed_integer(c.output_type())) c.b.mov(t, imm(0));  // an unsigned x of all ones is not -1
+            c.b.and_(bit, e, imm(1));
+            c.b.ishl(bit, bit, imm(1));
+            c.b.isub(bit, imm(1), bit);      // x = -1: 1 - 2 (e & 1)
+            c.b.movc(reciprocal, t, bit, reciprocal);
+            c.b.movc(result, negative, reciprocal, result);
+        }
+        c.b.mov(out, result);
+    };
+    // An integer base with a float exponent: the float power of float(x), then to the output type by truncation
+    // (the reference also accepts rounding: FunctionMath::integer_by_truncation), saturated at the type's range;
+    // NaN (a negative base, a fractional exponent) becomes 0.
+    auto power_to_integer = [power](BodyContext& c, Operand out, Operand x, Operand y) {
+        const DataType type = c.output_type();
+        Operand f = c.temp(), t = c.temp(), nan = c.temp();
+        if (signed_integer(type)) c.b.itof(f, x); else c.b.utof(f, x);
+        power(c, f, f, y);
+        math::is_nan(c, nan, f);
+        const bool is_signed = signed_integer(type);
+        const uint32_t width = uint32_t(element_size(type)) * 8;
+        // The range as floats: 8/16-bit bounds are exact; 32-bit ones saturate by the test against 2^31 / 2^32.
+        const double low = is_signed ? -std::ldexp(1.0, int(width) - 1) : 0.0;
+        const double high = is_signed ? std::ldexp(1.0, int(width) - 1) - 1 : std::ldexp(1.0, int(width)) - 1;
+        c.b.max(f, f, imm_f(float(low)));
+        if (width < 32) c.b.min(f, f, imm_f(float(high)));
+        c.b.round_z(f, f);
+        if (is_signed) c.b.ftoi(out, f); else c.b.ftou(out, f);
+        if (width == 32) {
+            c.b.ge(t, f, imm_f(float(std::ldexp(1.0, is_signed ? 31 : 32))));
+            c.b.movc(out, t, imm(is_signed ? 0x7fffffffu : 0xffffffffu), out);
+        }
+        c.b.movc(out, nan, imm(0), out);
+    };
+    // POW's types: below feature level 3.0 a float base and exponent of one type; from 3.0 the exponent may be any
+    // of the eight types, the output is the base's type.
+    rows["pow"] = {2, 2,
+                   [](Types in, DataType out) {
+                       const auto supported = [](DataType t) { return is_float(t) || (is_integer(t) && element_size(t) <= 4); };
+                       if (in[0] != out || !supported(in[0]) || !supported(in[1])) {
+                           return refuse(in, out, "base and output of one type, 8/16/32-bit integer or float types");
+                       }
+                       return Status::ok();
+                   },
+                   [power, power_of_integer, integer_power, power_to_integer](BodyContext& c, std::span<const Operand> in, Operand out) {
+                       const DataType base = c.input_type(0), exponent = c.input_type(1);
+                       if (is_float(base) && is_float(exponent)) return power(c, out, in[0], in[1]);
+                       if (is_float(base)) return power_of_integer(c, out, in[0], in[1], exponent);
+                       if (!is_float(exponent)) return integer_power(c, out, in[0], in[1], exponent);
+                       power_to_integer(c, out, in[0], in[1]);
+                   }};
     rows["constant_pow"] = float_unary([power](BodyContext& c, Operand out, Operand x) {  // Exponent
         Operand y = c.temp();
         c.b.mov(y, c.parameter(0));
         power(c, out, x, y);
     });
-    // Integer remainders (float modulus is not implemented: an exact float fmod needs more than one division).
-    // truncate: the sign of A; floor: the sign of B. B = 0 gives an unspecified value.
-    auto modulus = [](bool floor) {
-        return Row{2, 2, [](Types in, DataType out) { return is_integer(out) && in[0] == out && in[1] == out ? Status::ok() : unsupported("implemented for integer types only"); },
-                   [floor](BodyContext& c, std::span<const Operand> in, Operand out) {
+    // Float remainders, exact (as IEEE's fmod; the bound allows a - b trunc(a / b) in float32, but its quotient can
+    // round across an integer: a result off by b). With |x| = m 2^(e - 150) (m the 24-bit significand, the hidden
+    // bit only for normal numbers, e >= 1), |a| mod |b| = ((m_a 2^(e_a - e_b)) mod m_b) 2^(e_b - 150): long
+    // division in 32-bit integers, 8 bits of the exponent difference a step ((r << 8) < 2^32 for r < m_b < 2^24),
+    // at most 32 steps, the loop left when no lane has steps left. The remainder (< 2^24) converts exactly; times
+    // 2^-23 2^(e_b - 127) (both powers normal) it is exact unless denormal (flushed, as Direct3D may). |a| < |b|:
+    // |a|. truncate: the sign of a; floor: a non-zero remainder whose sign differs from b's becomes |b| - r (exact:
+    // both on b's grid), with b's sign. b = 0, a infinite or NaN, b NaN: NaN; b infinite: a (floor: b if the signs
+    // differ and a != 0).
+    auto float_modulus = [](BodyContext& c, Operand out, Operand a, Operand b, bool floor) {
+        auto& k = c.b;
+        Operand ax = c.temp(), bx = c.temp(), ea = c.temp(), eb = c.temp(), ma = c.temp(), mb = c.temp();
+        Operand d = c.temp(), rem = c.temp(), t = c.temp(), step = c.temp(), value = c.temp(), smaller = c.temp();
+        k.and_(ax, a, imm(0x7fffffff));
+        k.and_(bx, b, imm(0x7fffffff));
+        for (auto [bits, e, m] : {std::tuple{ax, ea, ma}, std::tuple{bx, eb, mb}}) {
+            k.ushr(e, bits, imm(23));
+            k.and_(m, bits, imm(0x7fffff));
+            k.ine(t, e, imm(0));
+            k.and_(t, t, imm(0x800000));
+            k.or_(m, m, t);
+            k.imax(e, e, imm(1));
+        }
+        k.isub(d, ea, eb);
+        k.udiv(shaders::null_operand(), rem, ma, mb);
+        k.loop();
+        {
+            k.ilt(t, imm(0), d);  // steps left
+            Operand any = t.x();
+            for (uint32_t lane = 1; lane < c.lanes(); ++lane) k.or_(any, any, t.component(lane));
+            k.breakc_z(any);
+            k.imin(step, d, imm(8));
+            k.imax(step, step, imm(0));
+            k.ishl(t, rem, step);
+            k.udiv(shaders::null_operand(), rem, t, mb);
+            k.isub(d, d, step);
+        }
+        k.endloop();
+        k.utof(value, rem);
+        k.mul(value, value, imm_f(0x1p-23f));  // first: r 2^(e_b - 127) may overflow
+        k.ishl(t, eb, imm(23));                // 2^(e_b - 127)
+        k.mul(value, value, t);
+        k.ult(smaller, ax, bx);  // |a| < |b| (bit patterns of non-negative floats order as their values)
+        k.movc(value, smaller, ax, value);
+        Operand sign = c.temp();
+        if (floor) {
+            Operand nonzero = c.temp();
+            k.movc(nonzero, smaller, ax, rem);
+            k.ine(nonzero, nonzero, imm(0));
+            k.xor_(t, a, b);
+            k.ilt(t, t, imm(0));  // signs differ
+            k.and_(t, t, nonzero);
+            k.add(step, bx, -value);
+            k.movc(value, t, step, value);
+            k.and_(sign, b, imm(0x80000000));
+        } else {
+            k.and_(sign, a, imm(0x80000000));
+        }
+        k.or_(value, value, sign);
+        Operand nan = c.temp();
+        k.ieq(nan, bx, imm(0));
+        k.uge(t, ax, imm(0x7f800000));  // a infinite or NaN
+        k.or_(nan, nan, t);
+        k.ult(t, imm(0x7f800000), bx);  // b NaN
+        k.or_(nan, nan, t);
+        k.movc(out, nan, imm(0x7fc00000), value);
+    };
+    // Integer remainders: truncate: the sign of A; floor: the sign of B. B = 0 gives an unspecified value.
+    auto modulus = [float_modulus](bool floor) {
+        return Row{2, 2,
+                   [](Types in, DataType out) {
+                       const bool ok = in[0] == out && in[1] == out && (is_float(out) || is_integer(out));
+                       return ok ? Status::ok() : refuse(in, out, "A, B and the output of one type");
+                   },
+                   [floor, float_modulus](BodyContext& c, std::span<const Operand> in, Operand out) {
+                       if (is_float(c.output_type())) return float_modulus(c, out, in[0], in[1], floor);
                        Operand a = c.temp(), b = c.temp(), q = c.temp(), r = c.temp(), t = c.temp();
                        if (!signed_integer(c.output_type())) return c.b.udiv(q, out, in[0], in[1]);
                        c.b.imax(a, in[0], -in[0]);

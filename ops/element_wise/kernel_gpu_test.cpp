@@ -356,6 +356,21 @@ std::vector<BodyTest> body_tests() {
     t.push_back(make("atanh", 1, floats, {}, {}, -0.99, 0.99, f1(std::atanh), U, 6));
     t.push_back(make("pow", 2, floats, {}, {}, 0.25, 3, [](const V& x, const V&) { return std::pow(x[0], x[1]); }, U, 10));
     t.push_back(make("constant_pow", 1, floats, {}, {2.5}, 0.1, 10, [](const V& x, const V& p) { return std::pow(x[0], p[0]); }, U, 15));
+    // POW from feature level 3.0: integer exponents of float bases (the sign from the exponent's parity), and
+    // integer bases with integer exponents, exact with wrap-around (|x|^e <= 10^10: exact in double); a negative
+    // exponent truncates 1 / x^-e.
+    const auto integer_power = [](const V& x, const V&) {
+        if (x[1] < 0) return x[0] == 1 ? 1.0 : x[0] == -1 ? (std::fmod(x[1], 2.0) != 0 ? -1.0 : 1.0) : 0.0;
+        return std::pow(x[0], x[1]);
+    };
+    t.push_back(make("pow", 2, floats, {}, {}, -3, 3, [](const V& x, const V&) { return std::pow(x[0], x[1]); }, U, 10,
+                     {DataType::kUnknown, DataType::kInt32}));
+    t.push_back(make("pow", 2, floats, {}, {}, 0.5, 4, [](const V& x, const V&) { return std::pow(x[0], x[1]); }, U, 10,
+                     {DataType::kUnknown, DataType::kUint8}));
+    t.push_back(make("pow", 2, {DataType::kInt32, DataType::kInt8, DataType::kUint16, DataType::kUint32}, {}, {}, -10, 10,
+                     integer_power));
+    t.push_back(make("pow", 2, {DataType::kUint8, DataType::kInt16}, {}, {}, -6, 6, integer_power, Check::kExact, 0,
+                     {DataType::kUnknown, DataType::kInt8}));
     t.push_back(make("erf", 1, floats, {}, {}, -4.5, 4.5, f1(std::erf), U, 8));
     t.push_back(make("erf", 1, float32_only, {}, {}, -1.2, 1.2, f1(std::erf), U, 8));
     t.push_back(make("gelu", 1, floats, {}, {}, -6, 6, [](const V& x, const V&) { return 0.5 * x[0] * std::erfc(-x[0] / std::sqrt(2.0)); },

@@ -7,6 +7,9 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <string_view>
+#include <vector>
 
 #include "ops/element_wise/desc.h"
 #include "ops/element_wise/function_math.h"
@@ -234,6 +237,55 @@ TEST(ElementWisePlan, PlansReductionsAndRefusesUnknownBodies) {
     auto result = plan_element_wise(desc, {});
     EXPECT_EQ(result.status().code(), ErrorCode::kUnsupported);
     EXPECT_NE(result.status().message().find("ELEMENT_WISE_NO_SUCH_FUNCTION"), std::string::npos);
+}
+
+
+// MODULUS_TRUNCATE / MODULUS_FLOOR of floats: exact (fmod, and fmod moved to B's sign, rounded only where |a| < |b|
+// and the signs differ: |b| - |a|), at the special values and
+// across the whole exponent range (the long division's every step count, |a| < |b|, b infinite), on the vector
+// path (4 lanes whose loops end at different steps) and for FLOAT16.
+TEST(ElementWisePlan, FloatModulusIsExact) {
+    SKIP_WITHOUT_GPU();
+    const float inf = INFINITY;
+    std::vector<double> a = {5.5, -5.5, 5.5, -5.5, 3.4e38, 3.4e38, 1e-38, 0.0, -0.0, 7, inf, NAN, 2, 5, -5, -5, 1.5, 16777215, 3e30, -1e-30};
+    std::vector<double> b = {2, 2, -2, -2, 1e-38, 3, 3.4e38, 3, 3, 0, 2, 2, NAN, inf, inf, -inf, -0.25, 3, 7e-30, 3e-37};
+    std::mt19937 random(20261129);
+    for (int i = 0; i < 2000; ++i) {  // random significands and exponents, both signs
+        auto draw = [&] {
+            const float m = std::uniform_real_distribution<float>(1.0f, 2.0f)(random);
+            const int e = std::uniform_int_distribution<int>(-126, 127)(random);
+            return double((random() & 1 ? -1.0f : 1.0f) * std::ldexp(m, e));
+        };
+        a.push_back(draw());
+        b.push_back(draw());
+    }
+    const Dims sizes = {1, uint32_t(a.size())};
+    for (const char* name : {"ELEMENT_WISE_MODULUS_TRUNCATE", "ELEMENT_WISE_MODULUS_FLOOR"}) {
+        const bool floor = std::string_view(name) == "ELEMENT_WISE_MODULUS_FLOOR";
+        FunctionSpec row;
+        row.name = name;
+        for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+            ElementWiseDesc desc;
+            desc.function = &row;
+            desc.inputs = {tensor(type, sizes), tensor(type, sizes)};
+            desc.output = tensor(type, sizes);
+            const HostTensor ta = testing::make_tensor(type, sizes, a), tb = testing::make_tensor(type, sizes, b);
+            auto outputs = run(desc, {ta, tb});
+            ASSERT_TRUE(outputs.is_ok()) << outputs.status().message();
+            int failures = 0;
+            for (uint64_t e = 0; e < a.size() && failures < 10; ++e) {
+                const double x = ta.get_as_double(e), y = tb.get_as_double(e);  // as the type holds them
+                double want = std::fmod(x, y);
+                if (floor && want != 0 && (want < 0) != (y < 0)) want += y;  // exact unless |a| < |b|: then rounded
+                if (std::isfinite(want)) want = testing::make_tensor(type, {1}, {double(float(want))}).get_as_double(0);
+                const double got = (*outputs)[0].get_as_double(e);
+                const bool ok = std::isnan(want) ? std::isnan(got) : got == want || (std::fabs(want) < 0x1p-126 && std::fabs(got) < 0x1p-126);
+                if (!ok) ++failures;
+                EXPECT_TRUE(ok) << name << " " << data_type_name(type) << " element " << e << ": " << std::hexfloat << x
+                                << " mod " << y << " = " << want << ", got " << got;
+            }
+        }
+    }
 }
 
 }  // namespace
