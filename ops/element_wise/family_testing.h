@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/compare.h"
 #include "core/op_registry.h"
 #include "core/thread_pool.h"
@@ -50,5 +52,32 @@ inline HostTensor output_of(const ElementWiseDesc& d, const std::function<double
     for (uint64_t i = 0; i < got.element_count(); ++i) got.set_from_double(i, impl(i));
     return got;
 }
+
+// One element of an operator's desc (`desc_json`: every member, tensors of one element) on `inputs`, judged: whether an
+// implementation's output value passes, as the runner would decide.
+class OneElement {
+public:
+    OneElement(const char* op, const nlohmann::json& desc_json, std::vector<HostTensor> inputs)
+        : registry_(make_builtin_registry()), inputs_(std::move(inputs)) {
+        op_ = registry_.find(op);
+        auto parsed = dmltool::testing::parse_desc(*op_, desc_json.dump());
+        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
+        desc_ = std::move(parsed).value();
+        std::vector<const HostTensor*> pointers;
+        for (const HostTensor& t : inputs_) pointers.push_back(&t);
+        judged_ = reference_of(*op_, *desc_, pointers);
+    }
+    bool passes(double v) const {
+        const HostTensor got = output_of(static_cast<const ElementWiseDesc&>(*desc_), [&](uint64_t) { return v; });
+        return judge(judged_, got).verdict != Verdict::kFailed;
+    }
+
+private:
+    OpRegistry registry_;
+    const Op* op_ = nullptr;
+    std::unique_ptr<OpDesc> desc_;
+    std::vector<HostTensor> inputs_;
+    Judged judged_;
+};
 
 }  // namespace dmltool::ops::element_wise::testing

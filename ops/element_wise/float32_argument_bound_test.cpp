@@ -16,33 +16,13 @@ namespace {
 
 using nlohmann::json;
 
-// Whether `got` passes `op` (FLOAT32, one element x) with the desc's other members `members`.
-class Unary {
-public:
-    Unary(const char* op, double x, json members) : registry_(make_builtin_registry()) {
-        json tensor = dmltool::testing::tensor_json(DataType::kFloat32, {1});
-        json desc = std::move(members);
-        desc["InputTensor"] = tensor;
-        desc["OutputTensor"] = tensor;
-        op_ = registry_.find(op);
-        auto parsed = dmltool::testing::parse_desc(*op_, desc.dump());
-        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
-        desc_ = std::move(parsed).value();
-        inputs_ = {dmltool::testing::make_tensor(DataType::kFloat32, {1}, {x})};
-        judged_ = testing::reference_of(*op_, *desc_, {&inputs_[0]});
-    }
-    bool passes(double v) const {
-        const HostTensor got = testing::output_of(static_cast<const ElementWiseDesc&>(*desc_), [&](uint64_t) { return v; });
-        return testing::judge(judged_, got).verdict != Verdict::kFailed;
-    }
-
-private:
-    OpRegistry registry_;
-    const Op* op_ = nullptr;
-    std::unique_ptr<OpDesc> desc_;
-    std::vector<HostTensor> inputs_;
-    testing::Judged judged_;
-};
+// Whether a value passes `op` (FLOAT32, one element x) with the desc's other members `members`.
+testing::OneElement unary(const char* op, double x, json members) {
+    const json tensor = dmltool::testing::tensor_json(DataType::kFloat32, {1});
+    members["InputTensor"] = tensor;
+    members["OutputTensor"] = tensor;
+    return testing::OneElement(op, members, {dmltool::testing::make_tensor(DataType::kFloat32, {1}, {x})});
+}
 
 json scale_bias(double scale, double bias) { return {{"ScaleBias", {{"Scale", scale}, {"Bias", bias}}}}; }
 
@@ -52,7 +32,7 @@ json scale_bias(double scale, double bias) { return {{"ScaleBias", {{"Scale", sc
 // 0.52) were all the band held before (bound 16.8). The row's own M at 51986816 (4 |x| (1 + y^2) u: the argument's
 // rounding through tan's slope, 397) is ~4900 wide, so only values beyond it fail.
 TEST(ElementWiseFloat32ArgumentBound, PeriodicFunctionAcceptsEveryFloat32Argument) {
-    Unary b("ELEMENT_WISE_TAN", 63983776.0, scale_bias(0.8125, 0.125));
+    const auto b = unary("ELEMENT_WISE_TAN", 63983776.0, scale_bias(0.8125, 0.125));
     for (double v : {reference_tan(51986816.0), reference_tan(51986820.0), reference_tan(51986818.125)}) EXPECT_TRUE(b.passes(v)) << v;
     for (double v : {1e4, -1e4, 1e6}) EXPECT_FALSE(b.passes(v)) << v;
 }
@@ -61,7 +41,7 @@ TEST(ElementWiseFloat32ArgumentBound, PeriodicFunctionAcceptsEveryFloat32Argumen
 // the float32 product rounds to -0 (or the input flushes to +0, times -0.4375), and -0 + 0 = +0, whose reciprocal is
 // +inf (dmltool's kernel). Both infinities pass; finite values do not.
 TEST(ElementWiseFloat32ArgumentBound, OppositeInfinityOfAFloat32ArgumentPasses) {
-    Unary b("ELEMENT_WISE_RECIP", 0x1p-149, scale_bias(-0.4375, 0.0));
+    const auto b = unary("ELEMENT_WISE_RECIP", 0x1p-149, scale_bias(-0.4375, 0.0));
     for (double v : {-INFINITY, INFINITY}) EXPECT_TRUE(b.passes(v)) << v;
     for (double v : {-3e38, 3e38, 1.0}) EXPECT_FALSE(b.passes(v)) << v;
 }
@@ -72,7 +52,7 @@ TEST(ElementWiseFloat32ArgumentBound, OppositeInfinityOfAFloat32ArgumentPasses) 
 TEST(ElementWiseFloat32ArgumentBound, InfinityOfAFloat32ArgumentBesideANanPasses) {
     json members = scale_bias(0.25, 0.0);
     members["Exponent"] = -2.5;
-    Unary b("ELEMENT_WISE_CONSTANT_POW", -0x1p-149, members);
+    const auto b = unary("ELEMENT_WISE_CONSTANT_POW", -0x1p-149, members);
     for (double v : {double(NAN), double(INFINITY)}) EXPECT_TRUE(b.passes(v)) << v;
     for (double v : {-double(INFINITY), 1.0, 0.0}) EXPECT_FALSE(b.passes(v)) << v;
 }
@@ -83,7 +63,7 @@ TEST(ElementWiseFloat32ArgumentBound, InfinityOfAFloat32ArgumentBesideANanPasses
 // values do not.
 TEST(ElementWiseFloat32ArgumentBound, HardSwishOfANanClampArgumentMayBeNan) {
     for (double x : {-INFINITY, INFINITY}) {
-        Unary b("ACTIVATION_HARD_SWISH", x, {{"Alpha", 0.0}, {"Beta", -0.0625}});
+        const auto b = unary("ACTIVATION_HARD_SWISH", x, {{"Alpha", 0.0}, {"Beta", -0.0625}});
         for (double v : {x, double(NAN)}) EXPECT_TRUE(b.passes(v)) << x << " " << v;
         for (double v : {0.0, -x, 1.0}) EXPECT_FALSE(b.passes(v)) << x << " " << v;
     }

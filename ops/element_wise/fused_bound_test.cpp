@@ -13,31 +13,13 @@ namespace {
 
 using nlohmann::json;
 
-// Whether output values `got` pass ADD1 of a and b (one element each) with `activation` fused.
-class Add1 {
-public:
-    Add1(DataType type, json activation, double a, double b) : registry_(make_builtin_registry()) {
-        json tensor = dmltool::testing::tensor_json(type, {1});
-        json desc = {{"ATensor", tensor}, {"BTensor", tensor}, {"OutputTensor", tensor}, {"FusedActivation", activation}};
-        op_ = registry_.find("ELEMENT_WISE_ADD1");
-        auto parsed = dmltool::testing::parse_desc(*op_, desc.dump());
-        EXPECT_TRUE(parsed.is_ok()) << parsed.status().message();
-        desc_ = std::move(parsed).value();
-        inputs_ = {dmltool::testing::make_tensor(type, {1}, {a}), dmltool::testing::make_tensor(type, {1}, {b})};
-        judged_ = testing::reference_of(*op_, *desc_, {&inputs_[0], &inputs_[1]});
-    }
-    bool passes(double v) const {
-        const HostTensor got = testing::output_of(static_cast<const ElementWiseDesc&>(*desc_), [&](uint64_t) { return v; });
-        return testing::judge(judged_, got).verdict != Verdict::kFailed;
-    }
-
-private:
-    OpRegistry registry_;
-    const Op* op_ = nullptr;
-    std::unique_ptr<OpDesc> desc_;
-    std::vector<HostTensor> inputs_;
-    testing::Judged judged_;
-};
+// Whether a value passes ADD1 of a and b (one element each) with `activation` fused.
+testing::OneElement add1(DataType type, json activation, double a, double b) {
+    const json tensor = dmltool::testing::tensor_json(type, {1});
+    const json desc = {{"ATensor", tensor}, {"BTensor", tensor}, {"OutputTensor", tensor}, {"FusedActivation", activation}};
+    return testing::OneElement("ELEMENT_WISE_ADD1", desc,
+                               {dmltool::testing::make_tensor(type, {1}, {a}), dmltool::testing::make_tensor(type, {1}, {b})});
+}
 
 json activation(const char* type, json attributes) {
     return {{"type", std::string("DML_OPERATOR_") + type}, {"desc", attributes}};
@@ -47,7 +29,7 @@ json activation(const char* type, json attributes) {
 // narrowed again (DirectML, random case seed 20261201 #6: -17309.07 gave -17280): up to two ulps toward zero pass,
 // three, or one away from zero, fail.
 TEST(ElementWiseFusedBound, Float16IntermediateMayBeNarrowedTowardZero) {
-    Add1 b(DataType::kFloat16, activation("ACTIVATION_LINEAR", {{"Alpha", 1.0}, {"Beta", 0.0}}), -17000, -309);
+    const auto b = add1(DataType::kFloat16, activation("ACTIVATION_LINEAR", {{"Alpha", 1.0}, {"Beta", 0.0}}), -17000, -309);
     for (double v : {-17312.0, -17296.0, -17280.0}) EXPECT_TRUE(b.passes(v)) << v;
     for (double v : {-17264.0, -17344.0}) EXPECT_FALSE(b.passes(v)) << v;
 }
@@ -56,7 +38,7 @@ TEST(ElementWiseFusedBound, Float16IntermediateMayBeNarrowedTowardZero) {
 // 0 (dmltool's FLOAT16 kernel, lavapipe campaign seed 20261201 #28), NaN propagating; 0.5 fails.
 TEST(ElementWiseFusedBound, NanIntermediateTakesTheActivationsOtherValues) {
     for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
-        Add1 b(type, activation("ACTIVATION_HARD_SIGMOID", {{"Alpha", 0.4375}, {"Beta", 1.4375}}), INFINITY, -INFINITY);
+        const auto b = add1(type, activation("ACTIVATION_HARD_SIGMOID", {{"Alpha", 0.4375}, {"Beta", 1.4375}}), INFINITY, -INFINITY);
         for (double v : {1.0, 0.0, double(NAN)}) EXPECT_TRUE(b.passes(v)) << v;
         for (double v : {0.5, 0.25}) EXPECT_FALSE(b.passes(v)) << v;
     }
@@ -66,7 +48,7 @@ TEST(ElementWiseFusedBound, NanIntermediateTakesTheActivationsOtherValues) {
 // lavapipe campaign seed 20261201 #231: exact -2.91e38) is right as where it is not fused; a finite value far off
 // is not.
 TEST(ElementWiseFusedBound, ActivationsFloat32FormulaOverflowPasses) {
-    Add1 b(DataType::kFloat32, activation("ACTIVATION_PARAMETRIC_SOFTPLUS", {{"Alpha", -0.75}, {"Beta", -1.8125}}),
+    const auto b = add1(DataType::kFloat32, activation("ACTIVATION_PARAMETRIC_SOFTPLUS", {{"Alpha", -0.75}, {"Beta", -1.8125}}),
            -1.2e38, -0.94e38);
     const double exact = 0.75 * 1.8125 * double(float(-1.2e38) + float(-0.94e38));  // -2.9e38: finite in float32
     EXPECT_TRUE(b.passes(exact)) << exact;
@@ -78,7 +60,7 @@ TEST(ElementWiseFusedBound, ActivationsFloat32FormulaOverflowPasses) {
 // documented clamp order takes to 1 and the other order to 0 (dmltool's kernel), as where the intermediate is NaN;
 // 0.5 (Beta clamped, as for a finite sum) fails.
 TEST(ElementWiseFusedBound, InfiniteIntermediateTakesTheActivationsOtherValues) {
-    Add1 b(DataType::kFloat32, activation("ACTIVATION_HARD_SIGMOID", {{"Alpha", 0.0}, {"Beta", -0.625}}), INFINITY, 1.0);
+    const auto b = add1(DataType::kFloat32, activation("ACTIVATION_HARD_SIGMOID", {{"Alpha", 0.0}, {"Beta", -0.625}}), INFINITY, 1.0);
     for (double v : {1.0, 0.0}) EXPECT_TRUE(b.passes(v)) << v;
     for (double v : {0.5, 0.375}) EXPECT_FALSE(b.passes(v)) << v;
 }
@@ -86,10 +68,10 @@ TEST(ElementWiseFusedBound, InfiniteIntermediateTakesTheActivationsOtherValues) 
 // A finite sum beyond float32's range is +inf in float32 arithmetic, and SOFTSIGN's x / (1 + |x|) of it NaN (seed
 // 20261203 #559: exact 1, dmltool's kernel NaN): NaN passes there, not for a sum in range.
 TEST(ElementWiseFusedBound, IntermediateOverflowingFloat32IsThatInfinity) {
-    Add1 big(DataType::kFloat32, activation("ACTIVATION_SOFTSIGN", json::object()), 3e38, 3e38);
+    const auto big = add1(DataType::kFloat32, activation("ACTIVATION_SOFTSIGN", json::object()), 3e38, 3e38);
     for (double v : {1.0, double(NAN)}) EXPECT_TRUE(big.passes(v)) << v;
     EXPECT_FALSE(big.passes(0.5));
-    Add1 small(DataType::kFloat32, activation("ACTIVATION_SOFTSIGN", json::object()), 1e38, 1e38);
+    const auto small = add1(DataType::kFloat32, activation("ACTIVATION_SOFTSIGN", json::object()), 1e38, 1e38);
     EXPECT_FALSE(small.passes(double(NAN)));
 }
 
