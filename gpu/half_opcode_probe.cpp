@@ -7,9 +7,7 @@
 #include <cstring>
 
 #include "core/dtype.h"
-#include "gpu/compute_kernel.h"
-#include "gpu/gpu_buffer.h"
-#include "gpu/gpu_context.h"
+#include "gpu/word_probe.h"
 #include "shaders/elements.h"
 #include "shaders/kernels.h"
 
@@ -122,30 +120,11 @@ HalfOpcodeProbe judge_half_conversions(std::span<const uint32_t> inputs, std::sp
 
 Result<HalfOpcodeProbe> probe_half_opcodes(GpuContext& context) {
     const std::vector<uint32_t> inputs = half_rounding_probe_inputs();
-    const uint64_t bytes = inputs.size() * 4, widened_bytes = uint64_t{kHalves} * 4;
     DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_probe_kernel());
-    DMLTOOL_ASSIGN_OR_RETURN(ComputeKernel kernel, ComputeKernel::create(context, blob, {2, 1, 2}, "half opcode probe"));
-    DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer source, GpuBuffer::create(context, MemoryKind::kDevice, bytes, "probe floats"));
-    DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer halves, GpuBuffer::create(context, MemoryKind::kDevice, bytes, "probe halves"));
-    DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer floats,
-                             GpuBuffer::create(context, MemoryKind::kDevice, widened_bytes, "probe widened halves"));
-    DMLTOOL_RETURN_IF_ERROR(upload(context, source, 0, std::as_bytes(std::span(inputs))));
-    // Poison: a kernel that wrote nothing must not read as zeros.
-    DMLTOOL_RETURN_IF_ERROR(upload(context, halves, 0, std::vector<std::byte>(bytes, std::byte{0xa5})));
-    DMLTOOL_RETURN_IF_ERROR(upload(context, floats, 0, std::vector<std::byte>(widened_bytes, std::byte{0xa5})));
-    const shaders::DispatchGrid grid =
-        shaders::plan_dispatch(std::max<uint64_t>(inputs.size(), kHalves), shaders::kDefaultThreadsPerGroup);
-    const uint32_t constants[] = {uint32_t(inputs.size()), grid.threads_per_row};
-    const BufferView srv{&source, 0, bytes};
-    const BufferView uavs[] = {{&halves, 0, bytes}, {&floats, 0, widened_bytes}};
-    DMLTOOL_RETURN_IF_ERROR(kernel.record_dispatch(context, {constants, {&srv, 1}, uavs, grid.groups_x, grid.groups_y}));
-    DMLTOOL_RETURN_IF_ERROR(context.submit_and_wait());
-    DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> raw, download(context, halves, 0, bytes));
-    DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> raw_widened, download(context, floats, 0, widened_bytes));
-    std::vector<uint32_t> narrowed(inputs.size()), widened(kHalves);
-    std::memcpy(narrowed.data(), raw.data(), bytes);
-    std::memcpy(widened.data(), raw_widened.data(), widened_bytes);
-    return judge_half_conversions(inputs, narrowed, widened);
+    const uint64_t output_words[] = {inputs.size(), kHalves};  // narrowed, widened
+    DMLTOOL_ASSIGN_OR_RETURN(auto results, run_word_probe(context, blob, "half opcode probe", inputs, output_words,
+                                                          std::byte{0xa5}, std::max<uint64_t>(inputs.size(), kHalves)));
+    return judge_half_conversions(inputs, results[0], results[1]);
 }
 
 }  // namespace dmltool::gpu

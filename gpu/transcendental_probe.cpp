@@ -6,9 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "gpu/compute_kernel.h"
-#include "gpu/gpu_buffer.h"
-#include "gpu/gpu_context.h"
+#include "gpu/word_probe.h"
 #include "shaders/elements.h"
 #include "shaders/kernels.h"
 
@@ -145,24 +143,12 @@ Exp2Probe judge_exp2(std::span<const uint32_t> inputs, std::span<const uint32_t>
 
 Result<Exp2Probe> probe_exp2(GpuContext& context) {
     const std::vector<uint32_t> inputs = exp2_probe_inputs();
-    const uint64_t bytes = inputs.size() * 4;
     DMLTOOL_ASSIGN_OR_RETURN(std::vector<uint8_t> blob, build_probe_kernel());
-    DMLTOOL_ASSIGN_OR_RETURN(ComputeKernel kernel, ComputeKernel::create(context, blob, {2, 1, 1}, "exp2 probe"));
-    DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer source, GpuBuffer::create(context, MemoryKind::kDevice, bytes, "probe inputs"));
-    DMLTOOL_ASSIGN_OR_RETURN(GpuBuffer results, GpuBuffer::create(context, MemoryKind::kDevice, bytes, "probe results"));
-    DMLTOOL_RETURN_IF_ERROR(upload(context, source, 0, std::as_bytes(std::span(inputs))));
-    // Poison (a NaN pattern): a kernel that wrote nothing must not pass.
-    DMLTOOL_RETURN_IF_ERROR(upload(context, results, 0, std::vector<std::byte>(bytes, std::byte{0xff})));
-    const shaders::DispatchGrid grid = shaders::plan_dispatch(inputs.size(), shaders::kDefaultThreadsPerGroup);
-    const uint32_t constants[] = {uint32_t(inputs.size()), grid.threads_per_row};
-    const BufferView srv{&source, 0, bytes};
-    const BufferView uav{&results, 0, bytes};
-    DMLTOOL_RETURN_IF_ERROR(kernel.record_dispatch(context, {constants, {&srv, 1}, {&uav, 1}, grid.groups_x, grid.groups_y}));
-    DMLTOOL_RETURN_IF_ERROR(context.submit_and_wait());
-    DMLTOOL_ASSIGN_OR_RETURN(std::vector<std::byte> raw, download(context, results, 0, bytes));
-    std::vector<uint32_t> values(inputs.size());
-    std::memcpy(values.data(), raw.data(), bytes);
-    return judge_exp2(inputs, values);
+    const uint64_t output_words[] = {inputs.size()};
+    // Poison: a NaN pattern.
+    DMLTOOL_ASSIGN_OR_RETURN(auto results, run_word_probe(context, blob, "exp2 probe", inputs, output_words,
+                                                          std::byte{0xff}, inputs.size()));
+    return judge_exp2(inputs, results[0]);
 }
 
 }  // namespace dmltool::gpu
