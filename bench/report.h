@@ -46,6 +46,8 @@ struct BenchCase {
     uint64_t nodes = 1;
     // The case's check before it was timed (TimedCase::check_status); empty when not known (unit tests).
     std::string check_status{}, check_reason{};
+    // A merged report of several processes (bench --processes, as `store` reads it): each process's median.
+    std::vector<double> process_seconds{};
 };
 
 // A backend's roofline and, when a probe did not run or failed, why (reported as "n/a", never as 0%).

@@ -49,6 +49,17 @@ void judge_against_history(CaseComparison& c, const CompareOptions& options) {
     CompareOptions widened = options;
     widened.threshold = history_threshold(c, options);
     assign_verdict(c, widened);
+    // A history of fast modes: a new run all of whose processes drew a slow mode reads slower than the fast modes,
+    // though every one of its processes is as fast as a process the history has seen. A change of the code moves
+    // the slow processes too, beyond every process of the history.
+    if (c.analysis == "fast modes" && c.verdict == Verdict::kSlower && !(c.beyond_history_log > std::log1p(widened.threshold))) {
+        char reason[300];
+        std::snprintf(reason, sizeof reason, "%s, but the new run's slowest process is %+.1f%% from the history's slowest, "
+                      "within %.1f%%: its processes may all have drawn a slow mode the history has seen (rerun, or "
+                      "compare --ab)", c.reason.c_str(), 100 * std::expm1(c.beyond_history_log), 100 * widened.threshold);
+        c.verdict = Verdict::kInconclusive;
+        c.reason = reason;
+    }
     // Not significant is not the same: a SAME stands only where the change is shown within --threshold, its 90%
     // interval (change +- 1.645 x the new run's noise) inside +-threshold. The widened threshold (k x the spread)
     // keeps a history's own wandering from reading SLOWER; it cannot make a change of that size the same. Before,
@@ -67,34 +78,73 @@ void judge_against_history(CaseComparison& c, const CompareOptions& options) {
     char text[160];
     std::snprintf(text, sizeof text, " [history: %zu runs, spread %.1f%%, threshold max(%.1f%%, %g x spread) = %.1f%%%s]",
                   c.history_runs, 100 * std::expm1(c.run_spread), 100 * options.threshold, kHistorySpreadK,
-                  100 * widened.threshold, c.processes ? "; the new run's median and noise from its processes" : "");
+                  100 * widened.threshold,
+                  c.analysis == "fast modes" ? "; each run's processes in the history's fast band (within 10% of its fastest)"
+                  : c.processes            ? "; the new run's median and noise from its processes" : "");
     c.reason += text;
 }
 
 }  // namespace
 
 CaseComparison compare_with_runs(const std::vector<double>& run_medians, const RunCase& next,
-                                 const CompareOptions& options) {
+                                 const CompareOptions& options, const std::vector<std::vector<double>>& run_processes) {
     CaseComparison c;
     c.name = next.name;
     c.backend = next.backend;
-    c.history_runs = run_medians.size();
+    const bool by_processes = next.processes.size() >= kMinHistoryRuns;
+    // Fast modes (gate/history.h): the history's fast band is its processes within kProcessModeWidth of the fastest
+    // process of all its runs; a run with processes in the band is their mean log, a run without any (all its
+    // processes drew a slow mode) says nothing of the fast level and is left out of the base and the spread.
+    bool by_fast_modes = by_processes && next.processes.size() >= kMinProcesses && run_processes.size() == run_medians.size();
+    for (const std::vector<double>& medians : run_processes) by_fast_modes = by_fast_modes && medians.size() >= kMinProcesses;
+    std::vector<double> observations = run_medians;  // one per history run
+    double history_slowest_log = 0;
+    if (by_fast_modes) {
+        std::vector<double> all_logs;
+        for (const std::vector<double>& medians : run_processes)
+            for (double m : medians) all_logs.push_back(std::log(m));
+        std::sort(all_logs.begin(), all_logs.end());
+        const double fastest = all_logs.front();
+        // The history's slow end: its slowest process. (Its 90th percentile let whole same-build runs slowed by
+        // other work read SLOWER: 5 of 20 same-build gates against 1 with the maximum, one gate_rates run each,
+        // 2026-11-30; a history process slowed by other work costs detection instead, as INCONCLUSIVE, never a
+        // false alarm.)
+        history_slowest_log = all_logs.back();
+        const double band = fastest + std::log1p(kProcessModeWidth);
+        std::vector<double> fast_runs;
+        for (const std::vector<double>& medians : run_processes) {
+            double sum = 0;
+            int count = 0;
+            for (double m : medians)
+                if (std::log(m) <= band) sum += std::log(m), ++count;
+            if (count) fast_runs.push_back(std::exp(sum / count));
+        }
+        if (fast_runs.size() >= kMinHistoryRuns)
+            observations = fast_runs;
+        else
+            by_fast_modes = false;
+    }
+    auto fast_mode_of = [](const std::vector<double>& medians) {
+        std::vector<double> logs;
+        for (double m : medians) logs.push_back(std::log(m));
+        return std::exp(fast_mode_log_mean(logs));
+    };
+    c.history_runs = observations.size();
     std::vector<double> logs;
-    for (double m : run_medians) logs.push_back(std::log(m));
+    for (double m : observations) logs.push_back(std::log(m));
     const SampleStats log_stats = summarize_samples(logs);
     c.run_spread = log_stats.stddev;
-    // The base as compare prints it: the runs' medians as its "samples" (count = runs), its median the geometric
-    // mean the test uses.
-    c.base = summarize_samples(run_medians);
+    // The base as compare prints it: the runs' observations as its "samples" (count = runs), its median the
+    // geometric mean the test uses.
+    c.base = summarize_samples(observations);
     c.base.median = std::exp(log_stats.mean);
     c.next = summarize_samples(next.samples);
     c.next_converged = next.converged;
     // A run of several processes (bench --processes) is one observation like the history's runs: the median of its
-    // processes' medians (as bench stores it), and its own noise is how far its processes spread, not how precisely
-    // each process measured its own speed mode. The spread as a robust standard error of that median: 1.2533 x
-    // 1.4826 x the median absolute deviation of the log process medians / sqrt(processes), so that one process in a
-    // slow mode (a wide range) does not make a run of five NOISY.
-    const bool by_processes = next.processes.size() >= kMinHistoryRuns;
+    // processes' medians (as bench stores it), or its fast mode against a history of fast modes, and its own noise
+    // is how far its processes spread, not how precisely each process measured its own speed mode. The spread as a
+    // robust standard error: 1.2533 x 1.4826 x the median absolute deviation of the log process medians /
+    // sqrt(processes), so that one process in a slow mode (a wide range) does not make a run of five NOISY.
     if (by_processes) {
         std::vector<double> medians, logs_of_next;
         for (const std::vector<double>& samples : next.processes) {
@@ -104,23 +154,22 @@ CaseComparison compare_with_runs(const std::vector<double>& run_medians, const R
         const double center = summarize_samples(logs_of_next).median;
         std::vector<double> deviations;
         for (double v : logs_of_next) deviations.push_back(std::fabs(v - center));
-        c.next.median = std::exp(center);
+        c.next.median = by_fast_modes ? fast_mode_of(medians) : std::exp(center);
         c.next.noise = 1.2533 * 1.4826 * summarize_samples(deviations).median / std::sqrt(double(medians.size()));
         c.processes = medians.size();
-    }
-    c.change = c.raw_change = c.next.median / c.base.median - 1;
-    if (by_processes) {
+        c.analysis = by_fast_modes ? "fast modes" : "";
+        if (by_fast_modes)
+            c.beyond_history_log = *std::max_element(logs_of_next.begin(), logs_of_next.end()) - history_slowest_log;
         // The fast end, as for separate runs (gate/compare.h): a change of the code moves every process, the fastest
         // too; a run whose majority of processes ran in a slow mode moves its median and not its fast mode. Seen in
         // gate_rates (2026-11-29): same-build runs +34% to +89% on one case against 5-run histories spread 0.4-2.4%
         // (3 of 20 gates SLOWER), the median of five processes in a slow mode. assign_verdict then needs the fast
-        // mode beyond the threshold too.
-        std::vector<double> logs_of_next;
-        for (const std::vector<double>& samples : next.processes) logs_of_next.push_back(std::log(summarize_samples(samples).median));
+        // mode beyond the threshold too (against a history of fast modes it is the change itself).
         c.has_fast_end = true;
         c.fast_change = std::exp(fast_mode_log_mean(logs_of_next)) / c.base.median - 1;
     }
-    const double n = double(run_medians.size());
+    c.change = c.raw_change = c.next.median / c.base.median - 1;
+    const double n = double(observations.size());
     const double distance = std::log(c.next.median) - log_stats.mean;
     if (c.run_spread > 0)
         c.p_unadjusted = student_t_two_sided_p(distance / (c.run_spread * std::sqrt(1 + 1 / n)), unsigned(n - 1));

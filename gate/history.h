@@ -14,6 +14,13 @@
 //     median's relative standard error, as in the two-run test (gate/compare.h).
 // With fewer than kMinHistoryRuns runs a spread cannot be estimated: the case is judged by the two-run test
 // against the most recent run, and the comparison says so.
+//
+// Fast modes: a process runs a case in one of a few speeds for its whole life (gate/compare_processes.h), so the
+// median of a run of five processes flips with how many of them drew a slow mode: the history of one case
+// (d2s, gate_rates 2026-11-29) spread 14% between runs of one build, and a 1.5x regression then stayed inside k x
+// that spread. The fast mode of a run (the mean log median of its processes within kProcessModeWidth of its
+// fastest) moves with the code and much less with the draw. Where the database holds every history run's process
+// medians (schema 3) and the new run has processes, each run is its fast mode: base, spread, test and verdict.
 #pragma once
 
 #include <string>
@@ -35,8 +42,11 @@ double student_t_two_sided_p(double t, unsigned degrees);
 
 // One case x backend against the medians of `run_medians.size()` (>= kMinHistoryRuns) earlier runs: the
 // comparison with p_unadjusted set and the verdict for a comparison of one case (Holm leaves one p as is).
+// `run_processes`, when given for every run (each run's process medians, bench --processes), and the new run too
+// has at least kMinProcesses processes: every run is its fast mode instead of its median (fast modes below).
 CaseComparison compare_with_runs(const std::vector<double>& run_medians, const RunCase& next,
-                                 const CompareOptions& options);
+                                 const CompareOptions& options,
+                                 const std::vector<std::vector<double>>& run_processes = {});
 
 // The threshold a case of the history model is judged against: max(--threshold, k x spread), as a fraction.
 double history_threshold(const CaseComparison& c, const CompareOptions& options);

@@ -76,14 +76,16 @@ Comparison compare_with_history_runs(const BenchRun& next, const std::vector<His
         }
         if (found->second.size() >= kMinHistoryRuns) {
             std::vector<double> medians;
+            std::vector<std::vector<double>> processes;  // each run's process medians (schema 3)
             bool converged = true;
             for (const HistoryRow* r : found->second) {
                 // The run's stored median: for a run of several processes (bench --processes) the median of its
                 // processes' medians, which its pooled samples do not give; for one process, their median.
                 medians.push_back(r->median_seconds > 0 ? r->median_seconds : summarize_samples(r->samples).median);
+                processes.push_back(r->process_medians);
                 converged = converged && r->converged;
             }
-            out.cases.push_back(compare_with_runs(medians, c, options));
+            out.cases.push_back(compare_with_runs(medians, c, options, processes));
             out.cases.back().base_converged = converged;
             ++by_history;
         } else {
@@ -97,7 +99,7 @@ Comparison compare_with_history_runs(const BenchRun& next, const std::vector<His
     adjust_and_judge_mixed(out.cases, options);
     char text[400];
     if (by_history)
-        std::snprintf(text, sizeof text, "%zu case(s) judged against the history's runs (each run's median one "
+        std::snprintf(text, sizeof text, "%zu case(s) judged against the history's runs (each run's median, or its fast mode for runs of processes, one "
                       "observation; threshold max(--threshold, %g x their spread); t test, Holm-adjusted)",
                       by_history, kHistorySpreadK);
     if (by_history) out.notes.push_back(text);

@@ -54,6 +54,7 @@ struct HistoryRow {
     std::vector<double> samples;
     long long run_id = 0;
     double bytes = -1, ops = -1;  // per execution; -1: unknown (rows of schema 1)
+    std::vector<double> process_medians;  // a run of several processes: each one's median; else empty
 };
 
 // What `history` and the baselines select; empty fields select everything.

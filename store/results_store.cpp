@@ -42,6 +42,10 @@ ALTER TABLE runs ADD COLUMN shard TEXT NOT NULL DEFAULT '';
 ALTER TABLE benchmarks ADD COLUMN bytes DOUBLE PRECISION;
 ALTER TABLE benchmarks ADD COLUMN ops DOUBLE PRECISION;
 CREATE INDEX runs_by_adapter ON runs(adapter, device);)"},
+        // 3: each process's median of a run of several processes (bench --processes), a JSON array of seconds; NULL
+        // for runs of one process. History takes such a run's fast mode from it (gate/history.cpp).
+        {3, "ALTER TABLE benchmarks ADD COLUMN process_medians TEXT;",
+         "ALTER TABLE benchmarks ADD COLUMN process_medians TEXT;"},
     };
     return migrations;
 }
@@ -155,23 +159,26 @@ std::string check_iso_date(const std::string& what, const std::string& date) {
 }
 
 std::string history_select(int version, bool postgres) {
-    if (version >= 2) return kHistorySelect;
-    // Schema 1 (before versions): the columns that version 2 added, as the upgrade would fill them ('off', '',
-    // NULL work), so that a read-only command reads an old database without changing it.
+    if (version >= 3) return kHistorySelect;
+    // Older schemas: the columns that later versions added, as the upgrade would fill them (version 2: 'off', '',
+    // NULL work; version 3: NULL process medians), so that a read-only command reads an old database without
+    // changing it.
     const std::string real = postgres ? "DOUBLE PRECISION" : "REAL";
     std::string select = kHistorySelect;
     const std::string from = "FROM benchmarks b JOIN runs r ON r.id = b.run_id";
+    const std::string added_by_3 = "CAST(NULL AS TEXT) AS process_medians";
     select.replace(select.find(from), from.size(),
-                   "FROM (SELECT b1.*, CAST(NULL AS " + real + ") AS bytes, CAST(NULL AS " + real +
-                       ") AS ops FROM benchmarks b1) b JOIN (SELECT r1.*, 'off' AS stable_power_state, '' AS shard "
-                       "FROM runs r1) r ON r.id = b.run_id");
+                   version >= 2 ? "FROM (SELECT b1.*, " + added_by_3 + " FROM benchmarks b1) b JOIN runs r ON r.id = b.run_id"
+                                : "FROM (SELECT b1.*, CAST(NULL AS " + real + ") AS bytes, CAST(NULL AS " + real +
+                                      ") AS ops, " + added_by_3 + " FROM benchmarks b1) b JOIN (SELECT r1.*, 'off' AS "
+                                      "stable_power_state, '' AS shard FROM runs r1) r ON r.id = b.run_id");
     return select;
 }
 
 const char* const kHistorySelect =
     "SELECT r.date, r.hostname, r.cpu_model, r.adapter, r.device, r.dmltool_version, r.git_commit, r.cache, "
     "r.stable_power_state, r.shard, b.case_name, b.operator, b.feature_level, b.dtype, b.backend, b.median_seconds, "
-    "b.noise, b.converged, b.executions_per_sample, b.samples, r.id, b.bytes, b.ops "
+    "b.noise, b.converged, b.executions_per_sample, b.samples, r.id, b.bytes, b.ops, b.process_medians "
     "FROM benchmarks b JOIN runs r ON r.id = b.run_id";
 
 SqlWhere history_where(const HistoryFilter& f, bool postgres) {
@@ -235,6 +242,14 @@ Result<HistoryRow> decode_history_row(const RowCursor& c, const std::string& loc
     row.run_id = c.integer(20);
     row.bytes = c.is_null(21) ? -1 : c.real(21);
     row.ops = c.is_null(22) ? -1 : c.real(22);
+    if (!c.is_null(23)) {
+        const auto medians = nlohmann::json::parse(c.text(23), nullptr, false);
+        if (!medians.is_array())
+            return invalid_input(redact_location(location) + ": benchmarks.process_medians of '" + row.case_name +
+                                 "': expected a JSON array of seconds, found '" + c.text(23).substr(0, 40) + "'");
+        for (const auto& m : medians)
+            if (m.is_number()) row.process_medians.push_back(m.get<double>());
+    }
     return row;
 }
 

@@ -176,12 +176,13 @@ private:
             const SampleStats stats = summarize_samples(c.samples);
             DMLTOOL_RETURN_IF_ERROR(
                 run("INSERT INTO benchmarks(run_id, case_name, file, operator, feature_level, dtype, backend, "
-                    "median_seconds, noise, converged, executions_per_sample, samples, bytes, ops) "
-                    "VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                    "median_seconds, noise, converged, executions_per_sample, samples, bytes, ops, process_medians) "
+                    "VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULLIF($15::text, ''))",
                     {run_id, c.name, c.file, c.op, c.level.to_string(), c.dtype, c.backend, number(c.seconds),
                      number(std::isfinite(stats.noise) ? stats.noise : -1.0), c.converged ? "1" : "0",
                      std::to_string(c.executions_per_sample), nlohmann::json(c.samples).dump(),
-                     number(double(c.bytes)), number(double(c.ops))},
+                     number(double(c.bytes)), number(double(c.ops)),
+                     c.process_seconds.empty() ? std::string() : nlohmann::json(c.process_seconds).dump()},
                     PGRES_COMMAND_OK, "cannot append benchmark '" + c.name + "'"));
         }
         return std::stoll(run_id);

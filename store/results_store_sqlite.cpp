@@ -28,6 +28,7 @@ public:
     void bind(int i, const std::string& text) { sqlite3_bind_text(stmt_, i, text.c_str(), -1, SQLITE_TRANSIENT); }
     void bind(int i, double value) { sqlite3_bind_double(stmt_, i, value); }
     void bind(int i, long long value) { sqlite3_bind_int64(stmt_, i, value); }
+    void bind_null(int i) { sqlite3_bind_null(stmt_, i); }
     int step() { return sqlite3_step(stmt_); }
     void reset() { sqlite3_reset(stmt_); }
     bool is_null(int i) const override { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
@@ -148,8 +149,8 @@ private:
         if (insert_run.step() != SQLITE_DONE) return error("cannot append the run");
         const long long run_id = sqlite3_last_insert_rowid(db_);
         Statement insert(db_, "INSERT INTO benchmarks(run_id, case_name, file, operator, feature_level, dtype, backend, "
-                              "median_seconds, noise, converged, executions_per_sample, samples, bytes, ops) "
-                              "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                              "median_seconds, noise, converged, executions_per_sample, samples, bytes, ops, "
+                              "process_medians) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         if (!insert.ok()) return error("cannot prepare the benchmark insert");
         for (const BenchCase& c : cases) {
             const SampleStats stats = summarize_samples(c.samples);
@@ -167,6 +168,10 @@ private:
             insert.bind(12, nlohmann::json(c.samples).dump());  // shortest round-trip form of each double
             insert.bind(13, static_cast<double>(c.bytes));
             insert.bind(14, static_cast<double>(c.ops));
+            if (c.process_seconds.empty())
+                insert.bind_null(15);
+            else
+                insert.bind(15, nlohmann::json(c.process_seconds).dump());
             if (insert.step() != SQLITE_DONE) return error("cannot append benchmark '" + c.name + "'");
             insert.reset();
         }

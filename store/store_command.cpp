@@ -75,6 +75,20 @@ Result<BenchCase> case_from(const std::string& path, const json& c, const std::s
             return bad_field(path, pointer + "/samples/" + std::to_string(s), "a positive number of seconds", &v);
         out.samples.push_back(v.get<double>());
     }
+    // A merged report of several processes (bench --processes): each process's median, which history reads as the
+    // run's processes (gate/history.cpp). Absent in reports of one process.
+    const auto processes = c.find("processes");
+    if (processes != c.end()) {
+        if (!processes->is_array())
+            return bad_field(path, pointer + "/processes", "an array of processes", &*processes);
+        for (size_t p = 0; p < processes->size(); ++p) {
+            const std::string at = pointer + "/processes/" + std::to_string(p);
+            if (!(*processes)[p].is_object()) return bad_field(path, at, "an object", &(*processes)[p]);
+            DMLTOOL_ASSIGN_OR_RETURN(double seconds, number_at(path, (*processes)[p], at, "seconds"));
+            if (!(seconds > 0)) return bad_field(path, at + "/seconds", "a positive number of seconds", &(*processes)[p]["seconds"]);
+            out.process_seconds.push_back(seconds);
+        }
+    }
     return out;
 }
 

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -53,6 +54,21 @@ def main():
             fail(f"{c['name']}: the pooled samples are not every process's")
     if "process 3 of 3" not in r.stdout:
         fail("bench --processes does not say which processes ran", r.stdout)
+
+    # `store` keeps each case's process medians (schema 3), which history takes the runs' fast modes from.
+    db = os.path.join(out, "processes.sqlite")
+    if os.path.exists(db):
+        os.remove(db)
+    s = subprocess.run([dmltool, "store", merged, "--results-db", db], capture_output=True, text=True)
+    if s.returncode != 0:
+        fail(f"store of the merged report exited {s.returncode}", s.stdout + s.stderr)
+    with sqlite3.connect(db) as connection:
+        stored = dict(connection.execute("SELECT case_name || ' ' || backend, process_medians FROM benchmarks"))
+    for c in report["cases"]:
+        want = [p["seconds"] for p in c["processes"]]
+        got = json.loads(stored.get(f"{c['name']} {c['backend']}") or "null")
+        if got != want:
+            fail(f"{c['name']}: stored process medians {got}, expected the report's {want}")
 
     # Two such runs are compared process by process, and the notes say so.
     r2, second = bench("second", "--processes", "3")

@@ -32,7 +32,8 @@ The requirements, per gate:
       with no case SLOWER (the machine moved: the gate declined). Exit 0 would pass a 1.3x regression.
 How many gates decided (exit 0 or 1, not 4) and how many separate planted gates named the planted case are printed,
 not required: separate runs are the weaker gate on a shared machine (the docs say so).
-Any gate exiting 2 (bad input, a failed run) fails the test at once. The rates go to OUT_DIR/rates.txt.
+Any gate exiting 2 (bad input, a failed run) fails the test at once. The rates go to OUT_DIR/rates.txt. A
+measurement that falls short of a requirement is repeated once, and the test fails when both fall short (below).
 """
 import json
 import os
@@ -177,12 +178,26 @@ def main(dmltool, cases, out_dir, gates="20"):
     with open(os.path.join(out_dir, "rates.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("check_compare_gate_rates: " + "\n  ".join(lines))
+    shortfalls = []
     for kind in ("ab_same", "ab_planted", "separate_same", "separate_planted"):
         ok, total = tallies[kind]
         required = needed if kind == "ab_same" else needed_rate
         if ok < required:
-            fail(f"{kind}: {ok} of {total} gates as required, expected at least {required}")
+            shortfalls.append(f"{kind}: {ok} of {total} gates as required, expected at least {required}")
+    return shortfalls
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:5])
+    # A second, independent measurement when the first falls short; both short fail. The machine's state moves these
+    # rates (docs/compare-gate.md, 2026-11-30: separate gates of unchanged code read 11-19 of 20 from run to run), and
+    # one measurement of 20 is itself a sample: a gate whose true rate is 85% misses 17 of 20 in 35% of single
+    # measurements and in 12% of pairs, one at 95% in 1.6% and 0.03%; a broken gate (50%) in 99.9% of single
+    # measurements and 99.7% of pairs.
+    first = main(*sys.argv[1:5])
+    if first:
+        print("check_compare_gate_rates: short in the first measurement (" + "; ".join(first) + "): measuring again",
+              flush=True)
+        second = main(*sys.argv[1:5])
+        if second:
+            fail("short in both measurements: " + "; ".join(second) + " (first: " + "; ".join(first) + ")")
+        print("check_compare_gate_rates: FLAKY: the second measurement met every requirement")

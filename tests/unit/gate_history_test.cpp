@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "bench/stats.h"
 #include "store/baseline_db.h"
 #include "gate/history.h"
 
@@ -111,6 +112,60 @@ TEST(HistoryRuns, ARunWithManySamplesIsOneRunAmongOthers) {
     EXPECT_EQ(c.cases[0].history_runs, 5u);
     EXPECT_NEAR(c.cases[0].base.median, 10.87e-6, 0.05e-6);  // the runs' geometric mean, not the big run's median
     EXPECT_GT(c.cases[0].change, 0.35);
+}
+
+// Runs of five processes whose medians flip between two speed modes 40% apart (a process draws its mode for its
+// whole life): `slow` of the five in the slow mode. The run's median is the fast or the slow mode by the draw.
+HistoryRow process_row(long long run_id, double fast, int slow) {
+    HistoryRow r = history_row(run_id, slow >= 3 ? 1.4 * fast : fast, 30);
+    r.median_seconds = summarize_samples(r.samples).median;
+    for (int p = 0; p < 5; ++p) r.process_medians.push_back((p < slow ? 1.4 : 1.0) * fast * (1 + 0.003 * p));
+    return r;
+}
+RunCase process_run(double fast, int slow) {
+    RunCase c = run_case(slow >= 3 ? 1.4 * fast : fast);
+    for (int p = 0; p < 5; ++p) c.processes.push_back(run_case((p < slow ? 1.4 : 1.0) * fast * (1 + 0.002 * p)).samples);
+    return c;
+}
+
+// gate_rates (2026-11-29): d2s's run medians flipped between modes, a history spread of 14%, and a 1.5x regression
+// stayed inside 3 x that spread. Against the stored process medians (schema 3) each run is its processes in the
+// history's fast band: a regression of every process is SLOWER whatever the draw, the same build is not (also when
+// all its processes drew the slow mode: none is slower than the history's slowest), and a history without process
+// medians (older rows) keeps the medians.
+TEST(HistoryRuns, RunsOfProcessesAreTheirFastModes) {
+    const CompareOptions options;
+    BaselineSelector last5;
+    ASSERT_EQ(parse_baseline_selector("last:5", &last5), "");
+    const std::vector<HistoryRow> rows = {process_row(1, 10e-6, 1), process_row(2, 10e-6, 3), process_row(3, 10e-6, 2),
+                                          process_row(4, 10e-6, 4), process_row(5, 10e-6, 0), process_row(6, 10e-6, 5)};
+    BaselineSelector last6;
+    ASSERT_EQ(parse_baseline_selector("last:6", &last6), "");
+    auto judge = [&](const std::vector<HistoryRow>& history, const RunCase& c) {
+        BenchRun next;
+        next.path = "new.json";
+        next.cases = {c};
+        const Comparison out = compare_with_history_runs(next, history, last6, "db", options);
+        EXPECT_EQ(out.cases.size(), 1u);
+        return out.cases.at(0);
+    };
+    // The run of six whose processes all drew the slow mode says nothing of the fast level: five runs judge.
+    for (int slow : {0, 2, 3, 4, 5}) {
+        const CaseComparison regression = judge(rows, process_run(15e-6, slow));
+        EXPECT_EQ(regression.verdict, Verdict::kSlower) << slow << ": " << regression.reason;
+        EXPECT_EQ(regression.analysis, "fast modes");
+        EXPECT_EQ(regression.history_runs, 5u);
+        EXPECT_LT(regression.run_spread, 0.02);
+        // The same build, also with all five processes slow (as fast as the history's slow processes): not SLOWER.
+        const CaseComparison same = judge(rows, process_run(10e-6, slow));
+        EXPECT_NE(same.verdict, Verdict::kSlower) << slow << ": " << same.reason;
+    }
+    std::vector<HistoryRow> old_rows = rows;
+    for (HistoryRow& r : old_rows) r.process_medians.clear();
+    const CaseComparison by_medians = judge(old_rows, process_run(15e-6, 0));
+    EXPECT_EQ(by_medians.analysis, "");
+    EXPECT_GT(by_medians.run_spread, 0.1);  // the draw's spread
+    EXPECT_NE(by_medians.verdict, Verdict::kSlower) << by_medians.reason;
 }
 
 TEST(HistoryRuns, FewerThanThreeRunsSaySoAndUseTheTwoRunTest) {

@@ -34,7 +34,9 @@ TEST(ResultsDb, RoundTripOfTwoRuns) {
     Status s = append_results(db, first, {timed_case("split/a", "gpu", a, true), timed_case("d2s/other", "cpu", b, false)});
     if (s.code() == ErrorCode::kUnsupported) GTEST_SKIP() << s.message();
     ASSERT_TRUE(s.is_ok()) << s.message();
-    ASSERT_TRUE(append_results(db, second, {timed_case("split/a", "gpu", b, false)}).is_ok());
+    BenchCase of_processes = timed_case("split/a", "gpu", b, false);
+    of_processes.process_seconds = {2.5e-6, 1.0 / 3, 2.4e-6};  // bench --processes: each process's median
+    ASSERT_TRUE(append_results(db, second, {of_processes}).is_ok());
 
     auto rows = load_history(db, "split/a");
     ASSERT_TRUE(rows.is_ok()) << rows.status().message();
@@ -63,6 +65,8 @@ TEST(ResultsDb, RoundTripOfTwoRuns) {
     EXPECT_EQ(r1.run.cache, "cold");
     EXPECT_EQ(r1.samples, b);
     EXPECT_FALSE(r1.converged);
+    EXPECT_TRUE(r0.process_medians.empty());  // one process: NULL
+    EXPECT_EQ(r1.process_medians, of_processes.process_seconds);
 
     auto other = load_history(db, "d2s/other");
     ASSERT_TRUE(other.is_ok());
