@@ -124,11 +124,6 @@ CaseComparison compare_with_runs(const std::vector<double>& run_medians, const R
         else
             by_fast_modes = false;
     }
-    auto fast_mode_of = [](const std::vector<double>& medians) {
-        std::vector<double> logs;
-        for (double m : medians) logs.push_back(std::log(m));
-        return std::exp(fast_mode_log_mean(logs));
-    };
     c.history_runs = observations.size();
     std::vector<double> logs;
     for (double m : observations) logs.push_back(std::log(m));
@@ -154,7 +149,8 @@ CaseComparison compare_with_runs(const std::vector<double>& run_medians, const R
         const double center = summarize_samples(logs_of_next).median;
         std::vector<double> deviations;
         for (double v : logs_of_next) deviations.push_back(std::fabs(v - center));
-        c.next.median = by_fast_modes ? fast_mode_of(medians) : std::exp(center);
+        const double fast_mode = std::exp(fast_mode_log_mean(logs_of_next));
+        c.next.median = by_fast_modes ? fast_mode : std::exp(center);
         c.next.noise = 1.2533 * 1.4826 * summarize_samples(deviations).median / std::sqrt(double(medians.size()));
         c.processes = medians.size();
         c.analysis = by_fast_modes ? "fast modes" : "";
@@ -166,7 +162,7 @@ CaseComparison compare_with_runs(const std::vector<double>& run_medians, const R
         // (3 of 20 gates SLOWER), the median of five processes in a slow mode. assign_verdict then needs the fast
         // mode beyond the threshold too (against a history of fast modes it is the change itself).
         c.has_fast_end = true;
-        c.fast_change = std::exp(fast_mode_log_mean(logs_of_next)) / c.base.median - 1;
+        c.fast_change = fast_mode / c.base.median - 1;
     }
     c.change = c.raw_change = c.next.median / c.base.median - 1;
     const double n = double(observations.size());

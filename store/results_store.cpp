@@ -233,23 +233,21 @@ Result<HistoryRow> decode_history_row(const RowCursor& c, const std::string& loc
     row.noise = c.real(16);
     row.converged = c.integer(17) != 0;
     row.executions_per_sample = unsigned(c.integer(18));
-    const auto samples = nlohmann::json::parse(c.text(19), nullptr, false);
-    if (!samples.is_array())
-        return invalid_input(redact_location(location) + ": benchmarks.samples of '" + row.case_name +
-                             "': expected a JSON array of seconds, found '" + c.text(19).substr(0, 40) + "'");
-    for (const auto& s : samples)
-        if (s.is_number()) row.samples.push_back(s.get<double>());
+    // A column holding a JSON array of seconds (benchmarks.samples, benchmarks.process_medians) into `out`.
+    const auto seconds = [&](int column, const char* name, std::vector<double>& out) -> Status {
+        const auto values = nlohmann::json::parse(c.text(column), nullptr, false);
+        if (!values.is_array())
+            return invalid_input(redact_location(location) + ": benchmarks." + name + " of '" + row.case_name +
+                                 "': expected a JSON array of seconds, found '" + c.text(column).substr(0, 40) + "'");
+        for (const auto& v : values)
+            if (v.is_number()) out.push_back(v.get<double>());
+        return Status::ok();
+    };
+    DMLTOOL_RETURN_IF_ERROR(seconds(19, "samples", row.samples));
     row.run_id = c.integer(20);
     row.bytes = c.is_null(21) ? -1 : c.real(21);
     row.ops = c.is_null(22) ? -1 : c.real(22);
-    if (!c.is_null(23)) {
-        const auto medians = nlohmann::json::parse(c.text(23), nullptr, false);
-        if (!medians.is_array())
-            return invalid_input(redact_location(location) + ": benchmarks.process_medians of '" + row.case_name +
-                                 "': expected a JSON array of seconds, found '" + c.text(23).substr(0, 40) + "'");
-        for (const auto& m : medians)
-            if (m.is_number()) row.process_medians.push_back(m.get<double>());
-    }
+    if (!c.is_null(23)) DMLTOOL_RETURN_IF_ERROR(seconds(23, "process_medians", row.process_medians));
     return row;
 }
 
