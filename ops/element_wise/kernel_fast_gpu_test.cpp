@@ -2,7 +2,8 @@
 //  - FLOAT16 through the f16tof32 / f32tof16 opcodes (where the device's probe found them exact) and through the
 //    integer conversions: every one of the 65536 halves through IDENTITY, bit for bit (a NaN as any NaN);
 //  - several groups of 4 elements per thread for narrow types: planned where the rows hold them, not elsewhere;
-//  - tanh, erf and GELU at their branch points (tanh 0.5625, erf 0.875, GELU 0.875 sqrt 2, the clamps 4 and 9),
+//  - tanh, erf and GELU at their branch points (tanh 0.5625, erf 0.875, the clamps 4, GELU's 4 sqrt 2 and 9; also
+//    0.875 sqrt 2, GELU's branch point before its one-polynomial form),
 //    at zeros, subnormals, infinities and NaN: within the ulps kernel_bodies.h states, and through the real rows
 //    (plan_element_wise, the family's error bound) on FLOAT32 and FLOAT16.
 #include <gtest/gtest.h>

@@ -12,6 +12,7 @@
 // or sum rounded within u relative (the MULTIPLY and ADD rows' own bound); log2 e as a float, 0.224 u off.
 // log and sincos have no fast form: SM 5.0's log and sincos are not probed.
 #include <cmath>
+#include <iterator>
 
 #include "ops/element_wise/kernel_bodies.h"
 
@@ -227,7 +228,12 @@ static void exp2_bounded(BodyContext& c, Operand out, Operand t) {
 // 2 / (e + 1) = 1 - tanh(a) by (1 - tanh a)(6 + 2.45 a) u <= 3.7 u (its largest at a = 0.5625; the product
 // (1 - tanh a) a falls from there); the sum, the division (2.5 ulp) and 1 - q add (1 - tanh a)(2 + 5) u + u:
 // <= 8 u absolute for a result >= 0.51, against TANH's 16 |y| + 16; the polynomial branch is unchanged.
+//
+// FLOAT16 outputs with the exp instruction take tanh_to_half instead (below).
+static void tanh_to_half(BodyContext& c, Operand out, Operand x);
+
 void tanh(BodyContext& c, Operand out, Operand x) {
+    if (c.hardware_exp2() && c.output_type() == DataType::kFloat16) return tanh_to_half(c, out, x);
     auto& b = c.b;
     Operand a = c.temp(), t = c.temp(), z = c.temp(), p = c.temp(), small = c.temp();
     b.min(a, x.abs(), imm_f(10.0f));
@@ -246,6 +252,27 @@ void tanh(BodyContext& c, Operand out, Operand x) {
     b.or_(t, t, small);
     is_nan(c, small, x);  // min() took 10 for a NaN
     b.movc(out, small, x, t);
+}
+
+// tanh for FLOAT16 outputs, with the exp instruction: sign(x) (1 - e) / (1 + e), e = 2^(-2 |x| log2 e) in [0, 1],
+// one formula for every x: no clamp, branch or NaN test (NaN goes through; e(inf) = 0 gives 1). e's relative error
+// (6 + 2.45 |x|) u moves y by 2 e / (1 + e)^2 times it: <= 3 u absolute (at x = 0, e = 1; less as e falls); 1 - e
+// is exact for e >= 1/2 (Sterbenz), u/2 of it beyond; the sum (u/2 of 1 + e) and the division (2.5 ulp) add
+// <= 7 u |y|: <= 3 u + 7 u |y| in all, inside TANH's 16 |y| + 16 (SCALED_TANH: Alpha times both). FLOAT16's own
+// rounding is wider than the 3 u from |y| = 2^-11 on; below, the result may be a step or two of half's subnormal
+// spacing (2^-24) off where the exp instruction is 2-3 ulp off near 1, which the bound's absolute part allows
+// (FLOAT32 outputs keep the polynomial branch's relative accuracy). 7 instructions instead of about 22: FLOAT16 tanh
+// moves 4 bytes per element and was arithmetic-bound on the H200 (89.7 % of the copy roofline with the long body).
+static void tanh_to_half(BodyContext& c, Operand out, Operand x) {
+    auto& b = c.b;
+    Operand e = c.temp(), n = c.temp(), d = c.temp(), s = c.temp();
+    b.mul(e, x.abs(), imm_f(float(-2 * 1.44269504088896341)));
+    hardware_exp2(c, e, e);
+    b.add(n, imm_f(1.0f), -e);
+    b.add(d, e, imm_f(1.0f));
+    b.div(n, n, d);
+    b.and_(s, x, imm(0x80000000));
+    b.or_(out, n, s);
 }
 
 // sigmoid(x) = 1 / (1 + exp(-x)): exp's error plus two roundings; exp(-x) = inf gives 0.
@@ -556,32 +583,33 @@ void erf(BodyContext& c, Operand out, Operand x) {
     b.movc(out, nan, x, r);
 }
 
-// GELU(x) = (x / 2)(1 + erf(x / sqrt 2)), a = min(|x| / sqrt 2, 4): a < 0.875: (x / 2)(1 + sign(x) erf_small(a));
-// else (x / 2)(2 - erfc(a)) for x >= 0 and (x / 2) erfc(a) for x < 0, so the negative side keeps erfc's relative
-// accuracy instead of the absolute error of 1 + erf; a = 4: erfc taken as 0 (erfc(4) < 2^-25: x / 2 times it is
-// within the bound's absolute part). Emulated in float32 over [-6, 6]: 1.3 u of the family's bound. With the exp
-// instruction (erfc_tail): 6 u |y| more on the negative side, 1.3 u |x / 2| on the positive one, against GELU's
-// 16 |y| + 8 |x| + 16.
+// GELU(x) = x Phi(x), Phi(x) = 1 - h for x >= 0 and h for x < 0, h = erfc(|x| / sqrt 2) / 2 = 2^Q(t),
+// t = min(|x| / (4 sqrt 2), 1) (|x| / sqrt 2 up to 4, beyond which erfc < 2^-25: h taken as 0, so that -inf gives
+// -inf * 0 = NaN as the exact formula does; NaN: min() takes 1, h = 0, x * 0 = NaN). Q is a polynomial of degree 8
+// in t fitted to log2(erfc(4 t) / 2) by Lawson's iteration, weighted by h so that h's absolute error is minimal
+// (scripts/fit_gelu_erfc.py: 0.13 u in h before rounding, Q(0) = -1 exactly; with t's rounding and a float32
+// Horner <= 0.71 u fused, 0.87 u unfused, u = 2^-24). One polynomial and one 2^t for all x: no erf branch, no
+// division, 17 instructions with the exp instruction (the erf-based form took about 48), since FLOAT16 GELU moves
+// 4 bytes per element and was arithmetic-bound on the H200 (74 % of the copy roofline).
+// Error: h is <= 0.9 u + r h off, r the relative error of 2^t (exp2_bounded: about 1 u; the exp instruction 6 u,
+// h <= 1/2). x >= 0: 1 - h (u/2) and the product (u/2 |y|): <= (0.9 + 3 + 0.5) u |x| + 0.5 u |y|; x < 0:
+// <= 0.9 u |x| + 6.5 u |y|; both inside GELU's 16 |y| + 8 |x| + 16.
 void gelu(BodyContext& c, Operand out, Operand x) {
     auto& b = c.b;
-    Operand h = c.temp(), a = c.temp(), s = c.temp(), e = c.temp(), t = c.temp(), m = c.temp();
-    b.mul(h, x, imm_f(0.5f));
-    b.mul(a, x.abs(), imm_f(0.707106781186547524f));
-    b.min(a, a, imm_f(4.0f));
-    erf_small(c, s, a);
-    copy_sign(c, s, s, x);
-    b.add(s, s, imm_f(1.0f));
-    erfc_tail(c, e, a);
-    b.ge(m, a, imm_f(4.0f));
-    b.movc(e, m, imm_f(0.0f), e);
-    b.add(t, imm_f(2.0f), -e);
+    Operand t = c.temp(), q = c.temp(), h = c.temp(), m = c.temp(), g = c.temp();
+    b.mul(t, x.abs(), imm_f(0x1.6a09e6p-3f));  // 1 / (4 sqrt 2)
+    b.min(t, t, imm_f(1.0f));
+    const float coefficients[] = {-0x1.740f52p+1f, 0x1.ca2b88p+2f, -0x1.7ed4a2p+2f, -0x1.b09fd2p-1f, 0x1.cfb2bap+2f,
+                                  -0x1.302442p+3f, -0x1.d639d0p+3f, -0x1.a0beaap+2f, -1.0f};
+    b.mad(q, t, imm_f(coefficients[0]), imm_f(coefficients[1]));
+    for (size_t i = 2; i < std::size(coefficients); ++i) b.mad(q, q, t, imm_f(coefficients[i]));
+    exp2_bounded(c, h, q);  // q in [-27.1, -1]
+    b.lt(m, t, imm_f(1.0f));
+    b.and_(h, h, m);
+    b.add(g, imm_f(1.0f), -h);
     b.ge(m, x, imm_f(0.0f));
-    b.movc(e, m, t, e);
-    b.lt(m, a, imm_f(0.875f));
-    b.movc(s, m, s, e);
-    b.mul(t, h, s);
-    is_nan(c, m, x);
-    b.movc(out, m, x, t);
+    b.movc(g, m, g, h);
+    b.mul(out, x, g);
 }
 
 }  // namespace dmltool::ops::element_wise::math
