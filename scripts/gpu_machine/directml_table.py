@@ -8,7 +8,8 @@ vkd3d), dmltool's kernels in the Linux build (vkd3d 1.2) and PyTorch, with their
 Each DIR holds what `run.sh directml` wrote: directml_GROUP_report.json and wine_gpu_GROUP_report.json (bench
 --report-json of dmltool.exe under Wine). Times are each case's median sample (a sample is the mean of a batch of
 executions, docs/benchmarks.md); the ratio columns divide the other side's median by dmltool's, so > 1 means
-dmltool is faster. A case bench did not time (it failed, deviated or was unsupported) shows the reason
+dmltool is faster (DirectML ÷ dmltool (Linux): DirectML under Wine over the Linux build, for runs without
+dmltool's own Wine bench). A case bench did not time (it failed, deviated or was unsupported) shows the reason
 (not_benchmarked in the report). There are no DirectML metacommands under vkd3d: its column is DirectML's own HLSL
 shaders, translated to Vulkan by Wine's vkd3d. --directml-also adds a DirectML column (and its ratio) from another
 run's directml_*_report.json files, e.g. the same DLL under another vkd3d configuration.
@@ -90,27 +91,34 @@ def main():
           "No metacommands under vkd3d: DirectML runs its own HLSL shaders.\n")
     extra_heads = "".join(f" DirectML ({label}) | ÷ dmltool |" for label, _ in extra)
     print("| case | DirectML (Wine) | dmltool (Wine) | dmltool (Linux) | PyTorch | DirectML ÷ dmltool (Wine) "
-          f"| PyTorch ÷ dmltool (Linux) |{extra_heads}")
-    print("|---|---:|---:|---:|---:|---:|---:|" + "---:|---:|" * len(extra))
+          f"| PyTorch ÷ dmltool (Linux) | DirectML ÷ dmltool (Linux) |{extra_heads}")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|" + "---:|---:|" * len(extra))
     faster = slower = compared = 0
+    linux_faster = linux_slower = linux_compared = 0
     for name in names:
         dml, ours = wine.get(("directml", name)), wine.get(("gpu", name))
         ours_linux = linux.get(("gpu", name))
         torch_us = torch[name]["median_ms"] * 1e3 if torch.get(name, {}).get("median_ms") else None
         if dml is None and ours is None and name in skipped:
-            print(f"| {name} | not timed: {skipped[name]} | | | | | |" + " | |" * len(extra))
+            print(f"| {name} | not timed: {skipped[name]} | | | | | | |" + " | |" * len(extra))
             continue
         if dml is not None and ours is not None:
             compared += 1
             faster += micros(dml) >= micros(ours)
             slower += micros(dml) < micros(ours)
+        if dml is not None and ours_linux is not None:
+            linux_compared += 1
+            linux_faster += micros(dml) >= micros(ours_linux)
+            linux_slower += micros(dml) < micros(ours_linux)
         print(f"| {name} | {cell(micros(dml), dml)} | {cell(micros(ours), ours)} | "
               f"{cell(micros(ours_linux), ours_linux)} | {cell(torch_us)} | {ratio(micros(dml), micros(ours))} | "
-              f"{ratio(torch_us, micros(ours_linux))} |" +
+              f"{ratio(torch_us, micros(ours_linux))} | {ratio(micros(dml), micros(ours_linux))} |" +
               "".join(f" {cell(micros(r.get(('directml', name))), r.get(('directml', name)))} | "
                       f"{ratio(micros(r.get(('directml', name))), micros(ours))} |" for _, r in extra))
     print(f"\ndmltool's kernels at least as fast as DirectML (same Wine, medians): {faster} of {compared} cases; "
           f"DirectML faster: {slower}.")
+    print(f"dmltool's kernels (Linux build) at least as fast as DirectML (Wine), medians: {linux_faster} of "
+          f"{linux_compared} cases; DirectML faster: {linux_slower}.")
     return 0
 
 

@@ -2,7 +2,7 @@
 """scripts/gpu_machine/directml_table.py on synthetic bench reports (the GPU machine's runs are not reproducible
 here): medians in µs, ratios the other side's time over dmltool's (> 1: dmltool faster), the tally of cases where
 dmltool is at least as fast as DirectML (a DirectML-faster case is counted as such), a not-timed case with its
-reason, the Linux/PyTorch columns and a --directml-also column; a missing DirectML report is an error (exit 2).
+reason, the Linux/PyTorch columns, DirectML over the Linux build (and its tally) and a --directml-also column; a missing DirectML report is an error (exit 2).
 
     check_gpu_machine_directml_table.py OUT_DIR
 """
@@ -46,8 +46,8 @@ def main():
         problems.append(f"exit {run.returncode}: {run.stderr}")
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
             for line in run.stdout.splitlines() if line.startswith("| perf/")}
-    expect = {"perf/d2s/a": ["400.0", "100.0", "110.0", "330.0", "4.00", "3.00", "200.0", "2.00"],
-              "perf/d2s/b": ["50.0", "100.0", "-", "-", "0.50", "-", "-", "-"]}
+    expect = {"perf/d2s/a": ["400.0", "100.0", "110.0", "330.0", "4.00", "3.00", "3.64", "200.0", "2.00"],
+              "perf/d2s/b": ["50.0", "100.0", "-", "-", "0.50", "-", "-", "-", "-"]}
     for name, cells in expect.items():
         if rows.get(name) != cells:
             problems.append(f"{name}: expected {cells}, found {rows.get(name)}")
@@ -55,6 +55,8 @@ def main():
         problems.append(f"perf/d2s/c: expected 'not timed: FAILED', found {rows.get('perf/d2s/c')}")
     if "at least as fast as DirectML (same Wine, medians): 1 of 2 cases; DirectML faster: 1." not in run.stdout:
         problems.append("tally: expected 1 of 2 cases, DirectML faster 1")
+    if "(Linux build) at least as fast as DirectML (Wine), medians: 1 of 1 cases; DirectML faster: 0." not in run.stdout:
+        problems.append("Linux tally: expected 1 of 1 cases, DirectML faster 0")
     empty = os.path.join(out, "empty")
     os.makedirs(empty, exist_ok=True)
     missing = subprocess.run([sys.executable, TABLE, empty], capture_output=True, text=True)
