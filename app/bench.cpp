@@ -62,6 +62,7 @@ std::vector<std::pair<std::string, std::string>> describe_options(const BenchCom
         {"max_time_seconds", number_text(o.stop.max_seconds)},
         {"passes", std::to_string(o.passes)},
         {"cache", o.cache_cold ? "cold" : "hot"},
+        {"timer", std::string(host_timer_name(o.timer))},
         {"stable_power_state", o.device.stable_power_state ? "on" : "off"},
         {"flush_mib", std::to_string(o.flush_mib)},
         {"throttle", o.throttle},
@@ -79,7 +80,8 @@ std::map<std::string, BackendRoofline> measure_rooflines(const BenchCommandOptio
     if (device)
         rooflines[device->label()] = bytes ? measure_device_roofline(*device, bytes) : unmeasured_roofline("--roofline-mib 0");
     if (with_cpu)
-        rooflines["cpu"] = bytes ? measure_host_roofline(pool, bytes, machine.cpu_model) : unmeasured_roofline("--roofline-mib 0");
+        rooflines["cpu"] = bytes ? measure_host_roofline(pool, bytes, machine.cpu_model, options.timer)
+                                 : unmeasured_roofline("--roofline-mib 0");
     if (device && rooflines[device->label()].measured.adapter.empty())
         rooflines[device->label()].measured.adapter = device->name();
     return rooflines;
@@ -176,7 +178,7 @@ Status set_up_conditions(const BenchCommandOptions& options, Backend* device, Th
             c.probe_warmup_seconds = software ? 0 : kDeviceProbeWarmupSeconds;
         }
         if (cpu) {
-            c.host_probe = std::make_unique<HostCopy>(kHostProbeBytes);
+            c.host_probe = std::make_unique<HostCopy>(kHostProbeBytes, options.timer);
             if (options.throttle == "on") c.flag_backends.insert("cpu");
         }
         if (options.throttle == "auto")
@@ -370,6 +372,12 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     }
     if (options.device.stable_power_state && options.run.backend == BackendChoice::kCpu)
         return report_error(invalid_input("--stable-power-state sets a GPU's clocks; --backend cpu uses no GPU"), 2);
+    if (options.timer == HostTimer::kProcessCpu) {
+        if (!times_cpu_reference(options.run.backend))
+            return report_error(invalid_input("--timer cpu: clocks the CPU reference (--backend cpu or both); GPU "
+                                              "timings come from the device's timestamps"), 2);
+        if (Status s = host_timer_available(options.timer); !s.is_ok()) return report_error(s, 2);
+    }
     auto deviation_registries = load_deviation_registries(options.device.deviations, registry);
     if (!deviation_registries.is_ok())
         return report_error(deviation_registries.status(),
@@ -394,6 +402,7 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     targets.device = device.get();
     targets.gpu_batch = options.gpu_batch;
     targets.stop = stop_rule_per_pass(options.stop, options.passes);
+    targets.host_timer = options.timer;
     auto slowdown = test_slowdown_from_environment();
     if (!slowdown.is_ok()) return report_error(slowdown.status(), 2);
     if (*slowdown) {
@@ -492,6 +501,7 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
         measure_same_size_copies(cases, *device, options.gpu_batch, registry, runner, human);
     context.json_sections.push_back({"cache", conditions_json_cache(conditions, options.cache_cold)});
     context.json_sections.push_back({"throttle", conditions_json_throttle(conditions, options)});
+    context.json_sections.push_back({"timer", nlohmann::json{{"clock", host_timer_name(options.timer)}}.dump()});
     const BenchReport report = build_report(std::move(cases), std::move(rooflines));
     print_report(human, report);
     print_conditions(human, conditions, report.cases, options.cache_cold);
@@ -528,7 +538,8 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     if (!options.results_db.empty()) {
         ResultsRun run{context.date, context.machine.hostname, context.machine.cpu_model,
                        context.device == "none" ? "none" : adapter_of_report(report), context.device,
-                       context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot", "off", ""};
+                       context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot", "off", "",
+                       std::string(host_timer_name(options.timer))};
         for (const auto& [name, value] : context.options) {
             if (name == "stable_power_state") run.stable_power_state = value;
             if (name == "shard") run.shard = value;

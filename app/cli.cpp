@@ -311,6 +311,15 @@ int run_cli(int argc, char** argv) {
              "hot (default: back-to-back batches) or cold: flush the caches before every sample (one execution per "
              "sample) by writing over --flush-mib MiB")
         ->check(CLI::IsMember({"hot", "cold"}));
+    bench->add_option_function<std::string>(
+             "--timer", [&](const std::string& clock) {
+                 bench_options.timer = clock == "cpu" ? HostTimer::kProcessCpu : HostTimer::kWall;
+             },
+             "wall (default) or cpu: the clock of the CPU reference's samples and the host's copy probes. cpu is the "
+             "process's CPU time, which time slices given to other work do not count: for regression gates of "
+             "separate runs on a shared machine (docs/compare-gate.md). Not a latency (--threads N add up); --backend "
+             "cpu or both; Linux builds")
+        ->check(CLI::IsMember({"wall", "cpu"}));
     bench->add_option("--flush-mib", bench_options.flush_mib,
                       "MiB a cold-cache flush writes over, larger than any L2 (default 256; at most 16 on a software "
                       "adapter)")

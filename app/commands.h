@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/host_timer.h"
 #include "bench/stats.h"
 #include "core/case_selection.h"
 #include "core/op_registry.h"
@@ -59,6 +60,7 @@ struct BenchCommandOptions {
     unsigned passes = 1;                      // --passes: each case's sampling spread over this many interleaved passes
     bool verbose = false;                     // -v: also print every case's correctness check, as `run -v` does
     bool cache_cold = false;                  // --cache cold: flush the caches before every sample
+    HostTimer timer = HostTimer::kWall;       // --timer: the clock of the CPU reference's samples and host probes
     uint64_t flush_mib = 256;                 // --flush-mib: what a flush writes over (capped on software adapters)
     std::string throttle = "auto";            // --throttle auto|on|off: may a slow clock probe re-measure a case
     double throttle_threshold = 0.10;         // --throttle-threshold: how far below the best probe counts as slow

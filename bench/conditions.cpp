@@ -1,7 +1,6 @@
 #include "bench/conditions.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 namespace dmltool::app {
@@ -65,9 +64,9 @@ void HostCopy::flush() {
 }
 
 double HostCopy::time() {
-    const auto start = std::chrono::steady_clock::now();
+    const double start = host_now(timer_);
     std::memcpy(target_.data(), source_.data(), source_.size());
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = host_now(timer_) - start;
     // Read back one byte so that the copy cannot be dropped as dead.
     volatile unsigned char sink = target_[target_.size() / 2];
     (void)sink;

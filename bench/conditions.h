@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/host_timer.h"
 #include "core/backend.h"
 #include "core/op_registry.h"
 #include "core/runner.h"
@@ -46,13 +47,15 @@ private:
 // Host-side equivalents for the CPU reference: writing over a host buffer, and timing a copy between two.
 class HostCopy {
 public:
-    explicit HostCopy(uint64_t bytes) : source_(bytes / 2, 1), target_(bytes / 2) {}
+    explicit HostCopy(uint64_t bytes, HostTimer timer = HostTimer::kWall)
+        : source_(bytes / 2, 1), target_(bytes / 2), timer_(timer) {}
     void flush();        // writes every byte once (a new value each call, so nothing can be skipped)
-    double time();       // seconds for one copy of the buffer (bytes read + written = the size given)
+    double time();       // seconds on the timer for one copy of the buffer (bytes read + written = the size given)
     uint64_t bytes() const { return 2 * source_.size(); }
 
 private:
     std::vector<unsigned char> source_, target_;
+    HostTimer timer_;
     unsigned char next_value_ = 2;
 };
 

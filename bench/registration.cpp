@@ -3,7 +3,6 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 namespace dmltool::app {
@@ -107,24 +106,24 @@ void time_reference(benchmark::State& state, const TimedCase& timed, const Bench
     auto execute = [&] { return spec.op->run_reference(*spec.desc, timed.input_pointers, output_pointers, context); };
     // The first execution faults the output pages in and warms the caches: not part of the figure, but it says
     // how many executions one sample needs.
-    const auto warm_start = std::chrono::steady_clock::now();
+    const HostTimer timer = targets.host_timer;
+    const double warm_start = host_now(timer);
     if (Status warm = execute(); !warm.is_ok()) {
         state.SkipWithError(warm.message().c_str());
         return;
     }
-    const double warm_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_start).count();
+    const double warm_seconds = host_now(timer) - warm_start;
     // Cold caches: one execution per sample, since the executions after the first of a batch would find them warm.
     const unsigned batch = targets.cold ? 1u : unsigned(std::clamp(std::ceil(kMinCpuSampleSeconds / std::max(warm_seconds, 1e-9)),
                                                                    1.0, double(kMaxCpuBatch)));
     run.executions_per_sample = batch;
     const double slowdown = planted_slowdown(targets, spec.name);
     run_sampled(state, timed, targets, "cpu", run, [&]() -> Result<double> {
-        const auto start = std::chrono::steady_clock::now();
+        const double start = host_now(timer);
         for (unsigned i = 0; i < batch; ++i) DMLTOOL_RETURN_IF_ERROR(execute());
         // Inside the timed interval: the planted time is measured (and preempted) like the work itself.
-        if (slowdown > 1)
-            spin_for((slowdown - 1) * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / batch;
+        if (slowdown > 1) spin_for((slowdown - 1) * (host_now(timer) - start), timer);
+        return (host_now(timer) - start) / batch;
     });
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench/conditions.h"
+#include "bench/host_timer.h"
 #include "bench/slowdown.h"
 #include "bench/stats.h"
 
@@ -53,6 +54,8 @@ struct BenchTargets {
     bool cold = false;  // --cache cold: one execution per sample (only the first of a batch would be cold)
     // DMLTOOL_TEST_SLOWDOWN (bench/slowdown.h): the matching cases are made this much slower; null: none.
     const TestSlowdown* slowdown = nullptr;
+    // The clock of the CPU reference's samples (bench --timer; bench/host_timer.h). GPU samples: the device's.
+    HostTimer host_timer = HostTimer::kWall;
 };
 
 // What one benchmark measured; filled while Google Benchmark runs it. With --benchmark_repetitions the samples

@@ -1,7 +1,6 @@
 #include "bench/roofline.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -27,7 +26,8 @@ BackendRoofline measure_device_roofline(Backend& backend, uint64_t copy_bytes) {
     return r;
 }
 
-BackendRoofline measure_host_roofline(ThreadPool& pool, uint64_t copy_bytes, const std::string& cpu_model) {
+BackendRoofline measure_host_roofline(ThreadPool& pool, uint64_t copy_bytes, const std::string& cpu_model,
+                                      HostTimer timer) {
     constexpr uint64_t kChunk = 1 << 20;  // large enough that hand-offs cost nothing next to the copy
     constexpr int kRepetitions = 5;
     // Both buffers are written before timing so that page faults stay out of the figure.
@@ -36,7 +36,7 @@ BackendRoofline measure_host_roofline(ThreadPool& pool, uint64_t copy_bytes, con
     const uint64_t chunks = (copy_bytes + kChunk - 1) / kChunk;
     double best = std::numeric_limits<double>::infinity();
     for (int i = 0; i < kRepetitions; ++i) {
-        const auto start = std::chrono::steady_clock::now();
+        const double start = host_now(timer);
         pool.parallel_for(
             chunks,
             [&](uint64_t begin, uint64_t end) {
@@ -46,14 +46,15 @@ BackendRoofline measure_host_roofline(ThreadPool& pool, uint64_t copy_bytes, con
                 }
             },
             1);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        best = std::min(best, host_now(timer) - start);
     }
     BackendRoofline r;
     r.measured.adapter = cpu_model;
     if (best > 0 && copy_bytes > 0) {
         r.measured.copy_bytes_per_second = 2 * double(copy_bytes) / best;
         r.measured.copy_method = "host memcpy of " + std::to_string(copy_bytes >> 20) + " MiB, " +
-                                 std::to_string(pool.size()) + " threads, best of " + std::to_string(kRepetitions);
+                                 std::to_string(pool.size()) + " threads, best of " + std::to_string(kRepetitions) +
+                                 (timer == HostTimer::kProcessCpu ? ", process CPU time (--timer cpu)" : "");
     }
     r.note = "not measured: integer multiply-add, float32 FMA (no CPU arithmetic probes)";
     return r;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "bench/host_timer.h"
 #include "bench/report.h"
 #include "core/backend.h"
 #include "core/thread_pool.h"
@@ -17,7 +18,8 @@ BackendRoofline measure_device_roofline(Backend& backend, uint64_t copy_bytes);
 
 // The best of several copies of `copy_bytes` between two host buffers by every thread of `pool` (bytes read +
 // written). The CPU's multiply-add peaks are not probed and stay "not measured".
-BackendRoofline measure_host_roofline(ThreadPool& pool, uint64_t copy_bytes, const std::string& cpu_model);
+BackendRoofline measure_host_roofline(ThreadPool& pool, uint64_t copy_bytes, const std::string& cpu_model,
+                                      HostTimer timer = HostTimer::kWall);
 
 // For --roofline-mib 0.
 BackendRoofline unmeasured_roofline(const std::string& why);

@@ -1,6 +1,5 @@
 #include "bench/slowdown.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 
@@ -41,10 +40,10 @@ Result<std::optional<TestSlowdown>> test_slowdown_from_environment() {
     return std::optional<TestSlowdown>(std::move(slowdown));
 }
 
-void spin_for(double seconds) {
+void spin_for(double seconds, HostTimer timer) {
     if (!(seconds > 0)) return;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < until) {
+    const double until = host_now(timer) + seconds;
+    while (host_now(timer) < until) {
     }
 }
 

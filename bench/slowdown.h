@@ -13,6 +13,7 @@
 #include <regex>
 #include <string>
 
+#include "bench/host_timer.h"
 #include "core/status.h"
 
 namespace dmltool::app {
@@ -31,7 +32,8 @@ Result<TestSlowdown> parse_test_slowdown(const std::string& value);
 // The slowdown DMLTOOL_TEST_SLOWDOWN asks for; nullopt when it is unset or empty.
 Result<std::optional<TestSlowdown>> test_slowdown_from_environment();
 
-// Busy-waits `seconds` (spinning, not sleeping: a sleep's wake-up granularity would dominate microsecond batches).
-void spin_for(double seconds);
+// Busy-waits `seconds` on `timer` (spinning, not sleeping: a sleep's wake-up granularity would dominate
+// microsecond batches; on the CPU timer the spin is measured like the work it lengthens).
+void spin_for(double seconds, HostTimer timer = HostTimer::kWall);
 
 }  // namespace dmltool::app

@@ -126,6 +126,10 @@ Result<BenchRun> load_bench_run(const std::string& path) {
     run.cache = cache != root.end() && cache->is_object() && cache->contains("mode") && (*cache)["mode"].is_string()
                     ? (*cache)["mode"].get<std::string>()
                     : "hot";
+    const auto timer = root.find("timer");
+    run.timer = timer != root.end() && timer->is_object() && timer->contains("clock") && (*timer)["clock"].is_string()
+                    ? (*timer)["clock"].get<std::string>()
+                    : "wall";
     // Reports older than the option carry none: their clocks were the driver's (off).
     const auto options = root.find("options");
     run.stable_power_state = options != root.end() && options->is_object() &&
@@ -401,6 +405,7 @@ std::string run_differences(const BenchRun& base, const BenchRun& next) {
     if (any_cpu) differ("CPUs", base.cpu_model, next.cpu_model);
     differ("cache modes", base.cache, next.cache);
     differ("stable power states", base.stable_power_state, next.stable_power_state);
+    differ("timers", base.timer, next.timer);
     return joined;
 }
 

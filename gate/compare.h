@@ -80,6 +80,7 @@ struct RunRoofline {
 struct BenchRun {
     std::string path;
     std::string adapter, device, cpu_model, cache, stable_power_state;
+    std::string timer = "wall";  // the clock of the host timings (bench --timer); reports before it: wall
     std::vector<RunCase> cases;  // in report order
     std::map<std::string, RunRoofline> rooflines;  // by backend
 };

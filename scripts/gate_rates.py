@@ -2,6 +2,7 @@
 """Error rates of the regression gate's separate-run and history modes (docs/compare-gate.md, issue 40).
 
     scripts/gate_rates.py DMLTOOL CASES_JSON OUT_DIR [--gates 20] [--busy-loop] [--planted-two REGEX] [--processes 5]
+                          [--timer wall|cpu]
 
 Runs GATES gates of each kind on the CPU reference with the cases of CASES_JSON (e.g. cases/perf/smoke.json):
   separate_same     compare RUN(g-1) RUN(g): two separate runs of the same build: no SLOWER, exit 0;
@@ -14,7 +15,8 @@ With --busy-loop a process spinning on one core runs beside the whole measuremen
 another job). Every run is `bench --processes N` (default 5; the CI recommendation, docs/compare-gate.md): a process
 can run a case in one of a few speeds for its whole life, and compare judges each process as one observation, so
 each process samples briefly (PROCESS_BENCH, as tests/cli/check_compare_gate_rates.py). --processes 1 measures the
-single-process runs of before (BENCH: longer sampling over ten passes). The tallies, the load averages and examples
+single-process runs of before (BENCH: longer sampling over ten passes). --timer goes to every bench (cpu: the
+process's CPU time, which other work's time slices do not count; bench/host_timer.h). The tallies, the load averages and examples
 of misses go to OUT_DIR/rates.txt (and stdout); every report is kept.
 """
 import argparse
@@ -47,6 +49,7 @@ def main():
     parser.add_argument("--planted-two", default="^perf/(d2s|split)/",
                         help="regex of the cases slowed 1.3x in the 'two' gates")
     parser.add_argument("--processes", type=int, default=5, help="bench --processes for every run (1: one process)")
+    parser.add_argument("--timer", choices=["wall", "cpu"], default="wall", help="bench --timer for every run")
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     db = os.path.join(args.out_dir, "history.sqlite")
@@ -63,7 +66,8 @@ def main():
         env.pop("DMLTOOL_TEST_SLOWDOWN", None)
         if slowdown:
             env["DMLTOOL_TEST_SLOWDOWN"] = slowdown
-        arguments = BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)]
+        arguments = (BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)]) + \
+            ["--timer", args.timer]
         command = [args.dmltool, "bench", args.cases, *arguments, "--report-json", path] + (["--results-db", db] if store else [])
         r = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
         if r.returncode != 0:
@@ -113,7 +117,8 @@ def main():
     lines = [f"{kind}: {ok} of {total} gates as required" for kind, (ok, total) in sorted(tallies.items())]
     lines.append(f"cases: {len(names)} ({', '.join(names)}); planted two: {', '.join(two)}")
     lines.append(f"bench --processes {args.processes}: "
-                 + " ".join(BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)]))
+                 + " ".join(BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)])
+                 + f" --timer {args.timer}")
     lines.append(f"busy loop beside: {'yes' if args.busy_loop else 'no'}; 1-minute load averages per gate: "
                  f"{' '.join(loads)}; {time.monotonic() - started:.0f} s")
     for kind, details in sorted(misses.items()):

@@ -144,6 +144,7 @@ Result<Comparison> compare_with_baseline(const std::string& db, const std::strin
     filter.exact_device = next.device;
     filter.cache = next.cache;
     filter.stable_power_state = next.stable_power_state;
+    filter.timer = next.timer;
     if (selector.kind == BaselineSelector::Kind::kCommit) filter.commit = selector.value;
     if (selector.kind == BaselineSelector::Kind::kSince) filter.since = selector.value;
     DMLTOOL_ASSIGN_OR_RETURN(std::vector<HistoryRow> rows, load_history(db, filter));
@@ -171,7 +172,7 @@ Result<Comparison> compare_with_baseline(const std::string& db, const std::strin
     if (comparison.cases.empty())
         return invalid_input("no baseline for " + report_path + " in " + shown + ": no run of its cases matches " +
                              selector_text + " on adapter '" + next.adapter + "', driver '" + next.device + "', cache " +
-                             next.cache + ", stable power state " + next.stable_power_state +
+                             next.cache + ", stable power state " + next.stable_power_state + ", timer " + next.timer +
                              " (`dmltool history` lists what the database holds)");
     comparison.notes.push_back("baseline: " + selector_text + " of the " + std::to_string(runs.size()) +
                                " matching run(s) in " + shown + ", per case x backend, each run one observation");

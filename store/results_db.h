@@ -24,6 +24,7 @@ struct ResultsRun {
     std::string date, hostname, cpu_model, adapter, device, dmltool_version, git_commit, cache;
     std::string stable_power_state = "off";  // schema 2; runs of schema 1 had the driver's clocks ("off")
     std::string shard;                       // schema 2: "I/N" of --shard; "" for runs of schema 1
+    std::string timer = "wall";              // schema 4: bench --timer ('wall' or 'cpu'); earlier runs 'wall'
 };
 
 // Appends one run and its benchmarks in one transaction (all or nothing); creates the tables when missing.
@@ -63,7 +64,7 @@ struct HistoryFilter {
     std::string backend;    // exact
     std::string adapter;    // substring of runs.adapter
     std::string driver;     // substring of runs.device (the adapter and its runtime: the driver's stand-in)
-    std::string exact_adapter, exact_device, cache, cpu_model, stable_power_state;  // exact (baselines)
+    std::string exact_adapter, exact_device, cache, cpu_model, stable_power_state, timer;  // exact (baselines)
     std::string commit;     // prefix of runs.git_commit
     std::string since;      // runs.date >= since (ISO 8601 date or date-time, UTC)
     std::string until;      // runs.date <= until; a date alone includes its whole day

@@ -46,6 +46,10 @@ CREATE INDEX runs_by_adapter ON runs(adapter, device);)"},
         // for runs of one process. History takes such a run's fast mode from it (gate/history.cpp).
         {3, "ALTER TABLE benchmarks ADD COLUMN process_medians TEXT;",
          "ALTER TABLE benchmarks ADD COLUMN process_medians TEXT;"},
+        // 4: the clock of a run's host timings (bench --timer: 'wall' or 'cpu'); runs before it were wall-clocked.
+        // Baselines take runs of the new run's clock only (a CPU time is not a wall time).
+        {4, "ALTER TABLE runs ADD COLUMN timer TEXT NOT NULL DEFAULT 'wall';",
+         "ALTER TABLE runs ADD COLUMN timer TEXT NOT NULL DEFAULT 'wall';"},
     };
     return migrations;
 }
@@ -159,26 +163,36 @@ std::string check_iso_date(const std::string& what, const std::string& date) {
 }
 
 std::string history_select(int version, bool postgres) {
-    if (version >= 3) return kHistorySelect;
+    if (version >= latest_schema_version()) return kHistorySelect;
     // Older schemas: the columns that later versions added, as the upgrade would fill them (version 2: 'off', '',
-    // NULL work; version 3: NULL process medians), so that a read-only command reads an old database without
-    // changing it.
+    // NULL work; version 3: NULL process medians; version 4: 'wall'), so that a read-only command reads an old
+    // database without changing it.
     const std::string real = postgres ? "DOUBLE PRECISION" : "REAL";
+    std::vector<std::string> benchmarks_added, runs_added;
+    if (version < 2) {
+        benchmarks_added = {"CAST(NULL AS " + real + ") AS bytes", "CAST(NULL AS " + real + ") AS ops"};
+        runs_added = {"'off' AS stable_power_state", "'' AS shard"};
+    }
+    if (version < 3) benchmarks_added.push_back("CAST(NULL AS TEXT) AS process_medians");
+    if (version < 4) runs_added.push_back("'wall' AS timer");
+    const auto table = [](const std::string& name, const std::vector<std::string>& added) {
+        if (added.empty()) return name + " " + name.substr(0, 1);
+        std::string select = "(SELECT " + name.substr(0, 1) + "1.*";
+        for (const std::string& column : added) select += ", " + column;
+        return select + " FROM " + name + " " + name.substr(0, 1) + "1) " + name.substr(0, 1);
+    };
     std::string select = kHistorySelect;
     const std::string from = "FROM benchmarks b JOIN runs r ON r.id = b.run_id";
-    const std::string added_by_3 = "CAST(NULL AS TEXT) AS process_medians";
     select.replace(select.find(from), from.size(),
-                   version >= 2 ? "FROM (SELECT b1.*, " + added_by_3 + " FROM benchmarks b1) b JOIN runs r ON r.id = b.run_id"
-                                : "FROM (SELECT b1.*, CAST(NULL AS " + real + ") AS bytes, CAST(NULL AS " + real +
-                                      ") AS ops, " + added_by_3 + " FROM benchmarks b1) b JOIN (SELECT r1.*, 'off' AS "
-                                      "stable_power_state, '' AS shard FROM runs r1) r ON r.id = b.run_id");
+                   "FROM " + table("benchmarks", benchmarks_added) + " JOIN " + table("runs", runs_added) +
+                       " ON r.id = b.run_id");
     return select;
 }
 
 const char* const kHistorySelect =
     "SELECT r.date, r.hostname, r.cpu_model, r.adapter, r.device, r.dmltool_version, r.git_commit, r.cache, "
     "r.stable_power_state, r.shard, b.case_name, b.operator, b.feature_level, b.dtype, b.backend, b.median_seconds, "
-    "b.noise, b.converged, b.executions_per_sample, b.samples, r.id, b.bytes, b.ops, b.process_medians "
+    "b.noise, b.converged, b.executions_per_sample, b.samples, r.id, b.bytes, b.ops, b.process_medians, r.timer "
     "FROM benchmarks b JOIN runs r ON r.id = b.run_id";
 
 SqlWhere history_where(const HistoryFilter& f, bool postgres) {
@@ -206,6 +220,7 @@ SqlWhere history_where(const HistoryFilter& f, bool postgres) {
     equal("r.cache", f.cache);
     equal("r.cpu_model", f.cpu_model);
     equal("r.stable_power_state", f.stable_power_state);
+    equal("r.timer", f.timer);
     if (!f.commit.empty()) {
         const std::string p = param(f.commit);
         terms.push_back("substr(r.git_commit, 1, length(" + p + ")) = " + param(f.commit));
@@ -248,6 +263,7 @@ Result<HistoryRow> decode_history_row(const RowCursor& c, const std::string& loc
     row.bytes = c.is_null(21) ? -1 : c.real(21);
     row.ops = c.is_null(22) ? -1 : c.real(22);
     if (!c.is_null(23)) DMLTOOL_RETURN_IF_ERROR(seconds(23, "process_medians", row.process_medians));
+    row.run.timer = c.text(24);
     return row;
 }
 

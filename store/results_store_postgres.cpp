@@ -167,9 +167,9 @@ private:
         DMLTOOL_ASSIGN_OR_RETURN(
             PgResult inserted,
             run("INSERT INTO runs(date, hostname, cpu_model, adapter, device, dmltool_version, git_commit, cache, "
-                "stable_power_state, shard) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+                "stable_power_state, shard, timer) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
                 {r.date, r.hostname, r.cpu_model, r.adapter, r.device, r.dmltool_version, r.git_commit, r.cache,
-                 r.stable_power_state, r.shard},
+                 r.stable_power_state, r.shard, r.timer},
                 PGRES_TUPLES_OK, "cannot append the run"));
         const std::string run_id = PQgetvalue(inserted.get(), 0, 0);
         for (const BenchCase& c : cases) {

@@ -140,12 +140,13 @@ private:
     }
     Result<long long> append_locked(const ResultsRun& run, const std::vector<BenchCase>& cases) {
         Statement insert_run(db_, "INSERT INTO runs(date, hostname, cpu_model, adapter, device, dmltool_version, "
-                                  "git_commit, cache, stable_power_state, shard) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                  "git_commit, cache, stable_power_state, shard, timer) "
+                                  "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         if (!insert_run.ok()) return error("cannot prepare the run insert");
         const std::string fields[] = {run.date,       run.hostname, run.cpu_model,          run.adapter,
                                       run.device,     run.dmltool_version, run.git_commit, run.cache,
-                                      run.stable_power_state, run.shard};
-        for (int i = 0; i < 10; ++i) insert_run.bind(i + 1, fields[i]);
+                                      run.stable_power_state, run.shard, run.timer};
+        for (int i = 0; i < 11; ++i) insert_run.bind(i + 1, fields[i]);
         if (insert_run.step() != SQLITE_DONE) return error("cannot append the run");
         const long long run_id = sqlite3_last_insert_rowid(db_);
         Statement insert(db_, "INSERT INTO benchmarks(run_id, case_name, file, operator, feature_level, dtype, backend, "

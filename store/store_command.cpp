@@ -127,6 +127,10 @@ Result<StoredReport> load_report_for_store(const std::string& path) {
     if (cache != root.end() && cache->is_object()) {
         DMLTOOL_ASSIGN_OR_RETURN(run.cache, text_at(path, *cache, "/cache", "mode", "hot"));
     }
+    const auto timer = root.find("timer");  // reports before bench --timer: wall
+    if (timer != root.end() && timer->is_object()) {
+        DMLTOOL_ASSIGN_OR_RETURN(run.timer, text_at(path, *timer, "/timer", "clock", "wall"));
+    }
     const auto options = root.find("options");
     if (options != root.end() && options->is_object()) {
         DMLTOOL_ASSIGN_OR_RETURN(run.stable_power_state, text_at(path, *options, "/options", "stable_power_state", "off"));

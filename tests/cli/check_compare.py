@@ -27,10 +27,12 @@ def samples(factor, spread, count=30, phase=0):
     return [100e-6 * factor * (1 + spread * (((i * 7 + phase) % 11) - 5) / 5) for i in range(count)]
 
 
-def report(cases, adapter="Test GPU (vendor 0x1, device 0x2)", device="gpu (Test GPU)", cache="hot", power="off"):
+def report(cases, adapter="Test GPU (vendor 0x1, device 0x2)", device="gpu (Test GPU)", cache="hot", power="off",
+           timer=None):
+    # timer None: a report from before bench --timer (no "timer" section), read as wall.
     return {"sample_format": "dmltool-samples-1", "adapter": adapter, "device": device,
             "machine": {"cpu_model": "Test CPU"}, "cache": {"mode": cache},
-            "options": {"stable_power_state": power},
+            "options": {"stable_power_state": power}, **({"timer": {"clock": timer}} if timer else {}),
             "cases": [{"name": name, "backend": backend, "samples": s, "converged": conv}
                       for name, backend, s, conv in cases]}
 
@@ -104,10 +106,12 @@ def main(dmltool, out_dir):
     code, out, err = run(dmltool, base, extra)
     check(code == 0 and "only in new (not compared): d [gpu]" in out, "unmatched cases are listed", out + err)
 
-    # Different adapter, driver, cache mode or stable power state: refused (2) with the reason, unless allowed.
+    # Different adapter, driver, cache mode, stable power state or timer: refused (2) with the reason, unless
+    # allowed (a report without a timer is wall-clocked).
     for field, value in (("adapter", "Other GPU"), ("device", "gpu (Test GPU, other driver)"), ("cache", "cold"),
-                         ("power", "stable power states (base: 'off', new: 'on')")):
-        setting = "on" if field == "power" else value
+                         ("power", "stable power states (base: 'off', new: 'on')"),
+                         ("timer", "timers (base: 'wall', new: 'cpu')")):
+        setting = {"power": "on", "timer": "cpu"}.get(field, value)
         other = write(out_dir, f"new_other_{field}.json", report([("c", "gpu", samples(1, 0.005), True)], **{field: setting}))
         code, out, err = run(dmltool, base, other)
         check(code == 2 and "refusing to compare" in err and "--allow-different-adapters" in err and value in err,

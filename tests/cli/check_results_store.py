@@ -130,11 +130,11 @@ def upgrade(dmltool, cases, out_dir, backend, kind, pg_state):
         fail(f"{kind}: history (read-only) upgraded a schema-1 database")
     run(bench(dmltool, cases, "cpu", os.path.join(out_dir, f"upgrade_{kind}.json"), store.url), expect=0)
     version = store.sql("SELECT version FROM dmltool_schema")
-    if version != [["3"]]:
-        fail(f"{kind}: schema version after the upgrade: {version}, expected [['3']]")
-    kept = store.sql("SELECT r.hostname, r.stable_power_state, r.shard, b.case_name, b.samples, b.bytes IS NULL "
-                     "FROM benchmarks b JOIN runs r ON r.id = b.run_id WHERE r.id = 1 ORDER BY b.id")
-    expected = [["oldhost", "off", "", n, s, "1" if kind == "sqlite" else "t"] for n, _, _, s in OLD_ROWS]
+    if version != [["4"]]:
+        fail(f"{kind}: schema version after the upgrade: {version}, expected [['4']]")
+    kept = store.sql("SELECT r.hostname, r.stable_power_state, r.shard, r.timer, b.case_name, b.samples, "
+                     "b.bytes IS NULL FROM benchmarks b JOIN runs r ON r.id = b.run_id WHERE r.id = 1 ORDER BY b.id")
+    expected = [["oldhost", "off", "", "wall", n, s, "1" if kind == "sqlite" else "t"] for n, _, _, s in OLD_ROWS]
     if kept != expected:
         fail(f"{kind}: the schema-1 rows after the upgrade: {kept}, expected {expected}")
     new = store.sql("SELECT count(*), min(r.shard), min(b.bytes) FROM benchmarks b JOIN runs r ON r.id = b.run_id "
@@ -144,9 +144,9 @@ def upgrade(dmltool, cases, out_dir, backend, kind, pg_state):
     # A database from a newer dmltool is refused, not misread.
     store.sql("UPDATE dmltool_schema SET version = 99")
     r = run([dmltool, "history", "--results-db", store.url], expect=2)
-    if "schema version 99 is newer than this dmltool's 3" not in r.stderr:
+    if "schema version 99 is newer than this dmltool's 4" not in r.stderr:
         fail(f"{kind}: a newer schema must be refused by name", r.stderr)
-    print(f"check_results_store: {kind}: schema 1 read, upgraded to 3 with its rows kept, schema 99 refused")
+    print(f"check_results_store: {kind}: schema 1 read, upgraded to 4 with its rows kept, schema 99 refused")
 
 
 def concurrent(dmltool, cases, out_dir, backend, kind, pg_state):
