@@ -47,7 +47,10 @@ inline constexpr std::string_view kModelNarrowIntegersSaturate = "narrow-integer
 // POW and CONSTANT_POW of floats as exp2(y log2 |x|) with the sign of an odd integral y, and 0 for x = +-0: 0^y = 0
 // for every y (IEEE: inf for y < 0, 1 for y = 0), inf^0 = NaN^0 = 1^inf = NaN (IEEE: 1), a negative base with an
 // infinite exponent NaN (as the docs' non-integral exponent; IEEE: inf or 0); ScaleBias applied to POW's exponent
-// too (as pow-scale-bias-on-exponent).
+// too (as pow-scale-bias-on-exponent), in float32 and converted to an integer exponent tensor's type. A float
+// exponent's parity is its saturating int32 conversion's, log2 reads a float32 denormal base as normal, FLOAT32 with
+// an 8/16-bit exponent tensor makes results beyond 65504 infinite; integer inputs with a float exponent likewise,
+// then saturated (results/directml_element_wise_2026-11-30_pow_modulus.txt).
 inline constexpr std::string_view kModelPowExp2Log2 = "pow-exp2-log2";
 // ADD/ADD1/SUBTRACT of FLOAT16: a float32 sum in (65504, 65520) in magnitude becomes an infinity, where both
 // roundings Direct3D allows (to nearest, toward zero) give +-65504.

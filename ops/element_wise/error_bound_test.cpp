@@ -319,6 +319,127 @@ TEST(ElementWiseErrorBound, ModulusFloorNearAnIntegerQuotientAcceptsTheFloat32Fl
     EXPECT_FALSE(b.passes([&](uint64_t i) { return i == 0 ? y0 : y1 - b1; }));
 }
 
+// MODULUS_TRUNCATE where a / b lies within float32's division error of an integer: the documented a - b trunc(a / b)
+// in float32 may truncate to the neighbouring integer (DirectML: 0 for -184363.28 % -0.7213, where y = -0.7196);
+// away from an integer it may not, and a result off by 2b fails.
+TEST(ElementWiseErrorBound, ModulusTruncateNearAnIntegerQuotientAcceptsTheFloat32Trunc) {
+    const Dims sizes = {3};
+    const std::vector<double> a = {-184363.28125, 39.35759735107422, 11.5}, d = {-0.7212594151496887, -0.00022760452702641487, -7e-4};
+    Bench b("ELEMENT_WISE_MODULUS_TRUNCATE", binary_desc(DataType::kFloat32, sizes),
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, a),
+             dmltool::testing::make_tensor(DataType::kFloat32, sizes, d)});
+    std::vector<double> y(3), neighbour(3);
+    for (size_t i = 0; i < 3; ++i) {
+        const double bf = double(float(d[i])), q = a[i] / bf;
+        y[i] = std::fmod(a[i], bf);
+        const double n = std::trunc(q), r = 5 * 0x1p-24 * std::fabs(q);  // [FS] div's 2.5 ulp
+        neighbour[i] = a[i] - bf * (std::trunc(q - r) != n ? std::trunc(q - r) : std::trunc(q + r));
+    }
+    ASSERT_NE(neighbour[0], y[0]);
+    ASSERT_NE(neighbour[1], y[1]);
+    ASSERT_EQ(neighbour[2], y[2]);  // far from an integer: no neighbour
+    const auto with = [&](std::vector<double> v) { return b.passes([&](uint64_t i) { return v[i]; }); };
+    EXPECT_TRUE(with(y)) << b.last_failure();
+    EXPECT_TRUE(with({neighbour[0], neighbour[1], y[2]})) << b.last_failure();
+    EXPECT_TRUE(with({0, -3.81469727e-06, y[2]})) << b.last_failure();  // DirectML's
+    EXPECT_FALSE(with({2 * neighbour[0] - y[0], y[1], y[2]}));
+    EXPECT_FALSE(with({y[0], y[1], y[2] - double(float(d[2]))}));
+}
+
+// MODULUS_TRUNCATE and MODULUS_FLOOR of a finite a by an infinite b: the documented formula gives NaN (a / b = +-0,
+// b * 0 = NaN), the C and Python operators a (or b): both pass; a wrong number, the other infinity, or NaN where b
+// is finite fail.
+TEST(ElementWiseErrorBound, ModulusOfAnInfiniteDivisorAcceptsTheFormulasNan) {
+    const Dims sizes = {4};
+    const std::vector<double> a = {5.5, 7, -9.5, 8}, d = {INFINITY, -INFINITY, -INFINITY, 3};
+    const auto bench = [&](const char* op) {
+        return Bench(op, binary_desc(DataType::kFloat32, sizes),
+                     {dmltool::testing::make_tensor(DataType::kFloat32, sizes, a),
+                      dmltool::testing::make_tensor(DataType::kFloat32, sizes, d)});
+    };
+    const Bench t = bench("ELEMENT_WISE_MODULUS_TRUNCATE"), f = bench("ELEMENT_WISE_MODULUS_FLOOR");
+    const auto with = [](const Bench& b, std::vector<double> v) { return b.passes([&](uint64_t i) { return v[i]; }); };
+    EXPECT_TRUE(with(t, {5.5, 7, -9.5, 2})) << t.last_failure();
+    EXPECT_TRUE(with(t, {NAN, NAN, NAN, 2})) << t.last_failure();
+    EXPECT_FALSE(with(t, {0, 7, -9.5, 2}));
+    EXPECT_FALSE(with(t, {5.5, 7, -9.5, NAN}));
+    EXPECT_TRUE(with(f, {5.5, -INFINITY, -9.5, 2})) << f.last_failure();
+    EXPECT_TRUE(with(f, {NAN, NAN, NAN, 2})) << f.last_failure();
+    EXPECT_FALSE(with(f, {5.5, INFINITY, -9.5, 2}));
+    EXPECT_FALSE(with(f, {5.5, 7, -9.5, 2}));
+    EXPECT_FALSE(with(f, {NAN, NAN, NAN, NAN}));
+}
+
+// MODULUS_FLOOR of a tiny quotient: a / b below float32's smallest normal is +-0 in float32 (flushed, or rounded),
+// floor gives 0 and the formula a (DirectML: 1.14e-34 % -3.9e30 gives 1.14e-34, where a + b = -3.9e30 is exact);
+// a positive tiny quotient floors to 0 either way, so a + b is not right there, nor is 0 for a.
+TEST(ElementWiseErrorBound, ModulusFloorOfATinyQuotientAcceptsTheFloat32Formula) {
+    const Dims sizes = {3};
+    const std::vector<double> a = {1.1443479979171942e-34, 4.348733325652582e-17, 1e-30};
+    const std::vector<double> d = {-3.929287873380421e+30, -3.4028234663852886e+38, 1e10};
+    Bench b("ELEMENT_WISE_MODULUS_FLOOR", binary_desc(DataType::kFloat32, sizes),
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, a),
+             dmltool::testing::make_tensor(DataType::kFloat32, sizes, d)});
+    std::vector<double> af, df;
+    for (size_t i = 0; i < 3; ++i) af.push_back(double(float(a[i]))), df.push_back(double(float(d[i])));
+    const auto with = [&](std::vector<double> v) { return b.passes([&](uint64_t i) { return v[i]; }); };
+    EXPECT_TRUE(with({af[0] + df[0], af[1] + df[1], af[2]})) << b.last_failure();
+    EXPECT_TRUE(with({af[0], af[1], af[2]})) << b.last_failure();
+    EXPECT_FALSE(with({0, af[1], af[2]}));
+    EXPECT_FALSE(with({af[0], af[1], af[2] + df[2]}));
+}
+
+// MODULUS_TRUNCATE and MODULUS_FLOOR whose quotient overflows float32: trunc and floor keep the infinity and the
+// formula gives -+inf, the sign opposite to a's (DirectML: 18.5 % 2.19e-38 gives -inf); the other infinity, or an
+// infinity where the quotient is finite, fail.
+TEST(ElementWiseErrorBound, ModulusOfAnOverflowingQuotientAcceptsTheFormulasInfinity) {
+    const Dims sizes = {3};
+    const std::vector<double> a = {18.49816131591797, -9508.287109375, 7}, d = {2.186378871689571e-38, 4.1210766919150045e-38, 3};
+    for (const char* op : {"ELEMENT_WISE_MODULUS_TRUNCATE", "ELEMENT_WISE_MODULUS_FLOOR"}) {
+        Bench b(op, binary_desc(DataType::kFloat32, sizes),
+                {dmltool::testing::make_tensor(DataType::kFloat32, sizes, a),
+                 dmltool::testing::make_tensor(DataType::kFloat32, sizes, d)});
+        const bool floored = std::string(op) == "ELEMENT_WISE_MODULUS_FLOOR";
+        std::vector<double> y;
+        for (size_t i = 0; i < 3; ++i) {
+            const double bf = double(float(d[i])), r = std::fmod(double(float(a[i])), bf);
+            y.push_back(floored && r != 0 && ((r < 0) != (bf < 0)) ? r + bf : r);
+        }
+        const auto with = [&](std::vector<double> v) { return b.passes([&](uint64_t i) { return v[i]; }); };
+        EXPECT_TRUE(with(y)) << op << b.last_failure();
+        EXPECT_TRUE(with({-INFINITY, INFINITY, y[2]})) << op << b.last_failure();
+        EXPECT_FALSE(with({INFINITY, INFINITY, y[2]})) << op;
+        EXPECT_FALSE(with({-INFINITY, -INFINITY, y[2]})) << op;
+        EXPECT_FALSE(with({-INFINITY, INFINITY, -INFINITY})) << op;
+        EXPECT_FALSE(with({NAN, INFINITY, y[2]})) << op;
+    }
+}
+
+// MODULUS_FLOOR and MODULUS_TRUNCATE whose quotient's 2.5-ulp rounding reaches half an integer or more (|q| from
+// about 1.7e6): trunc or floor may take any integer in reach, so y moves by up to 5 u |a| + |b| (DirectML: -128 for
+// 746042432 % 83.0066, where y = 59.28, the quotient 8987666.28 taken as 8987668); farther fails. MODULUS_FLOOR's
+// product b * floor(a / b) beyond float32's range gives a minus that infinity (3.4e38 % -8.4e37: -inf).
+TEST(ElementWiseErrorBound, ModulusOfALargeQuotientAcceptsEveryIntegerInItsReach) {
+    const Dims sizes = {2};
+    const std::vector<double> a = {746042432.0, 3.4028234663852886e+38}, d = {83.0065689086914, -8.365789654832827e+37};
+    for (const char* op : {"ELEMENT_WISE_MODULUS_FLOOR", "ELEMENT_WISE_MODULUS_TRUNCATE"}) {
+        const bool floored = std::string(op) == "ELEMENT_WISE_MODULUS_FLOOR";
+        Bench b(op, binary_desc(DataType::kFloat32, sizes),
+                {dmltool::testing::make_tensor(DataType::kFloat32, sizes, a),
+                 dmltool::testing::make_tensor(DataType::kFloat32, sizes, d)});
+        const double y0 = std::fmod(a[0], double(float(d[0])));  // 59.28 (same signs: both operators)
+        const double r1 = std::fmod(double(float(a[1])), double(float(d[1])));
+        const double y1 = floored ? r1 + double(float(d[1])) : r1;
+        const auto with = [&](double v0, double v1) { return b.passes([&](uint64_t i) { return i == 0 ? v0 : v1; }); };
+        EXPECT_TRUE(with(y0, y1)) << op << b.last_failure();
+        EXPECT_TRUE(with(-128, y1)) << op << b.last_failure();
+        EXPECT_FALSE(with(y0 - 600, y1)) << op;
+        EXPECT_FALSE(with(y0 + 600, y1)) << op;
+        EXPECT_EQ(with(y0, -INFINITY), floored) << op;  // TRUNCATE's product stays within |a|
+        EXPECT_FALSE(with(y0, INFINITY)) << op;
+    }
+}
+
 // IF of FLOAT64 selecting +-DBL_MAX: the exact value is +-DBL_MAX, not the infinity (low + high) / 2 overflowed to
 // (random case seed 20261130 #0: DirectML's -1.79769313e+308 was judged against -inf).
 TEST(ElementWiseErrorBound, LargestFloat64IsItsOwnExactValue) {
@@ -489,6 +610,33 @@ TEST(ElementWiseErrorBound, PowOfIntegersThroughFloatsAcceptsTruncation) {
     EXPECT_FALSE(with({21533, 2, 49}));
     EXPECT_FALSE(with({21533, 1, 47}));
     EXPECT_FALSE(with({21533, 1, 50}));
+}
+
+// POW near a base of 1: [FS] bounds log2 by 2^-21 absolute for arguments in [0.5, 2], an error the exponent
+// multiplies (DirectML: 0.99245^-73.02 41 u off, seed 20261202 #29): log2 off by 2^-21 passes there, by 2^-19
+// fails; for 3.5, outside [0.5, 2], log2's 3-ulp relative bound holds and 2^-20 absolute fails.
+TEST(ElementWiseErrorBound, PowNearOneAcceptsLog2sAbsoluteError) {
+    const Dims sizes = {4};
+    const std::vector<double> x = {0.9924530386924744, 0.9248756766319275, 0.8992682099342346, 3.5};
+    const std::vector<double> e = {-73.01860046386719, 86.185546875, -76.82488250732422, 20};
+    json desc = {{"InputTensor", tensor(DataType::kFloat32, sizes)}, {"ExponentTensor", tensor(DataType::kFloat32, sizes)},
+                 {"OutputTensor", tensor(DataType::kFloat32, sizes)}};
+    Bench b("ELEMENT_WISE_POW", desc,
+            {dmltool::testing::make_tensor(DataType::kFloat32, sizes, x), dmltool::testing::make_tensor(DataType::kFloat32, sizes, e)});
+    const auto log2_off = [&](double off, double off3) {
+        return b.passes([&](uint64_t i) {
+            const double xf = double(float(x[i])), ef = double(float(e[i]));
+            return double(float(std::exp2(ef * (std::log2(xf) + (i == 3 ? off3 : off)))));
+        });
+    };
+    EXPECT_TRUE(log2_off(0, 0)) << b.last_failure();
+    EXPECT_TRUE(log2_off(0x1p-21, 0)) << b.last_failure();
+    EXPECT_TRUE(log2_off(-0x1p-21, 0)) << b.last_failure();
+    EXPECT_TRUE(b.passes([&](uint64_t i) {  // DirectML's
+        return std::vector<double>{1.73874044, 0.00119364134, 3487.03027, std::pow(3.5, 20)}[i];
+    })) << b.last_failure();
+    EXPECT_FALSE(log2_off(0x1p-19, 0));
+    EXPECT_FALSE(log2_off(0, 0x1p-20));
 }
 
 // HARD_SIGMOID and HARD_SWISH where Alpha x + Beta lies far outside [0, 1]: the clamp is exact (0 or 1) in any

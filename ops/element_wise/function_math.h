@@ -54,6 +54,10 @@ struct FunctionMath {
     // A second right value where the docs leave a choice open (IEEE 754's maxNum vs a NaN-propagating max; a
     // float32 evaluation of the formula that overflows where the exact value does not): the element accepts both.
     ExactFunction alternative = nullptr;
+    // The alternative is judged as a value of its own (within its own error scale and the output's rounding), not
+    // merged into one band with the exact value: where the two lie far apart (MODULUS's neighbouring quotient, y and
+    // y - b) the band between them would accept nearly every value of the output's range.
+    bool separate_alternative = false;
     OtherValuesFunction other_values = nullptr;  // discrete right values besides the band (not with a fused activation)
     LaneFunction lane = nullptr;  // set for the reductions over axes (softmax); `exact` is then null
     // A second right result of a whole lane (HARDMAX of a lane with NaN: another reading of "the first largest"):

@@ -7,9 +7,11 @@
 //         flushed to sign-preserved zero, NaN in gives NaN out, min/max return the non-NaN operand;
 //   [FS]  the D3D11.3 functional spec's instruction precisions: rcp 1 ulp, rsq 2 ulp, div 2.5 ulp, exp2/log2 3 ulp;
 //   [COND] the function's condition: an argument rounded once (|x| u) moves the result by |x f'(x)| u.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <vector>
 
 #include "ops/element_wise/engine.h"
@@ -179,18 +181,62 @@ double mod_floor(Args x, const ElementWiseDesc&) {
     const double r = std::fmod(x[0], x[1]);
     return r != 0 && ((r < 0) != (x[1] < 0)) ? r + x[1] : r;
 }
-double mod_scale(Args x, double y, const ElementWiseDesc&) { return 4 * (std::fabs(x[0]) + std::fabs(y)); }
-// The documented a - b * floor(a / b) in float32: the quotient rounds ([FS] div, 2.5 ulp), and where a / b lies
-// within that of an integer, floor takes the neighbouring integer and the result is y - b (DirectML 1.15.4: 9.5e-7
-// for a = 11.5 where y = -4.57e-5, random case seed 20261129 #1). That evaluation is right too.
-double mod_floor_float32(Args x, const ElementWiseDesc& d) {
+// The documented a - b * trunc(a / b) and a - b * floor(a / b) in float32 (DirectML 1.15.4, results/
+// directml_element_wise_2026-11-29.txt sections 7 and 8, results/directml_element_wise_2026-11-30_pow_modulus.txt):
+// - the subtraction and the product lose |a| u each (4 u (|a| + |y|));
+// - the quotient rounds ([FS] div: 2.5 ulp, at most 5 u |q|) and, below float32's smallest normal, may flush or
+//   underflow to +-0 ([D3D]): where a / b lies within that of an integer n', trunc or floor may take n' instead of
+//   n, and the result is a - b n' = y - b (n' - n). Where the rounding reaches less than half an integer, one
+//   neighbour at most: that value is right too, judged on its own (FunctionMath::separate_alternative; MODULUS_FLOOR
+//   11.5 % -4.6e-5: 9.5e-7 where y = -4.57e-5; TRUNCATE -184363.28 % -0.7213: 0 where y = -0.7196; FLOOR 1.14e-34 %
+//   -3.9e30: a, the quotient -2.9e-65 being 0 in float32, where y = a + b = -3.9e30). From half an integer on
+//   (|q| >= 2^-1 / (5 u), about 1.7e6) every integer within reach is: y moves by up to (5 u |q| + 1) |b| =
+//   5 u |a| + |b|, which the error scale takes (746042432 % 83.0066 gave -128 where y = 59.28: n + 2);
+// - b = +-inf with a finite: a / b = +-0 and b * 0 is NaN (IEEE 754), where the C and Python operators the remarks
+//   name give a (or, for MODULUS_FLOOR with signs that differ, b): both readings of the docs are right;
+// - a quotient, or MODULUS_FLOOR's product b * floor(a / b), beyond float32's range (other values below): a minus
+//   that infinity (18.5 % 2.19e-38: -inf; FLOOR 3.4e38 % -8.4e37: b * -5 overflows, -inf).
+constexpr double kQuotientReach = 5 * 0x1p-24;  // [FS] div's 2.5 ulp, relative: 2.5 * 2^-23
+double mod_scale(Args x, double y, const ElementWiseDesc&) {
     const double a = x[0], b = x[1], q = a / b;
-    if (!std::isfinite(q)) return mod_floor(x, d);
-    const double reach = 3 * 0x1p-24 * std::fabs(q);
-    const double f = std::floor(q), below = std::floor(q - reach), above = std::floor(q + reach);
-    const double other = below != f ? below : above;
-    return other == f ? mod_floor(x, d) : a - b * other;
+    double m = 4 * (std::fabs(a) + std::fabs(y));
+    if (std::isfinite(q) && kQuotientReach * std::fabs(q) >= 0.5) m += 5 * std::fabs(a) + std::fabs(b) / 0x1p-24;
+    return m;
 }
+// `floored`: MODULUS_FLOOR; the exact result where no neighbouring quotient is in reach.
+double mod_float32(Args x, const ElementWiseDesc& d, bool floored) {
+    const double a = x[0], b = x[1], q = a / b;
+    const auto exact = [&] { return floored ? mod_floor(x, d) : mod_truncate(x, d); };
+    if (std::isinf(b) && std::isfinite(a)) return kNan;
+    const double reach = kQuotientReach * std::fabs(q);
+    if (!std::isfinite(q) || q == 0 || reach >= 0.5) return exact();  // the error scale covers the rest
+    const auto to_integer = [floored](double v) { return floored ? std::floor(v) : std::trunc(v); };
+    const double n = to_integer(q), below = to_integer(q - reach), above = to_integer(q + reach);
+    // A quotient below the smallest normal may also be +-0 in float32 (flushed, or underflowed): trunc and floor 0.
+    const double other = below != n ? below : above != n ? above : std::fabs(q) < 0x1p-126 ? 0.0 : n;
+    return other == n ? exact() : a - b * other;
+}
+double mod_truncate_float32(Args x, const ElementWiseDesc& d) { return mod_float32(x, d, false); }
+double mod_floor_float32(Args x, const ElementWiseDesc& d) { return mod_float32(x, d, true); }
+// The float32 formula's infinities: the quotient beyond float32's range (within its rounding of FLT_MAX + half an
+// ulp), -+inf with the sign opposite to a's (8347.35 % -4.7e-36: -inf; -9508.3 % 4.1e-38: +inf); MODULUS_FLOOR's
+// product b * floor(a / b) beyond it, a minus that infinity (3.4e38 % -8.4e37: -inf).
+int mod_overflow(Args x, double* out, bool floored) {
+    const double a = x[0], b = x[1];
+    if (!std::isfinite(a) || !std::isfinite(b) || a == 0 || b == 0) return 0;
+    constexpr double kOverflow = 0x1p128 - 0x1p103;
+    const double q = a / b;
+    if (std::fabs(q) * (1 + kQuotientReach) >= kOverflow) {
+        out[0] = -std::copysign(HUGE_VAL, a);
+        return 1;
+    }
+    const double product = b * (floored ? std::floor(q) : std::trunc(q));
+    if (std::fabs(product) * (1 + 0x1p-24) < kOverflow) return 0;
+    out[0] = -std::copysign(HUGE_VAL, product);
+    return 1;
+}
+int mod_truncate_overflow(Args x, const ElementWiseDesc&, double* out) { return mod_overflow(x, out, false); }
+int mod_floor_overflow(Args x, const ElementWiseDesc&, double* out) { return mod_overflow(x, out, true); }
 int64_t mod_truncate_int(IntArgs x, DataType t, const ElementWiseDesc&) {
     if (x[1] == 0) return 0;
     if (t == DataType::kUint64) return int64_t(uint64_t(x[0]) % uint64_t(x[1]));
@@ -234,9 +280,14 @@ double powr_reading(double base, double exponent) {
 double pow_powr(Args x, const ElementWiseDesc&) { return powr_reading(x[0], x[1]); }
 double constant_pow_powr(Args x, const ElementWiseDesc& d) { return powr_reading(x[0], attr_float(d, "Exponent")); }
 // exp2(e * log2|x|): log2 and the product round ([FS] 3 ulp each), relative error |e log2 x| u in the exponent.
+// For |x| in [0.5, 2], [FS] bounds log2 by 2^-21 absolute instead (8 u): e times that in the exponent, a relative
+// error of ln 2 * 8 |e| u in the result (0.99245^-73.02: 41 u off, DirectML 1.15.4, seed 20261202 #29). log2(1) is
+// exact (a significand of 1 leaves nothing to approximate): |x| = 1 keeps the bound of its rounding alone.
 double pow_scale_of(double base, double exponent, double y) {
     const double l = base != 0 ? std::fabs(exponent * std::log2(std::fabs(base))) : 0;
-    return std::fabs(y) * (16 + 4 * l);
+    const double a = std::fabs(base);
+    const double near_one = a >= 0.5 && a <= 2 && a != 1 ? 8 * std::numbers::ln2 * std::fabs(exponent) : 0;
+    return std::fabs(y) * (16 + 4 * l + near_one);
 }
 double pow_scale(Args x, double y, const ElementWiseDesc&) { return pow_scale_of(x[0], x[1], y); }
 double constant_pow_scale(Args x, double y, const ElementWiseDesc& d) {
@@ -481,16 +532,20 @@ const FunctionMath kMax{.exact = max_f, .integer = max_int, .alternative = max_a
 const FunctionMath kMin{.exact = min_f, .integer = min_int, .alternative = min_alternative, .bound_source = kExact};
 const FunctionMath kAtanYx{.exact = atan_yx, .error_scale = relative_absolute<16, 16>, .bound_source = kTranscendental};
 const FunctionMath kModTruncate{.exact = mod_truncate, .integer = mod_truncate_int, .error_scale = mod_scale,
-                                .bound_source = "4 u (|a| + |y|): a - b trunc(a / b) in float32"};
+                                .alternative = mod_truncate_float32, .separate_alternative = true,
+                                .other_values = mod_truncate_overflow,
+                                .bound_source = "4 u (|a| + |y|), and 5 u |a| + |b| where the quotient's 2.5 ulp reach half an integer: a - b trunc(a / b) in float32"};
 const FunctionMath kModFloor{.exact = mod_floor, .integer = mod_floor_int, .error_scale = mod_scale,
-                             .alternative = mod_floor_float32, .bound_source = "4 u (|a| + |y|): a - b floor(a / b) in float32"};
+                             .alternative = mod_floor_float32, .separate_alternative = true,
+                             .other_values = mod_floor_overflow,
+                             .bound_source = "4 u (|a| + |y|), and 5 u |a| + |b| where the quotient's 2.5 ulp reach half an integer: a - b floor(a / b) in float32"};
 // Integer outputs through floats (a float exponent): exp2(e log2 x) truncated, e.g. 21533^1.0 = 21532 and
 // 32927^-3e-12 = 0 from DirectML (seed 20261130 #6, #7), is a right conversion (FunctionMath::integer_by_truncation).
 const FunctionMath kPow{.exact = pow_f, .integer = pow_int, .error_scale = pow_scale, .alternative = pow_powr,
                         .integer_by_truncation = true,
-                        .bound_source = "(16 + 4 |e log2 x|) u relative: exp2(e log2 x) [FS] [COND]"};
+                        .bound_source = "(16 + 4 |e log2 x| + 5.6 |e| for |x| in [0.5, 2]) u relative: exp2(e log2 x) [FS] [COND]"};
 const FunctionMath kConstantPow{.exact = constant_pow, .error_scale = constant_pow_scale, .alternative = constant_pow_powr,
-                                .bound_source = "(16 + 4 |e log2 x|) u relative: exp2(e log2 x) [FS] [COND]"};
+                                .bound_source = "(16 + 4 |e log2 x| + 5.6 |e| for |x| in [0.5, 2]) u relative: exp2(e log2 x) [FS] [COND]"};
 const FunctionMath kEquals{.exact = equals, .integer = equals_int, .bound_source = kExact};
 const FunctionMath kGreater{.exact = greater, .integer = greater_int, .bound_source = kExact};
 const FunctionMath kLess{.exact = less, .integer = less_int, .bound_source = kExact};

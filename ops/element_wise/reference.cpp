@@ -65,6 +65,19 @@ public:
                          desc.function->name == "ELEMENT_WISE_ASINH" && !desc.fused_activation),
           atan_nan_as_one_(semantics.element_wise_model == kModelAtanCoarseNanAsOne &&
                            (desc.function->name == "ELEMENT_WISE_ATAN" || desc.function->name == "ELEMENT_WISE_ATAN_YX")) {
+        if (scale_second_) {
+            const TensorDesc* e = desc.input("ExponentTensor");
+            exponent_type_ = e ? e->data_type : DataType::kFloat32;
+        }
+        if (pow_exp2_log2_ && desc.function->name == "ELEMENT_WISE_POW") {
+            const TensorDesc* x = desc.input("InputTensor");
+            // FLOAT32 with an 8- or 16-bit exponent tensor: results beyond 65504 are infinities (the pow-exp2-log2
+            // model; INT32/UINT32/FLOAT32 exponents and integer inputs keep float32's range).
+            const DataType narrow[] = {DataType::kFloat16, DataType::kInt8, DataType::kInt16, DataType::kUint8,
+                                       DataType::kUint16};
+            limit_to_half_range_ = x && x->data_type == DataType::kFloat32 &&
+                                   std::find(std::begin(narrow), std::end(narrow), exponent_type_) != std::end(narrow);
+        }
         if (desc.fused_activation) {
             fused_.function = desc.fused_activation->function;
             fused_.attributes = desc.fused_activation->attributes;
@@ -79,9 +92,15 @@ public:
         Arguments args(x);
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
-        if (sb && scale_second_ && args.size() > 1) args[1] = double(sb->scale) * args[1] + double(sb->bias);
-        const double nominal = finish(args, band);
+        if (sb && scale_second_ && args.size() > 1) args[1] = second_argument(x[1]);
+        const double nominal = finish(args, band, others);
         if (!band) return nominal;
+        // The model's exponent as one fused multiply-add, where that differs from two roundings.
+        if (sb && scale_second_ && args.size() > 1) {
+            Arguments fused = args;
+            fused[1] = second_argument(x[1], true);
+            if (!(fused[1] == args[1]) && !(std::isnan(fused[1]) && std::isnan(args[1]))) finish(fused, band);
+        }
         // ScaleBias in float32: x * Scale rounds, then + Bias rounds (or one fused multiply-add): within
         // u * (|x * Scale| + |x * Scale + Bias|) of the exact argument.
         if (sb && !args.empty() && std::isfinite(args[0])) {
@@ -125,10 +144,9 @@ public:
             Arguments flushed(x);
             flushed[k] = std::copysign(0.0, x[k]);
             if (sb && k == 0) flushed[0] = double(sb->bias);
-            if (sb && scale_second_ && flushed.size() > 1)
-                flushed[1] = k == 1 ? double(sb->bias) : double(sb->scale) * flushed[1] + double(sb->bias);
+            if (sb && scale_second_ && flushed.size() > 1) flushed[1] = second_argument(flushed[1]);
             if (sb && k != 0) flushed[0] = double(sb->scale) * flushed[0] + double(sb->bias);
-            finish(flushed, band);
+            finish(flushed, band, others);
         }
         return nominal;
     }
@@ -141,7 +159,7 @@ public:
         Arguments args(x);
         const ScaleBias* sb = desc_.scale_bias ? &*desc_.scale_bias : nullptr;
         if (sb && !args.empty()) args[0] = double(sb->scale) * args[0] + double(sb->bias);
-        if (sb && scale_second_ && args.size() > 1) args[1] = double(sb->scale) * args[1] + double(sb->bias);
+        if (sb && scale_second_ && args.size() > 1) args[1] = second_argument(x[1]);
         if (desc_.fused_activation) {
             const FunctionMath& g = *fused_.function->math;
             const double t = math.exact(args, desc_);
@@ -157,17 +175,33 @@ public:
 
 private:
     // The row's function at `args`, then the fused activation; adds the candidates to `band`.
-    double finish(std::span<const double> given, Band* band) const {
+    double finish(std::span<const double> given, Band* band, OtherValues* others = nullptr) const {
         const FunctionMath& math = *desc_.function->math;
         if (asinh_formula_) return asinh_formula(given, band);
         std::vector<double> modelled;
         const std::span<const double> args = model_arguments(given, modelled);
-        const double v = pow_exp2_log2_ ? pow_exp2_log2(args) : math.exact(args, desc_);
+        double v = pow_exp2_log2_ ? pow_exp2_log2(args) : math.exact(args, desc_);
         double m = band && math.error_scale && std::isfinite(v) ? math.error_scale(args, v, desc_) : 0.0;
         if (atan_nan_as_one_) m *= models::kAtanCoarseFactor;
-        if (band && math.alternative) {
+        // The model's infinities beyond 65504 (FLOAT32 with a narrow exponent tensor); within the value's own error
+        // of 65504 both the value and the infinity.
+        if (limit_to_half_range_ && std::isfinite(v)) {
+            const double d = 1.01 * kUnitRoundoff * m;
+            if (std::fabs(v) - d > 65504.0) v = std::copysign(kInfinity, v), m = 0;
+            else if (std::fabs(v) + d > 65504.0 && band) band->add(std::copysign(kInfinity, v), 0.0);
+        }
+        // The contract's second reading (powr's special values) is not DirectML's: the model gives its own.
+        if (band && math.alternative && !pow_exp2_log2_) {
             const double w = math.alternative(args, desc_);
-            if (desc_.fused_activation) band->add(apply(*fused_.function->math, w), 0.0);
+            // A second value of its own (FunctionMath::separate_alternative): within its own error and the output's
+            // rounding, nothing between it and the band.
+            if (math.separate_alternative && !desc_.fused_activation && std::isfinite(w)) {
+                if (others && w != v) {
+                    const double e = 1.01 * kUnitRoundoff * (math.error_scale ? math.error_scale(args, w, desc_) : 0.0);
+                    const double narrowing = desc_.output.data_type == DataType::kFloat16 ? 2.0 : 1.0;
+                    add_other_value(*others, w, e + 0x1p-126 + narrowing * half_spacing(desc_.output.data_type, std::fabs(w) + e));
+                }
+            } else if (desc_.fused_activation) band->add(apply(*fused_.function->math, w), 0.0);
             else band->add(w, math.error_scale && std::isfinite(w) ? math.error_scale(args, w, desc_) : 0.0);
         }
         if (!desc_.fused_activation) {
@@ -223,7 +257,25 @@ private:
     }
 
     double pow_exp2_log2(std::span<const double> args) const {
-        return models::pow_exp2_log2(args[0], args.size() > 1 ? args[1] : double(desc_.attribute("Exponent")->float_value));
+        if (args.size() < 2) return models::pow_exp2_log2(args[0], double(desc_.attribute("Exponent")->float_value));
+        return models::pow_exp2_log2(args[0], args[1], is_float(exponent_type_));
+    }
+
+    // POW's exponent under ScaleBias (the pow-scale-bias-on-exponent and pow-exp2-log2 models), as DirectML
+    // computes it: e * Scale + Bias in float32, rounded to nearest after the product and the sum
+    // (or once, `fused`), then converted to the exponent tensor's type as Direct3D's ftoi/ftou do, in 32 bits:
+    // toward zero, saturating at the 32-bit range, negatives to 0 for an unsigned type (an INT8 exponent 2 with
+    // Scale 1.5, Bias 0.25 is 3; UINT8 128 with Scale 2, Bias 0.5 is 256, not 8-bit saturated; UINT32 3e9 is
+    // 4294967295, odd); a FLOAT16 one stays float32.
+    double second_argument(double e, bool fused = false) const {
+        const ScaleBias& sb = *desc_.scale_bias;
+        const float product = float(e * double(sb.scale));
+        const double v = fused ? double(float(std::fma(e, double(sb.scale), double(sb.bias))))
+                               : double(float(double(product) + double(sb.bias)));
+        if (!is_integer(exponent_type_)) return v;
+        if (std::isnan(v)) return 0;  // ftoi/ftou of NaN
+        const double t = std::trunc(v);
+        return is_signed_integer(exponent_type_) ? std::clamp(t, -0x1p31, 0x1p31 - 1) : std::clamp(t, 0.0, 0x1p32 - 1);
     }
 
     // ASINH as its formula in float32: the band spans the candidates, the nominal value is the nearest root's.
@@ -240,6 +292,8 @@ private:
     const bool log_denormal_as_normal_;
     const bool asinh_formula_;
     const bool atan_nan_as_one_;
+    DataType exponent_type_ = DataType::kFloat32;  // POW with its exponent scaled (a model): the ExponentTensor's type
+    bool limit_to_half_range_ = false;              // ... and its results beyond 65504 are infinities
     ElementWiseDesc fused_;
     std::vector<bool> input_float32_;
 };
@@ -374,7 +428,7 @@ void add_lane_alternatives(ExactOutput& exact, std::shared_ptr<std::vector<std::
 // ExactOutput::also_accepts from the elements' other right values (none at all: left unset).
 void set_also_accepts(ExactOutput& exact, std::shared_ptr<std::vector<OtherValues>> others, const TensorDesc& output) {
     bool any = false;
-    for (const OtherValues& o : *others) any |= !std::isnan(o[0]);
+    for (const OtherValues& o : *others) any |= o.any();
     if (!any) return;
     TensorDesc one = output;
     one.sizes = {1};
@@ -384,8 +438,10 @@ void set_also_accepts(ExactOutput& exact, std::shared_ptr<std::vector<OtherValue
         HostTensor value(one);
         std::memcpy(value.element_ptr(0), bits, value.element_bytes());
         const double v = value.get_as_double(0);
-        for (double o : (*others)[i])
-            if (!std::isnan(o) && v == o) return true;
+        const OtherValues& o = (*others)[i];
+        for (size_t k = 0; k < o.values.size(); ++k)
+            if (!std::isnan(o.values[k]) && (v == o.values[k] || std::fabs(v - o.values[k]) <= double(o.tolerances[k])))
+                return true;
         return false;
     };
 }

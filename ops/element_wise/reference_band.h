@@ -63,14 +63,23 @@ inline std::array<double, 6> float32_scale_bias_arguments(double x, double scale
 // The smallest magnitude that float32 rounding (to nearest) takes to infinity: FLT_MAX plus half its spacing.
 constexpr double kFloat32Overflow = 0x1p128 - 0x1p103;
 
-// Up to two discrete other right values per element (ExactOutput::also_accepts); NaN: none.
-using OtherValues = std::array<double, 2>;
-constexpr OtherValues kNoOtherValues = {kNan, kNan};
+// Up to two other right values per element (ExactOutput::also_accepts), each judged on its own: the value got passes
+// when it lies within `tolerances[k]` of `values[k]` (0: exactly that value; a value of NaN: none). Unlike the band,
+// nothing between them and the band is accepted. The tolerances are floats (24 bytes per output element, not 32).
+struct OtherValues {
+    std::array<double, 2> values = {kNan, kNan};
+    std::array<float, 2> tolerances = {0, 0};
+    bool any() const { return !std::isnan(values[0]); }
+};
+constexpr OtherValues kNoOtherValues = {};
 
-inline void add_other_value(OtherValues& others, double v) {
-    for (double& slot : others)
-        if (std::isnan(slot)) {
-            slot = v;
+inline void add_other_value(OtherValues& others, double v, double tolerance = 0) {
+    for (size_t k = 0; k < others.values.size(); ++k)
+        if (std::isnan(others.values[k])) {
+            others.values[k] = v;
+            float t = float(tolerance);  // rounded up: never narrower than asked
+            if (double(t) < tolerance) t = std::nextafter(t, HUGE_VALF);
+            others.tolerances[k] = t;
             return;
         }
 }

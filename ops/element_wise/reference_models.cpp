@@ -35,12 +35,15 @@ bool atan_nan_as_one(std::span<const double> given, std::vector<double>& modelle
     return false;
 }
 
-double pow_exp2_log2(double x, double y) {
+double pow_exp2_log2(double x, double y, bool float_exponent) {
     if (x == 0) return 0;
     const bool integral = std::isfinite(y) && y == std::trunc(y);
     if (x < 0 && !integral) return std::numeric_limits<double>::quiet_NaN();
-    const double magnitude = std::exp2(y * std::log2(std::fabs(x)));
-    return x < 0 && std::fmod(y, 2.0) != 0 ? -magnitude : magnitude;
+    double m = std::fabs(x);
+    if (m < 0x1p-126) m = 0x1p-127 + m / 2;  // a float32 denormal's bits read with exponent -127
+    const double magnitude = std::exp2(y * std::log2(m));
+    const bool odd = float_exponent && std::fabs(y) >= 0x1p31 ? y > 0 : std::fmod(y, 2.0) != 0;
+    return x < 0 && odd ? -magnitude : magnitude;
 }
 
 std::array<double, 3> asinh_float32_formula(double value) {

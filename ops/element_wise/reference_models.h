@@ -24,8 +24,11 @@ bool log_denormal_as_normal(std::span<const double> given, std::vector<double>& 
 bool atan_nan_as_one(std::span<const double> given, std::vector<double>& modelled);
 
 // POW's exp2(y log2 |x|) with the sign of an odd integral y, 0 for x = +-0, NaN for a negative x and a non-integral
-// or infinite y.
-double pow_exp2_log2(double x, double y);
+// or infinite y. log2 reads a float32 denormal |x| as a normal number of exponent -127 (as LOG's model:
+// 2^-127 + |x| / 2). A float exponent's parity is its float-to-int32 conversion's (Direct3D's ftoi saturates): from
+// 2^31 on every float32 y is odd (INT_MAX), from -2^31 down even (INT_MIN); an integer exponent's is its own.
+// (results/directml_element_wise_2026-11-30_pow_modulus.txt.)
+double pow_exp2_log2(double x, double y, bool float_exponent = true);
 
 // ASINH as ln(x + sqrt(x^2 + 1)) in float32 with the square root rounded down, to nearest and up (its rounding, or a
 // fused multiply-add before it): the three results, the nearest root's in the middle. x^2 overflowing gives +inf

@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "deviations_testing.h"
@@ -224,6 +226,118 @@ TEST_F(ElementWiseDeviationsTest, PowOfFloatsAsExp2OfTheLog) {
     c["operator"]["desc"]["Exponent"] = 0.0;
     EXPECT_EQ(status(c, {kNan, kNan, 0, 1, kNan, 1}, "constant-pow-exp2-log2"), CaseStatus::kDeviates);
     EXPECT_EQ(status(c, {kNan, kNan, 0, 0, kNan, 1}), CaseStatus::kFailed);
+}
+
+// A POW case with the types of each tensor, and a ScaleBias when `scale` is given.
+json pow_typed(const std::string& name, const std::string& x_type, const std::string& e_type, const std::vector<double>& x,
+               const std::vector<double>& e, std::optional<std::pair<double, double>> scale = std::nullopt) {
+    json c = pow_case(name, x_type, x, e);
+    c["operator"]["desc"]["ExponentTensor"]["DataType"] = e_type;
+    if (scale) c["operator"]["desc"]["ScaleBias"] = {{"Scale", scale->first}, {"Bias", scale->second}};
+    return c;
+}
+
+// DirectML's ScaleBias on POW's exponent, in float32, then converted to an integer exponent tensor's type by
+// truncation (unsigned: negatives to 0, no 8-bit saturation): probes c_i8_sb, c_u8_sb_pos, c_u8_sb_neg,
+// c_f16in_i8_sb (results/directml_element_wise_2026-11-30_probes/pow_probes.json); both POW entries with a scaled
+// exponent read it so (pow-scale-bias-on-exponent, listed first, names these cases). The exponent scaled without
+// truncation (both models before 2026-11-30), or saturated to UINT8's 255, fails.
+TEST_F(ElementWiseDeviationsTest, PowExponentScaleBiasTruncatesToAnIntegerExponentType) {
+    const std::vector<double> e = {1, 2, 3, -1, -2, -3, 0, 5};
+    const std::vector<double> measured = {3.25, 34.3281326, 111.566399, 1 / 3.25, 1 / (3.25 * 3.25), 0.00896327291, 1,
+                                          3829.86597};
+    const json i8 = pow_typed("i8sb", "FLOAT32", "INT8", std::vector<double>(8, 2.0), e, std::pair{1.5, 0.25});
+    EXPECT_EQ(status(i8, measured, "pow-scale-bias-on-exponent"), CaseStatus::kDeviates);
+    std::vector<double> planted = measured;
+    planted[7] = std::pow(3.25, 7.75);  // the scaled exponent not truncated
+    EXPECT_EQ(status(i8, planted), CaseStatus::kFailed);
+    const json h = pow_typed("f16sb", "FLOAT16", "INT8", std::vector<double>(8, 2.0), e, std::pair{1.5, 0.25});
+    EXPECT_EQ(status(h, {3.25, 34.3125, 111.5625, 0.307617, 0.0946655, 0.00895690918, 1, 3828}, "pow-scale-bias-on-exponent"),
+              CaseStatus::kDeviates);
+    const std::vector<double> x = std::vector<double>(5, 0.25390625), u = {100, 127, 128, 200, 255};
+    const std::vector<double> u_measured = {4.74185324, 7.21861887, 7.33185053, 22.4851742, 52.9258118};
+    const json u8 = pow_typed("u8sb", "FLOAT32", "UINT8", x, u, std::pair{2.0, 0.5});
+    EXPECT_EQ(status(u8, u_measured, "pow-scale-bias-on-exponent"), CaseStatus::kDeviates);
+    planted = u_measured;
+    planted[4] = std::pow(1.0078125, 255);  // 510 saturated to UINT8's 255
+    EXPECT_EQ(status(u8, planted), CaseStatus::kFailed);
+    const json neg = pow_typed("u8neg", "FLOAT32", "UINT8", std::vector<double>(5, -0.75), {0, 1, 2, 100, 200},
+                               std::pair{-2.0, 0.5});
+    EXPECT_EQ(status(neg, {1, 1, 1, 1, 1}, "pow-scale-bias-on-exponent"), CaseStatus::kDeviates);
+    EXPECT_EQ(status(neg, {1, 0.5, 1, 1, 1}), CaseStatus::kFailed);  // -1.5 truncated to -1, not to UINT8's 0
+}
+
+// FLOAT32 with an 8- or 16-bit exponent tensor: results beyond 65504 are infinities (probes a_range_f32_*). With a
+// FLOAT32 or INT32 exponent DirectML keeps float32's range: the same infinities there fail, as does an infinity for
+// 65504 itself.
+TEST_F(ElementWiseDeviationsTest, PowOfFloat32WithANarrowExponentOverflowsBeyond65504) {
+    const std::vector<double> x = {65504, 65505, 65519, 65520, 65536, -70000, 1e6, 3e38}, e(8, 1.0);
+    const std::vector<double> measured = {65504, kInf, kInf, kInf, kInf, -kInf, kInf, kInf};
+    for (const char* type : {"INT8", "INT16", "UINT8", "UINT16", "FLOAT16"})
+        EXPECT_EQ(status(pow_typed(std::string("range/") + type, "FLOAT32", type, x, e), measured, "pow-exp2-log2"),
+                  CaseStatus::kDeviates)
+            << type;
+    EXPECT_EQ(status(pow_typed("range/f32", "FLOAT32", "FLOAT32", x, e), measured), CaseStatus::kFailed);
+    EXPECT_EQ(status(pow_typed("range/i32", "FLOAT32", "INT32", x, e), measured), CaseStatus::kFailed);
+    // 2^15 stays finite, 2^16 and 2^17 do not; an infinity for 2^15 fails.
+    const json two = pow_typed("two", "FLOAT32", "INT16", {2, 2, 2, 1.1}, {15, 16, 17, 3});
+    EXPECT_EQ(status(two, {32768, kInf, kInf, 1.331}, "pow-exp2-log2"), CaseStatus::kDeviates);
+    EXPECT_EQ(status(two, {kInf, kInf, kInf, 1.331}), CaseStatus::kFailed);
+}
+
+// An integral float exponent's parity is its saturating conversion to int32's: (-1)^y = -1 from 2^31 on, 1 from
+// -2^31 down (probes b_parity_f32, b_cpow_*). The IEEE parities (every such float even) where DirectML gives -1, or -1
+// for -2^31, fail.
+TEST_F(ElementWiseDeviationsTest, PowParityOfExponentsBeyondInt32) {
+    const std::vector<double> e = {2147483520, 2147483648.0, 4294967296.0, -2147483648.0, -4294967296.0, 3e38, -3e38, 3};
+    const std::vector<double> measured = {1, -1, -1, 1, 1, -1, 1, -8};
+    const json c = pow_case("parity", "FLOAT32", {-1, -1, -1, -1, -1, -1, -1, -2}, e);
+    EXPECT_EQ(status(c, measured, "pow-exp2-log2"), CaseStatus::kDeviates);
+    std::vector<double> planted = measured;
+    planted[3] = -1;
+    EXPECT_EQ(status(c, planted), CaseStatus::kFailed);
+    planted = measured;
+    planted[1] = 0;  // between the model's -1 and IEEE's (powr's) +1: the model's band holds no such value
+    EXPECT_EQ(status(c, planted), CaseStatus::kFailed);
+    json cpow = unary("cpow/parity", "ELEMENT_WISE_CONSTANT_POW", "FLOAT32", {-1, -2, -0.5, 2, -kInf, 1});
+    cpow["operator"]["desc"]["Exponent"] = 4294967296.0;
+    EXPECT_EQ(status(cpow, {-1, -kInf, -0.0, kInf, -kInf, 1}, "constant-pow-exp2-log2"), CaseStatus::kDeviates);
+    EXPECT_EQ(status(cpow, {-1, kInf, -0.0, kInf, -kInf, 1}), CaseStatus::kFailed);
+}
+
+// log2 of a float32 denormal base read as a normal number of exponent -127 (probes d_denormal_f32, d_denormal_cpow:
+// (2^-149)^0.01 = 2^-1.27); a normal base read so, or a denormal off by 1e-3, fails.
+TEST_F(ElementWiseDeviationsTest, PowOfAFloat32DenormalBaseReadsItAsNormal) {
+    const std::vector<double> x = {0x1p-149, 0x1p-140, 0x1p-127, 0.75 * 0x1p-126, 0x1p-126, 1};
+    const std::vector<double> measured = {0.414659768, 0.414660066, 0.416344464, 0.416986793, std::exp2(-1.26), 1};
+    const json c = pow_case("denormal", "FLOAT32", x, std::vector<double>(6, 0.01));
+    EXPECT_EQ(status(c, measured, "pow-exp2-log2"), CaseStatus::kDeviates);
+    std::vector<double> planted = measured;
+    planted[4] = 0.414659768;  // 2^-126 is normal
+    EXPECT_EQ(status(c, planted), CaseStatus::kFailed);
+    planted = measured;
+    planted[1] *= 1.001;
+    EXPECT_EQ(status(c, planted), CaseStatus::kFailed);
+    json cpow = unary("cpow/denormal", "ELEMENT_WISE_CONSTANT_POW", "FLOAT32", x);
+    cpow["operator"]["desc"]["Exponent"] = 0.01;
+    EXPECT_EQ(status(cpow, measured, "constant-pow-exp2-log2"), CaseStatus::kDeviates);
+}
+
+// Integers with a float exponent: exp2(y log2 |x|) then saturated (probes e_u8_f32, h_zero_u8_f32, e_i16_f32):
+// 0^-1 = 0, (-3)^1e10 = -32768. The exact +inf's saturation for one element beside the model's others, 1 for 0^-1,
+// or one below the truncated 124.99998, fails.
+TEST_F(ElementWiseDeviationsTest, PowOfIntegersThroughExp2Log2) {
+    const json u8 = pow_typed("u8f", "UINT8", "FLOAT32", {0, 0, 2, 3, 4, 5}, {1, -1, 0, 1, 2, 3});
+    EXPECT_EQ(status(u8, {0, 0, 1, 3, 16, 124}, "pow-integers-exp2-log2"), CaseStatus::kDeviates);
+    EXPECT_EQ(status(u8, {0, 1, 1, 3, 16, 124}), CaseStatus::kFailed);
+    EXPECT_EQ(status(u8, {0, 0, 1, 3, 16, 123}), CaseStatus::kFailed);
+    const json i16 = pow_typed("i16f", "INT16", "FLOAT32", {-22859, -3, 0, -1, -1, -2, 181, 182},
+                               {7e29, 1e10, -5, 3e38, -3e38, 15, 2, 2});
+    const std::vector<double> measured = {-32768, -32768, 0, -1, 1, -32768, 32761, 32767};
+    EXPECT_EQ(status(i16, measured, "pow-integers-exp2-log2"), CaseStatus::kDeviates);
+    std::vector<double> planted = measured;
+    planted[6] = 32758;
+    EXPECT_EQ(status(i16, planted), CaseStatus::kFailed);
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ const json kNearestSource = {{"sequence", {{"start", 10}, {"step", 1}}}};
 
 TEST_F(DeviationsTest, ShippedRegistryNamesItsEntries) {
     EXPECT_EQ(shipped_.version, "1.15.4");
-    ASSERT_EQ(shipped_.entries.size(), 30u);
+    ASSERT_EQ(shipped_.entries.size(), 31u);
     EXPECT_EQ(shipped_.entries[0].id, "dml-1.15.4/resample-nearest-8bit-floor-halfpixel");
     for (const DeviationEntry& e : shipped_.entries) {
         EXPECT_FALSE(e.description.empty()) << e.id;
