@@ -382,6 +382,17 @@ double clip(Args x, const ElementWiseDesc& d) {
     const DataType t = d.output.data_type;
     return std::fmax(clip_bound(attr_float(d, "Min"), t), std::fmin(x[0], clip_bound(attr_float(d, "Max"), t)));
 }
+// Integer tensors in int64 (a double rounds INT64/UINT64 values above 2^53), the bounds cast as clip_bound does.
+int64_t clip_int(IntArgs x, DataType t, const ElementWiseDesc& d) {
+    const auto bound = [t](double v) -> int64_t {
+        v = std::isnan(v) ? 0 : clip_bound(v, t);
+        if (t == DataType::kUint64) return v >= 0x1p64 ? -1 : int64_t(uint64_t(v));
+        return v >= 0x1p63 ? std::numeric_limits<int64_t>::max() : int64_t(v);
+    };
+    const int64_t lo = bound(attr_float(d, "Min")), hi = bound(attr_float(d, "Max"));
+    if (t == DataType::kUint64) return int64_t(std::max(uint64_t(lo), std::min(uint64_t(x[0]), uint64_t(hi))));
+    return std::max(lo, std::min(x[0], hi));
+}
 double clip1(Args x, const ElementWiseDesc& d) {
     return std::fmax(d.attribute("Min")->scalar.as_double(), std::fmin(x[0], d.attribute("Max")->scalar.as_double()));
 }
@@ -562,8 +573,8 @@ const FunctionMath kBitNot{.exact = nullptr, .integer = bit_not, .bound_source =
 const FunctionMath kBitCount{.exact = nullptr, .integer = bit_count, .bound_source = kExact};
 const FunctionMath kShiftLeft{.exact = nullptr, .integer = shift_left, .bound_source = kExact};
 const FunctionMath kShiftRight{.exact = nullptr, .integer = shift_right, .bound_source = kExact};
-const FunctionMath kClip{.exact = clip, .alternative = nan_alternative, .other_values = clip_others,
-                         .bound_source = kExact};
+const FunctionMath kClip{.exact = clip, .integer = clip_int, .alternative = nan_alternative,
+                         .other_values = clip_others, .bound_source = kExact};
 const FunctionMath kClip1{.exact = clip1, .integer = clip1_int, .alternative = nan_alternative,
                           .other_values = clip1_others, .validate = validate_clip1, .bound_source = kExact};
 const FunctionMath kThreshold{.exact = threshold, .alternative = nan_alternative, .other_values = threshold_others,

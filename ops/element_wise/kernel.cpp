@@ -7,6 +7,7 @@
 #include <map>
 
 #include "ops/element_wise/kernel_bodies.h"
+#include "ops/element_wise/kernel_memory.h"
 #include "shaders/kernel_memo.h"
 
 namespace dmltool::ops::element_wise {
@@ -16,13 +17,13 @@ using shaders::imm;
 using shaders::Operand;
 using shaders::ProgramBuilder;
 using shaders::TensorViews;
+using namespace memory;
 
-// How a thread of the vector path reads one input's 4 elements.
-enum InputMode : uint32_t {
-    kScalarLoads = 0,  // one load per lane at base + lane * inner stride
-    kVectorLoad = 1,   // the 4 elements are contiguous and aligned: one 4/8/16-byte load
-    kRowBroadcast = 2, // inner stride 0: one load for all lanes
-};
+// Whether a problem of these types runs on the bodies' 64-bit forms (KernelBody::emit_wide): a 64-bit tensor.
+bool wide_types(const std::vector<DataType>& inputs, DataType output) {
+    if (element_size(output) == 8) return true;
+    return std::any_of(inputs.begin(), inputs.end(), [](DataType t) { return t != DataType::kUnknown && element_size(t) == 8; });
+}
 
 // Root constants: a fixed header, then the tables (sizes, then each input's strides, then the output's), which
 // move into an auxiliary buffer when they do not fit the 63 root constants.
@@ -135,131 +136,6 @@ uint32_t input_mode(const Dims& strides) {
     return kVectorLoad;
 }
 
-bool signed_type(DataType type) { return is_signed_integer(type); }
-
-// float16 bits (the low 16 bits of `bits`) as float32: one f16tof32, or the integer conversion.
-void widen_half(ProgramBuilder& b, bool native_half, Operand dst, Operand bits) {
-    if (native_half) b.f16tof32(dst, bits);
-    else shaders::half_to_float(b, dst, bits);
-}
-
-// Lane `lane` (of the 16 bytes a thread reads at most) of `words`, an element of `bytes`, into `dst` in its domain
-// (float32 for float types, 32-bit integers otherwise).
-void extract_lane(ProgramBuilder& b, DataType type, bool native_half, Operand words, uint32_t lane, Operand dst) {
-    const uint32_t bytes = uint32_t(element_size(type));
-    Operand word = words.component(lane * bytes / 4);
-    if (bytes == 4) return b.mov(dst, word);
-    const uint32_t width = bytes * 8, offset = lane * width % 32;
-    if (type == DataType::kFloat16 && native_half) {  // the opcode reads the low 16 bits
-        if (offset == 0) return b.f16tof32(dst, word);
-        Operand t = b.temp();
-        b.ushr(t.x(), word, imm(offset));
-        return b.f16tof32(dst, t.x());
-    }
-    Operand bits = b.temp();
-    if (signed_type(type)) b.ibfe(bits.x(), imm(width), imm(offset), word);
-    else b.ubfe(bits.x(), imm(width), imm(offset), word);
-    if (type == DataType::kFloat16) shaders::half_to_float(b, dst, bits.x());
-    else b.mov(dst, bits.x());
-}
-
-// Reads one input's elements of a thread: one register per group (groups of `lanes` consecutive elements along the
-// row; the same register for every group where the input is constant along the row). `wide`: all groups' bytes in
-// one aligned 16-byte load from the typed views.
-std::vector<Operand> load_input(ProgramBuilder& b, const TensorViews& raw, const TensorViews& typed, DataType type,
-                                uint32_t mode, uint32_t lanes, uint32_t groups, bool wide, bool native_half,
-                                Operand base, Operand inner_stride) {
-    const uint32_t bytes = uint32_t(element_size(type));
-    const shaders::Extend extend = signed_type(type) ? shaders::Extend::kSign : shaders::Extend::kZero;
-    auto convert = [&](Operand dst, Operand bits) {
-        if (type == DataType::kFloat16) widen_half(b, native_half, dst, bits);
-        else b.mov(dst, bits);
-    };
-    std::vector<Operand> values;
-    if (lanes == 1 || mode == kRowBroadcast) {
-        Operand bits = b.temp(), value = b.temp();
-        shaders::load_element(b, raw, bytes, base, bits.x(), extend);
-        convert(value.x(), bits.x());
-        if (lanes == 4) b.mov(value.yzw(), value.x());
-        return std::vector<Operand>(groups, lanes == 4 ? value.xyzw() : value.x());
-    }
-    Operand t = b.temp();
-    if (mode == kScalarLoads) {
-        for (uint32_t g = 0; g < groups; ++g) {
-            Operand bits = b.temp(), value = b.temp();
-            for (uint32_t lane = 0; lane < lanes; ++lane) {
-                b.imad(t.x(), imm(g * lanes + lane), inner_stride, base);
-                shaders::load_element(b, raw, bytes, t.x(), bits.component(lane), extend);
-                convert(value.component(lane), bits.component(lane));
-            }
-            values.push_back(value.xyzw());
-        }
-        return values;
-    }
-    if (wide) {
-        Operand words = b.temp();
-        b.ishl(t.x(), base, imm(std::countr_zero(bytes)));
-        shaders::load_words(b, typed, t.x(), words.xyzw());
-        for (uint32_t g = 0; g < groups; ++g) {
-            Operand value = b.temp();
-            for (uint32_t lane = 0; lane < lanes; ++lane)
-                extract_lane(b, type, native_half, words, g * lanes + lane, value.component(lane));
-            values.push_back(value.xyzw());
-        }
-        return values;
-    }
-    // One load per group (4, 8 or 16 bytes; the input's rows are not 16-byte aligned for all groups at once).
-    const uint32_t words_per_group = lanes * bytes / 4;
-    for (uint32_t g = 0; g < groups; ++g) {
-        Operand words = b.temp(), value = b.temp(), address = b.temp();
-        if (g > 0) b.iadd(address.x(), base, imm(g * lanes));
-        b.ishl(address.x(), g > 0 ? address.x() : base, imm(std::countr_zero(bytes)));
-        shaders::load_words(b, raw, address.x(), words_per_group == 4 ? words.xyzw() : words_per_group == 2 ? words.xy() : words.x());
-        for (uint32_t lane = 0; lane < lanes; ++lane) extract_lane(b, type, native_half, words, lane, value.component(lane));
-        values.push_back(value.xyzw());
-    }
-    return values;
-}
-
-// Writes a thread's groups (`results`, one register per group): one element (lanes 1, atomically for narrow
-// types), or the groups' whole words at once (the thread owns them: 16 bytes from the typed views where `typed`
-// has them, else 4, 8 or 16 bytes raw).
-void store_output(ProgramBuilder& b, const TensorViews& raw, const TensorViews& typed, DataType type, uint32_t lanes,
-                  bool native_half, Operand base, const std::vector<Operand>& results) {
-    const uint32_t bytes = uint32_t(element_size(type));
-    auto narrow = [&](Operand dst, Operand value) {
-        if (type != DataType::kFloat16) return b.mov(dst, value);
-        if (native_half) return b.f32tof16(dst, value);  // NVIDIA writes 0x7fff for every NaN: still a NaN
-        shaders::float_to_half(b, dst, value);
-    };
-    if (lanes == 1) {
-        Operand bits = b.temp();
-        narrow(bits.x(), results[0]);
-        return shaders::store_element_atomic(b, raw, bytes, base, bits.x());
-    }
-    const uint32_t count = lanes * uint32_t(results.size()), per_word = 4 / bytes, word_count = count / per_word;
-    Operand words = b.temp();
-    for (uint32_t lane = 0; lane < count; ++lane) {
-        Operand word = words.component(lane / per_word);
-        const Operand value = results[lane / lanes].component(lane % lanes);
-        if (bytes == 4) {
-            narrow(word, value);
-            continue;
-        }
-        if (lane % per_word == 0 && type == DataType::kFloat16 && native_half) {
-            b.f32tof16(word, value);  // the upper 16 bits zero
-            continue;
-        }
-        Operand bits = b.temp();
-        narrow(bits.x(), value);
-        if (lane % per_word == 0) b.and_(word, bits.x(), imm(bytes == 1 ? 0xffu : 0xffffu));  // the word's first element
-        else shaders::insert_subword(b, word, bytes, lane % per_word, bits.x());
-    }
-    Operand t = b.temp();
-    b.ishl(t.x(), base, imm(std::countr_zero(bytes)));
-    if (word_count == 4) return shaders::store_words(b, typed.views.empty() ? raw : typed, t.x(), words.xyzw());
-    shaders::store_words(b, raw, t.x(), word_count == 2 ? words.xy() : words.x());
-}
 
 Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
     const KernelBody* body = find_kernel_body(spec.body);
@@ -308,17 +184,26 @@ Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
     // values[g][i]: input i of group g. All groups' loads come before any body, so that a thread's loads are in
     // flight together.
     std::vector<std::vector<Operand>> values(spec.groups);
+    // The 64-bit kernels (one group): every input as a Wide value.
+    const bool wide = wide_types(spec.input_types, spec.output_type);
+    std::vector<Wide> wide_values;
     for (uint32_t i = 0; i < inputs; ++i) {
         if (spec.input_types[i] == DataType::kUnknown) {  // an absent optional input (a zero point) reads as 0
             // A register, not an immediate: bodies may negate their operands (isub), which immediates cannot carry.
             Operand zero = b.temp();
             b.mov(spec.lanes == 4 ? zero.xyzw() : zero.x(), imm(0));
             for (auto& group : values) group.push_back(spec.lanes == 4 ? zero.xyzw() : zero.x());
+            wide_values.push_back({values[0].back(), values[0].back()});
             continue;
         }
         const shaders::UintArray strides = table(k.input_strides(i));
         Operand base = shaders::dot_strides(b, coords, strides, imm(0));
         Operand inner_stride = spec.input_modes[i] == kScalarLoads && spec.lanes > 1 ? strides.get(b, spec.rank - 1) : imm(0);
+        if (wide && element_size(spec.input_types[i]) == 8) {
+            wide_values.push_back(load_input_64(b, raw_inputs[i], typed_inputs[i], spec.input_modes[i], spec.lanes,
+                                                spec.typed_inputs[i] != 0, base, inner_stride));
+            continue;
+        }
         std::vector<Operand> loaded =
             load_input(b, raw_inputs[i], typed_inputs[i], spec.input_types[i], spec.input_modes[i], spec.lanes,
                        spec.groups, spec.typed_inputs[i] != 0, spec.native_half, base, inner_stride);
@@ -332,6 +217,7 @@ Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
             }
         }
         for (uint32_t g = 0; g < spec.groups; ++g) values[g].push_back(loaded[g]);
+        if (wide) wide_values.push_back(extend_to_64(b, spec.input_types[i], spec.lanes, loaded[0]));
     }
     auto parameters = [&](uint32_t first_constant, uint32_t count) {
         std::vector<Operand> out;
@@ -339,6 +225,18 @@ Result<std::vector<uint8_t>> build_element_wise_kernel(const KernelSpec& spec) {
         return out;
     };
     const Operand runtime_zero = b.root_constant(K::kRuntimeZero);
+    if (wide) {
+        BodyContext context(b, spec.lanes, parameters(K::kParameters, spec.parameters), runtime_zero, spec.input_types,
+                            spec.output_type);
+        const Wide result = context.wide_temp();
+        body->emit_wide(context, wide_values, result);
+        Operand output_base = shaders::dot_strides(b, coords, table(k.output_strides()), imm(0));
+        if (element_size(spec.output_type) == 8) store_output_64(b, raw_output, typed_output, spec.lanes, output_base, result);
+        else store_output(b, raw_output, typed_output, spec.output_type, spec.lanes, false, output_base, {result.lo});
+        b.endif();
+        b.ret();
+        return b.build_dxbc();
+    }
     std::vector<Operand> results;
     for (uint32_t g = 0; g < spec.groups; ++g) {
         BodyContext context(b, spec.lanes, parameters(K::kParameters, spec.parameters), runtime_zero, spec.input_types,
@@ -382,14 +280,30 @@ Status check_problem(const ElementWiseProblem& problem) {
     for (const KernelTensor& input : problem.inputs) types.push_back(input.type);
     auto supported_type = [&](DataType type) -> Status {
         const size_t bytes = element_size_in_bits(type) / 8;
-        if (bytes != 1 && bytes != 2 && bytes != 4)
+        if (type == DataType::kFloat64 && !body->wide_bits)
+            return unsupported(name + ": FLOAT64 arithmetic is not implemented by the element-wise kernels (no double "
+                                      "precision on SM 5.0 as vkd3d 1.2 runs it; only moves and bit operations)");
+        if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
             return unsupported(name + ": " + std::string(data_type_name(type)) +
-                               " tensors are not implemented by the element-wise kernels (SM 5.0 has 32-bit arithmetic only)");
+                               " tensors are not implemented by the element-wise kernels");
         return Status::ok();
     };
     for (DataType type : types)
         if (type != DataType::kUnknown) DMLTOOL_RETURN_IF_ERROR(supported_type(type));
     DMLTOOL_RETURN_IF_ERROR(supported_type(problem.output.type));
+    // 64-bit tensors: the body's 64-bit form, on integer tensors (FLOAT64 ones as encodings) only (kernel_bodies.h).
+    if (wide_types(types, problem.output.type)) {
+        if (!body->emit_wide)
+            return unsupported(name + ": no 64-bit form of this body (INT64/UINT64 tensors; docs/element-wise.md says "
+                                      "which functions have one)");
+        types.push_back(problem.output.type);
+        for (DataType type : types)
+            if (type != DataType::kUnknown && !is_integer(type) && type != DataType::kFloat64)
+                return unsupported(name + ": a 64-bit problem with a " + std::string(data_type_name(type)) + " tensor");
+        types.pop_back();
+        if (problem.scale_bias && !types.empty() && types[0] == DataType::kFloat64)
+            return unsupported(name + ": ScaleBias on FLOAT64 (double-precision arithmetic)");
+    }
     // A valid desc whose types a body does not compute is a missing kernel, not a bad desc: kUnsupported.
     if (Status accepted = body->accepts(types, problem.output.type); !accepted.is_ok())
         return unsupported(accepted.message());
@@ -471,11 +385,13 @@ Result<Planned> plan(const ElementWiseProblem& problem, const ElementWiseKernelO
         }
         spec.input_views.push_back(count);
         const uint32_t per_thread = spec.lanes * spec.groups;
-        spec.typed_inputs.push_back(present && mode == kVectorLoad && element_size(problem.inputs[i].type) * per_thread == 16 &&
+        const uint64_t bytes = present ? element_size(problem.inputs[i].type) * per_thread : 0;  // 32: two loads (64-bit)
+        spec.typed_inputs.push_back(present && mode == kVectorLoad && (bytes == 16 || bytes == 32) &&
                                     rows_aligned(m.input_strides[i], per_thread));
     }
     DMLTOOL_ASSIGN_OR_RETURN(spec.output_views, views(problem.output));
-    spec.typed_output = spec.lanes == 4 && element_size(problem.output.type) * spec.lanes * spec.groups == 16;
+    const uint64_t output_bytes = element_size(problem.output.type) * spec.lanes * spec.groups;
+    spec.typed_output = spec.lanes == 4 && (output_bytes == 16 || output_bytes == 32);
     const ConstantLayout k{spec.rank, uint32_t(problem.inputs.size())};
     spec.tables_in_buffer = !k.tables_fit();
     uint64_t count = 1;

@@ -7,7 +7,8 @@
 //    are contiguous in every tensor merged, so a packed problem is 1-D and the kernel divides only where needed;
 //  - data types: loads 1/2/4-byte elements (8/16-bit integers sign- or zero-extended, FLOAT16 widened exactly
 //    to float32), hands the body float32 or 32-bit integer values, and narrows its result (FLOAT16 rounded to
-//    nearest even, integers keep their low bits);
+//    nearest even, integers keep their low bits); where a tensor is 64-bit (INT64, UINT64; FLOAT64 for bodies that
+//    only move bits) it runs the body's 64-bit form on (lo, hi) register pairs instead (kernel_bodies.h);
 //  - ScaleBias (x * Scale + Bias on every float input before the function, the product rounded on its own) and a
 //    fused activation (another body applied to the float32 result before it is stored);
 //  - vectorisation: where the output's rows are packed and hold whole groups of 4 elements, each thread computes
@@ -81,7 +82,8 @@ struct ElementWiseKernelOptions {
 };
 
 // Appends the dispatch computing `problem`. kInvalidInput for a body id it does not know or a wrong input count;
-// kUnsupported for what is not implemented (types a body does not compute, 64-bit types, tensors over 4 GiB).
+// kUnsupported for what is not implemented (types a body does not compute, 64-bit types where the body has no 64-bit
+// form, FLOAT64 arithmetic, tensors over 4 GiB).
 Status append_element_wise(const ElementWiseProblem& problem, DevicePlan& plan,
                            const ElementWiseKernelOptions& options = {});
 Result<DevicePlan> plan_element_wise_problem(const ElementWiseProblem& problem,

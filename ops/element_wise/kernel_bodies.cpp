@@ -54,6 +54,12 @@ std::function<Status(Types, DataType)> same_type(bool floats, bool integers) {
 std::function<Status(Types, DataType)> float_same_type() { return same_type(true, false); }
 std::function<Status(Types, DataType)> any_same_type() { return same_type(true, true); }
 std::function<Status(Types, DataType)> integer_same_type() { return same_type(false, true); }
+std::function<Status(Types, DataType)> bits_same_type() {
+    return [](Types inputs, DataType output) -> Status {
+        if (output == DataType::kFloat64) return same_type(true, false)(inputs, output);
+        return same_type(false, true)(inputs, output);
+    };
+}
 // Inputs of one type, any integer output (0 or 1): comparisons and logical functions.
 Status predicate_types(Types inputs, DataType output) {
     for (DataType type : inputs)
@@ -195,7 +201,8 @@ RowMap make_rows() {
                           if (is_float(c.output_type())) return c.b.mul(out, in[0], imm_f(-1.0f));
                           c.b.ineg(out, in[0]);
                       }};
-    // params: Min, Max (in the tensor's domain).
+    // params: Min, Max (in the tensor's domain). Integers: the documented max(Min, min(x, Max)) (Min where Min > Max);
+    // floats clamp in the other order (NaN gives Min: clip_others accepts it).
     rows["clip"] = {1, 1, any_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) {
                         const DataType t = c.output_type();
                         Operand v = c.temp();
@@ -204,11 +211,11 @@ RowMap make_rows() {
                             return c.b.min(out, v, c.parameter(1));
                         }
                         if (signed_integer(t)) {
-                            c.b.imax(v, in[0], c.parameter(0));
-                            return c.b.imin(out, v, c.parameter(1));
+                            c.b.imin(v, in[0], c.parameter(1));
+                            return c.b.imax(out, v, c.parameter(0));
                         }
-                        c.b.umax(v, in[0], c.parameter(0));
-                        c.b.umin(out, v, c.parameter(1));
+                        c.b.umin(v, in[0], c.parameter(1));
+                        c.b.umax(out, v, c.parameter(0));
                     }};
     // params: Min.
     rows["threshold"] = float_unary([](BodyContext& c, Operand out, Operand x) { c.b.max(out, x, c.parameter(0)); });
@@ -282,7 +289,26 @@ RowMap make_rows() {
     rows["add"] = arithmetic(&shaders::ProgramBuilder::add, &shaders::ProgramBuilder::iadd);
     rows["subtract"] = arithmetic(&shaders::ProgramBuilder::sub, &shaders::ProgramBuilder::isub);
     rows["multiply"] = arithmetic(&shaders::ProgramBuilder::mul, &shaders::ProgramBuilder::imul);
-    rows["divide"] = {2, 2, float_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.div(out, in[0], in[1]); }};
+    // Integers truncate (|a| / |b| unsigned, negated where the signs differ: INT32_MIN / -1 wraps to INT32_MIN);
+    // a zero divisor gives 0, as the reference (the docs leave it undefined).
+    rows["divide"] = {2, 2, any_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) {
+                          if (is_float(c.output_type())) return c.b.div(out, in[0], in[1]);
+                          Operand q = c.temp(), t = c.temp();
+                          if (signed_integer(c.output_type())) {
+                              Operand a = c.temp(), b = c.temp();
+                              c.b.imax(a, in[0], -in[0]);
+                              c.b.imax(b, in[1], -in[1]);
+                              c.b.udiv(q, shaders::null_operand(), a, b);
+                              c.b.xor_(t, in[0], in[1]);
+                              c.b.ilt(t, t, imm(0));  // signs differ
+                              c.b.ineg(a, q);
+                              c.b.movc(q, t, a, q);
+                          } else {
+                              c.b.udiv(q, shaders::null_operand(), in[0], in[1]);
+                          }
+                          c.b.ieq(t, in[1], imm(0));
+                          c.b.movc(out, t, imm(0), q);
+                      }};
     rows["min"] = extremum(false);
     rows["max"] = extremum(true);
     rows["mean"] = {2, 2, float_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) {
@@ -308,12 +334,15 @@ RowMap make_rows() {
                                c.b.not_(mask, mask);
                                mask_to_one(c, out, mask);
                            }};
-    rows["bit_and"] = {2, 2, integer_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.and_(out, in[0], in[1]); }};
-    rows["bit_or"] = {2, 2, integer_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.or_(out, in[0], in[1]); }};
-    rows["bit_xor"] = {2, 2, integer_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.xor_(out, in[0], in[1]); }};
-    rows["bit_not"] = {1, 1, integer_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.not_(out, in[0]); }};
+    rows["bit_and"] = {2, 2, bits_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.and_(out, in[0], in[1]); }};
+    rows["bit_or"] = {2, 2, bits_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.or_(out, in[0], in[1]); }};
+    rows["bit_xor"] = {2, 2, bits_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.xor_(out, in[0], in[1]); }};
+    rows["bit_not"] = {1, 1, bits_same_type(), [](BodyContext& c, std::span<const Operand> in, Operand out) { c.b.not_(out, in[0]); }};
     // The bits of the element only (a sign-extended value has more set bits than its type).
-    rows["bit_count"] = {1, 1, [](Types in, DataType out) { return is_integer(in[0]) && is_integer(out) ? Status::ok() : refuse(in, out, "integer types"); },
+    rows["bit_count"] = {1, 1, [](Types in, DataType out) {
+                             const bool ok = (is_integer(in[0]) || in[0] == DataType::kFloat64) && is_integer(out);
+                             return ok ? Status::ok() : refuse(in, out, "an integer or FLOAT64 input, an integer output");
+                         },
                          [](BodyContext& c, std::span<const Operand> in, Operand out) {
                              const uint32_t bits = uint32_t(element_size_in_bits(c.input_type(0)));
                              Operand v = c.temp();
@@ -408,6 +437,7 @@ RowMap make_rows() {
                                         c.b.div(a, a, in[6]);
                                         quantize(c, out, a, in[7], true);
                                     }};
+    add_int64_forms(rows);
     return rows;
 }
 
@@ -420,7 +450,8 @@ const std::map<std::string, KernelBody, std::less<>>& bodies() {
                 if (status.is_ok()) return status;
                 return {status.code(), "element-wise body '" + id + "' " + status.message()};
             };
-            KernelBody body{"", row.min_inputs, row.max_inputs, accepts, row.emit, row.hardware_exp2};
+            KernelBody body{"", row.min_inputs, row.max_inputs, accepts, row.emit, row.hardware_exp2, row.emit_wide,
+                            row.wide_bits};
             auto [it, inserted] = out.emplace(id, std::move(body));
             it->second.id = it->first;
         }

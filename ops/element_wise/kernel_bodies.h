@@ -8,6 +8,14 @@
 // in the domain of the output type: float32 for FLOAT32/FLOAT16 outputs (the emitter rounds to half), a 32-bit
 // integer for integer outputs (the emitter keeps its low bits).
 //
+// 64-bit integers (INT64, UINT64): SM 5.0 has 32-bit registers only, so a body's 64-bit form (KernelBody::emit_wide,
+// kernel_bodies_int64.cpp) works on Wide values, a low and a high 32-bit register of `lanes` elements each. The
+// emitter takes it wherever a tensor is 64-bit: every input arrives as a Wide value (narrower integer types sign- or
+// zero-extended to 64 bits), and the emitter keeps as many low bits of the result as the output type has (a UINT8
+// comparison result: out.lo); FLOAT64 tensors only where the 64-bit form works on encodings alone
+// (KernelBody::wide_bits). Value attributes in a 64-bit domain take two words each, low first
+// (BodyContext::wide_parameter). The row keeps one entry: the 32-bit emitter and the 64-bit one side by side.
+//
 // Transcendental functions are range reductions and polynomials built from add/mul/div/round/bit operations,
 // which every device computes the same way, with the error stated at each body. The one exception is 2^t: where
 // the context allows it (BodyContext::hardware_exp2, set only in plans that require DeviceCapability::kAccurateExp2,
@@ -30,6 +38,12 @@
 namespace dmltool::ops::element_wise {
 
 // What a body may use while it is emitted.
+// A 64-bit integer value of `lanes` elements: its low and high words in two lanes-wide registers.
+struct Wide {
+    shaders::Operand lo;
+    shaders::Operand hi;
+};
+
 class BodyContext {
 public:
     BodyContext(shaders::ProgramBuilder& builder, uint32_t lanes, std::vector<shaders::Operand> parameters,
@@ -43,6 +57,10 @@ public:
     // Attribute word i (a root constant, replicated over the lanes). Out of range: a build error.
     shaders::Operand parameter(uint32_t i) const;
     uint32_t parameter_count() const { return uint32_t(parameters_.size()); }
+    // A 64-bit value attribute: words 2i (low) and 2i + 1 (high).
+    Wide wide_parameter(uint32_t i) const { return {parameter(2 * i), parameter(2 * i + 1)}; }
+    // A fresh pair of registers selected to the lanes.
+    Wide wide_temp() const { return {temp(), temp()}; }
     // An operand that is 0 at run time, unknown to the compiler (for shaders::unfused_mul).
     shaders::Operand runtime_zero() const { return runtime_zero_; }
     uint32_t lanes() const { return lanes_; }
@@ -68,6 +86,8 @@ private:
 };
 
 using BodyEmitter = std::function<void(BodyContext&, std::span<const shaders::Operand> inputs, shaders::Operand out)>;
+// The 64-bit form of a body: inputs and result as Wide values (see the top of this file).
+using WideEmitter = std::function<void(BodyContext&, std::span<const Wide> inputs, Wide out)>;
 
 struct KernelBody {
     std::string_view id;
@@ -81,6 +101,11 @@ struct KernelBody {
     // leaves no room for exp2's 3 ulp (POW: 4|y log2 x| covers the rounded y ln x, not more) or that were not
     // analysed (SINH, COSH, CELU) stay portable.
     bool hardware_exp2 = false;
+    // The body on 64-bit integer tensors; null where it has none (such problems are kUnsupported).
+    WideEmitter emit_wide = {};
+    // The 64-bit form only moves or combines bits (identity, if, bit operations): FLOAT64 tensors run on it too, as
+    // their encodings.
+    bool wide_bits = false;
 };
 
 // The body of that id; null when there is none.

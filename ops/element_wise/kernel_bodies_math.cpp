@@ -316,7 +316,8 @@ void add_math_rows(RowMap& rows) {
         k.or_(nan, nan, t);
         k.movc(out, nan, imm(0x7fc00000), value);
     };
-    // Integer remainders: truncate: the sign of A; floor: the sign of B. B = 0 gives an unspecified value.
+    // Integer remainders: truncate: the sign of A; floor: the sign of B. B = 0 gives 0, as the reference (the docs
+    // leave it undefined).
     auto modulus = [float_modulus](bool floor) {
         return Row{2, 2,
                    [](Types in, DataType out) {
@@ -326,7 +327,11 @@ void add_math_rows(RowMap& rows) {
                    [floor, float_modulus](BodyContext& c, std::span<const Operand> in, Operand out) {
                        if (is_float(c.output_type())) return float_modulus(c, out, in[0], in[1], floor);
                        Operand a = c.temp(), b = c.temp(), q = c.temp(), r = c.temp(), t = c.temp();
-                       if (!signed_integer(c.output_type())) return c.b.udiv(q, out, in[0], in[1]);
+                       if (!signed_integer(c.output_type())) {
+                           c.b.udiv(q, r, in[0], in[1]);
+                           c.b.ieq(t, in[1], imm(0));
+                           return c.b.movc(out, t, imm(0), r);
+                       }
                        c.b.imax(a, in[0], -in[0]);
                        c.b.imax(b, in[1], -in[1]);
                        c.b.udiv(q, r, a, b);
@@ -341,7 +346,8 @@ void add_math_rows(RowMap& rows) {
                            c.b.iadd(a, r, in[1]);
                            c.b.movc(r, t, a, r);
                        }
-                       c.b.mov(out, r);
+                       c.b.ieq(t, in[1], imm(0));
+                       c.b.movc(out, t, imm(0), r);
                    }};
     };
     rows["modulus_truncate"] = modulus(false);

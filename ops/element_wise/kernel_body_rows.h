@@ -19,11 +19,15 @@ struct Row {
     std::function<Status(Types, DataType)> accepts;
     BodyEmitter emit;
     bool hardware_exp2 = false;  // KernelBody::hardware_exp2
+    WideEmitter emit_wide = {};  // KernelBody::emit_wide: the 64-bit form (kernel_bodies_int64.cpp), or null
+    bool wide_bits = false;      // KernelBody::wide_bits
 };
 using RowMap = std::map<std::string, Row, std::less<>>;
 
 // The rows of kernel_bodies_math.cpp.
 void add_math_rows(RowMap& rows);
+// The 64-bit forms (kernel_bodies_int64.cpp) of rows already in `rows`.
+void add_int64_forms(RowMap& rows);
 
 // kInvalidInput "cannot compute <types> (<rule>)"; the body's id is prefixed where the rows become bodies.
 Status refuse(Types inputs, DataType output, std::string_view rule);
@@ -32,6 +36,8 @@ std::function<Status(Types, DataType)> same_type(bool floats, bool integers);
 std::function<Status(Types, DataType)> float_same_type();
 std::function<Status(Types, DataType)> any_same_type();
 std::function<Status(Types, DataType)> integer_same_type();
+// Bit operations: every tensor of the output's type, an integer type or FLOAT64 (its encoding; the 64-bit form).
+std::function<Status(Types, DataType)> bits_same_type();
 
 bool signed_integer(DataType type);
 // out = |magnitude| with the sign bit of sign_of.

@@ -259,6 +259,8 @@ std::vector<BodyTest> body_tests() {
     t.push_back(make("negate", 1, all, {}, {}, -100, 100, [](const V& x, const V&) { return -x[0]; }));
     t.push_back(make("relu", 1, all, {}, {}, -100, 100, [](const V& x, const V&) { return std::max(x[0], 0.0); }));
     t.push_back(make("clip", 1, all, {}, {-20, 30}, -100, 100, [](const V& x, const V& p) { return std::min(std::max(x[0], p[0]), p[1]); }));
+    // Min > Max: the documented max(Min, min(x, Max)) is Min (integers; floats clamp in the other order).
+    t.push_back(make("clip", 1, ints, {}, {30, -20}, -100, 100, [](const V& x, const V& p) { return std::max(p[0], std::min(x[0], p[1])); }));
     t.push_back(make("sign", 1, all, {}, {}, -100, 100, [](const V& x, const V&) { return double((x[0] > 0) - (x[0] < 0)); }));
     t.push_back(make("threshold", 1, floats, {}, {0.5}, -4, 4, [](const V& x, const V& p) { return std::max(x[0], p[0]); }));
     t.push_back(make("ceil", 1, floats, {}, {}, -40, 40, f1(std::ceil)));
@@ -272,6 +274,12 @@ std::vector<BodyTest> body_tests() {
     t.push_back(make("subtract", 2, all, {}, {}, -100, 100, ff2([](float a, float b) { return a - b; })));
     t.push_back(make("multiply", 2, all, {}, {}, -100, 100, ff2([](float a, float b) { return a * b; })));
     t.push_back(make("divide", 2, floats, {}, {}, 0.5, 100, ff2([](float a, float b) { return a / b; })));
+    // Integers truncate; a zero divisor gives 0 (the reference's value); INT32_MIN / -1 wraps.
+    const auto integer_quotient = [](const V& x, const V&) {
+        return x[1] == 0 ? 0.0 : double(int64_t(x[0]) / int64_t(x[1]));
+    };
+    t.push_back(make("divide", 2, ints, {}, {}, -100, 100, integer_quotient));
+    t.push_back(make("divide", 2, {DataType::kInt32, DataType::kUint32}, {}, {}, -5e9, 5e9, integer_quotient));
     t.push_back(make("min", 2, all, {}, {}, -100, 100, [](const V& x, const V&) { return std::min(x[0], x[1]); }));
     t.push_back(make("max", 2, all, {}, {}, -100, 100, [](const V& x, const V&) { return std::max(x[0], x[1]); }));
     t.push_back(make("mean", 2, floats, {}, {}, -100, 100, ff2([](float a, float b) { return (a + b) * 0.5f; })));
@@ -377,9 +385,9 @@ std::vector<BodyTest> body_tests() {
                      U, 8, {}, 6 * std::ldexp(1.0, -22)));
     const std::vector<DataType> modulus_types = {DataType::kInt32, DataType::kInt8, DataType::kUint16};
     t.push_back(make("modulus_truncate", 2, modulus_types, {}, {}, -100, 100,
-                     [](const V& x, const V&) { return x[1] == 0 ? NAN : std::fmod(x[0], x[1]); }));
+                     [](const V& x, const V&) { return x[1] == 0 ? 0.0 : std::fmod(x[0], x[1]); }));  // b = 0: 0, as the reference
     t.push_back(make("modulus_floor", 2, modulus_types, {}, {}, -100, 100, [](const V& x, const V&) {
-                     if (x[1] == 0) return double(NAN);
+                     if (x[1] == 0) return 0.0;
                      const double r = std::fmod(x[0], x[1]);
                      return r != 0 && (r < 0) != (x[1] < 0) ? r + x[1] : r;
                  }));
@@ -502,7 +510,7 @@ TEST(ElementWiseKernelPlanner, RefusesWhatItCannotCompute) {
     ElementWiseProblem p = binary_problem(DataType::kFloat32, {4}, {1}, {1});
     p.function.body = "no_such_body";
     EXPECT_EQ(plan_element_wise_problem(p).status().code(), ErrorCode::kInvalidInput);
-    p = binary_problem(DataType::kInt64, {4}, {1}, {1});
+    p = binary_problem(DataType::kFloat64, {4}, {1}, {1});  // no double arithmetic (INT64 is kernel_int64_gpu_test's)
     EXPECT_EQ(plan_element_wise_problem(p).status().code(), ErrorCode::kUnsupported);
     p = binary_problem(DataType::kFloat32, {4}, {1}, {1});
     p.inputs[1].type = DataType::kFloat16;  // add needs one type throughout

@@ -22,12 +22,38 @@ uint32_t integer_word(double value, DataType type) {
     return uint32_t(int64_t(value));
 }
 
+// A value in a 64-bit integer tensor's domain: truncated toward zero and saturated to the type (NaN: 0), as
+// functions.cpp's clip_bound does, without the double's 2^63 / 2^64 ends overflowing the conversion.
+uint64_t integer_value_64(double value, DataType type) {
+    if (std::isnan(value)) return 0;
+    value = std::trunc(value);
+    if (type == DataType::kUint64) return value <= 0 ? 0 : value >= 0x1p64 ? ~uint64_t{0} : uint64_t(value);
+    if (value <= -0x1p63) return uint64_t{1} << 63;
+    return value >= 0x1p63 ? ~uint64_t{0} >> 1 : uint64_t(int64_t(value));
+}
+
 Result<std::vector<uint32_t>> attribute_words(const FunctionSpec& row, const std::vector<AttributeValue>& attributes,
                                               DataType domain) {
     std::vector<uint32_t> words;
+    // INT64/UINT64 tensors: value attributes take two words, low first (BodyContext::wide_parameter).
+    const bool wide = is_integer(domain) && element_size(domain) == 8;
+    auto push_wide = [&words](uint64_t value) {
+        words.push_back(uint32_t(value));
+        words.push_back(uint32_t(value >> 32));
+    };
     for (const AttributeValue& attribute : attributes) {
         if (!attribute.member) return internal_error(std::string(row.name) + ": an attribute without its member");
-        switch (attribute.member->kind) {
+        const MemberKind kind = attribute.member->kind;
+        if (wide && kind == MemberKind::kFloat) {
+            push_wide(integer_value_64(attribute.float_value, domain));
+            continue;
+        }
+        if (wide && kind == MemberKind::kScalarUnion) {  // of the tensors' type (CLIP1's MinMaxDataType): exact
+            push_wide(is_integer(attribute.scalar.type) ? uint64_t(attribute.scalar.as_int64())
+                                                        : integer_value_64(attribute.scalar.as_double(), domain));
+            continue;
+        }
+        switch (kind) {
             case MemberKind::kFloat:
                 words.push_back(is_float(domain) ? std::bit_cast<uint32_t>(attribute.float_value)
                                                  : integer_word(attribute.float_value, domain));
