@@ -145,23 +145,20 @@ Wide shift(BodyContext& c, Wide a, Wide count, bool left) {
     b.ult(big, imm(63), count.lo);
     b.ine(t, count.hi, imm(0));
     b.or_(big, big, t);
-    if (left) {
-        b.ishl(kept, a.lo, s);  // the low word shifted
-        b.ishl(crossed, a.hi, s);
-        b.ushr(t, a.lo, imm(1));
-        b.ushr(t, t, rest);
-        b.or_(crossed, crossed, t);  // the high word shifted, with the low word's top bits
-        b.movc(r.hi, upper, kept, crossed);
-        b.movc(r.lo, upper, imm(0), kept);
-    } else {
-        b.ushr(kept, a.hi, s);  // the high word shifted
-        b.ushr(crossed, a.lo, s);
-        b.ishl(t, a.hi, imm(1));
-        b.ishl(t, t, rest);
-        b.or_(crossed, crossed, t);  // the low word shifted, with the high word's bottom bits
-        b.movc(r.lo, upper, kept, crossed);
-        b.movc(r.hi, upper, imm(0), kept);
-    }
+    // A right shift is the mirror image of a left one: the words swap roles and the two shifts swap.
+    using Shift = void (shaders::ProgramBuilder::*)(Operand, Operand, Operand);
+    const Shift forward = left ? &shaders::ProgramBuilder::ishl : &shaders::ProgramBuilder::ushr;
+    const Shift backward = left ? &shaders::ProgramBuilder::ushr : &shaders::ProgramBuilder::ishl;
+    const Operand from = left ? a.lo : a.hi, into = left ? a.hi : a.lo;  // bits move from `from` into `into`
+    Operand& from_result = left ? r.lo : r.hi;
+    Operand& into_result = left ? r.hi : r.lo;
+    (b.*forward)(kept, from, s);  // the word bits leave, shifted
+    (b.*forward)(crossed, into, s);
+    (b.*backward)(t, from, imm(1));
+    (b.*backward)(t, t, rest);
+    b.or_(crossed, crossed, t);  // the word bits enter, shifted, with the bits that cross over
+    b.movc(into_result, upper, kept, crossed);
+    b.movc(from_result, upper, imm(0), kept);
     b.movc(r.lo, big, imm(0), r.lo);
     b.movc(r.hi, big, imm(0), r.hi);
     return r;
