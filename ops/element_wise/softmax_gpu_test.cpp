@@ -353,7 +353,8 @@ SoftmaxProblem problem(SoftmaxKind kind, DataType type, const Dims& sizes, std::
     return p;
 }
 
-// The perf case (16x64x256x256 over the last axis) takes the register path with 16-byte chunks; long lanes loop;
+// The perf case (16x64x256x256 over the last axis) takes the register path with 16-byte chunks in groups of 64
+// threads; lanes of up to 4096 FLOAT32 elements keep the register path in larger groups; longer lanes loop;
 // non-last axes split into outer and lane dimensions, merged where contiguous.
 TEST(SoftmaxGpu, PathsTaken) {
     const Dims perf = {16, 64, 256, 256};
@@ -363,7 +364,15 @@ TEST(SoftmaxGpu, PathsTaken) {
     EXPECT_EQ(p32->threads_per_lane, 16u);
     EXPECT_EQ(p32->chunks_per_thread, 4u);
     EXPECT_FALSE(p32->looped);
+    EXPECT_EQ(p32->threads_per_group, 64u);  // 4 lanes a group: the H200's fastest (SoftmaxKernelOptions)
     EXPECT_EQ(p32->outer_rank, 1u);
+    // Lanes that need more threads than 64 take as many (up to 256) and keep the register path.
+    for (uint32_t length : {2048u, 4096u}) {
+        auto wide = softmax_path(problem(SoftmaxKind::kSoftmax, DataType::kFloat32, {8, length}, {false, true}));
+        ASSERT_TRUE(wide.is_ok());
+        EXPECT_FALSE(wide->looped) << length;
+        EXPECT_EQ(wide->threads_per_group, length / 16) << length;
+    }
     auto p16 = softmax_path(problem(SoftmaxKind::kSoftmax, DataType::kFloat16, perf, {false, false, false, true}));
     ASSERT_TRUE(p16.is_ok());
     EXPECT_EQ(p16->chunk_elements, 8u);

@@ -40,7 +40,12 @@ struct SoftmaxProblem {
 };
 
 struct SoftmaxKernelOptions {
-    uint32_t threads_per_group = 256;  // a power of two, 4..1024
+    uint32_t threads_per_group = 256;  // a power of two, 4..1024: the most a group takes
+    // Where a lane fits the register path, a group takes this many threads (a power of two; at least the lane's,
+    // at most threads_per_group): on the H200 FLOAT32 softmax over 256-element lanes (16x64x256x256) ran 129.9 us in
+    // groups of 64 against 132.6 us in groups of 256 (PyTorch 130.1 us), FLOAT16 67.9 against 68.9 us; groups of 32
+    // to 1024 with 4 to 16 chunks a thread measured (results/h200_softmax_geometry_2026-11-30/). 0: threads_per_group.
+    uint32_t register_path_group_threads = 64;
     uint32_t max_chunks_per_thread = 4;
     uint32_t window_log2 = shaders::kMaxViewBytesLog2;  // tests lower it to exercise multi-view tensors
     bool vectorize = true;                              // false: single-element chunks everywhere
@@ -62,6 +67,7 @@ struct SoftmaxPath {
     uint32_t threads_per_lane = 1; // T
     uint32_t chunks_per_thread = 1;
     bool looped = false;
+    uint32_t threads_per_group = 0;
 };
 
 Result<SoftmaxPath> softmax_path(const SoftmaxProblem& problem, const SoftmaxKernelOptions& options = {});

@@ -78,6 +78,8 @@ Result<Planned> plan(const SoftmaxProblem& problem, const SoftmaxKernelOptions& 
     const uint32_t g = options.threads_per_group;
     if (g < 4 || g > 1024 || !std::has_single_bit(g)) return invalid_input(name + ": threads_per_group must be 2^2..2^10");
     if (options.max_chunks_per_thread == 0) return invalid_input(name + ": max_chunks_per_thread must be positive");
+    if (options.register_path_group_threads != 0 && !std::has_single_bit(options.register_path_group_threads))
+        return invalid_input(name + ": register_path_group_threads must be a power of two (or 0)");
     if (options.window_log2 < 8 || options.window_log2 > shaders::kMaxViewBytesLog2)
         return invalid_input(name + ": view window must be 2^8 .. 2^29 bytes");
     Planned p;
@@ -108,6 +110,8 @@ Result<Planned> plan(const SoftmaxProblem& problem, const SoftmaxKernelOptions& 
     if (threads <= g) {
         spec.threads_per_lane = uint32_t(threads);
         spec.chunks_per_thread = uint32_t((p.chunks + threads - 1) / threads);
+        const uint32_t preferred = options.register_path_group_threads ? options.register_path_group_threads : g;
+        spec.threads_per_group = uint32_t(std::clamp<uint64_t>(preferred, threads, g));
     } else {
         spec.looped = true;
         spec.threads_per_lane = g;
@@ -116,7 +120,7 @@ Result<Planned> plan(const SoftmaxProblem& problem, const SoftmaxKernelOptions& 
     spec.exact_fit = !spec.looped && p.chunks == uint64_t{spec.threads_per_lane} * spec.chunks_per_thread;
     spec.native_half = options.native_half && type == DataType::kFloat16;
     spec.hardware_exp2 = options.hardware_exp2 && problem.kind != SoftmaxKind::kHardmax;
-    const uint64_t lanes_per_group = g / spec.threads_per_lane;
+    const uint64_t lanes_per_group = spec.threads_per_group / spec.threads_per_lane;
     p.groups = std::max<uint64_t>(1, (p.lanes + lanes_per_group - 1) / lanes_per_group);
     auto views = [&](const KernelTensor& tensor) -> Result<uint32_t> {
         const uint64_t bytes = padded_bytes(tensor.total_bytes);
@@ -144,7 +148,7 @@ std::string label_of(const KernelSpec& spec) {
 Result<SoftmaxPath> softmax_path(const SoftmaxProblem& problem, const SoftmaxKernelOptions& options) {
     DMLTOOL_ASSIGN_OR_RETURN(Planned p, plan(problem, options));
     return SoftmaxPath{p.spec.lane_rank, p.spec.outer_rank, p.spec.chunk, p.spec.threads_per_lane,
-                       p.spec.chunks_per_thread, p.spec.looped};
+                       p.spec.chunks_per_thread, p.spec.looped, p.spec.threads_per_group};
 }
 
 Status append_softmax(const SoftmaxProblem& problem, DevicePlan& device_plan, const SoftmaxKernelOptions& options) {
