@@ -97,6 +97,14 @@ uint64_t integer_max(DataType type) {
     }
 }
 
+uint64_t saturate_to_integer(double value, DataType type) {
+    if (std::isnan(value)) return 0;  // the conversions below truncate toward zero
+    if (value <= double(integer_min(type))) return uint64_t(integer_min(type));
+    // integer_max + 1: a power of two (a 64-bit type's integer_max already rounds up to it as a double).
+    if (value >= double(integer_max(type)) + 1) return integer_max(type);
+    return value < 0 ? uint64_t(int64_t(value)) : uint64_t(value);
+}
+
 float half_to_float(uint16_t h) {
     const uint32_t sign = uint32_t(h & 0x8000u) << 16;
     const uint32_t exponent = (h >> 10) & 0x1fu;

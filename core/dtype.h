@@ -48,6 +48,10 @@ std::string all_data_type_names();
 // Smallest and largest values of an integer type, as doubles/int64 for range checks.
 int64_t integer_min(DataType type);
 uint64_t integer_max(DataType type);
+// `value` in an integer type: truncated toward zero and saturated to the type's range (NaN: 0), returned as the
+// value's 64-bit two's complement bits (a UINT64 value above INT64_MAX as it is). Never converts an out-of-range
+// double, which is undefined behaviour.
+uint64_t saturate_to_integer(double value, DataType type);
 
 // IEEE 754 binary16 <-> binary32, round to nearest even, NaN payloads preserved where representable.
 float half_to_float(uint16_t bits);

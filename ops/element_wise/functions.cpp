@@ -384,11 +384,7 @@ double clip(Args x, const ElementWiseDesc& d) {
 }
 // Integer tensors in int64 (a double rounds INT64/UINT64 values above 2^53), the bounds cast as clip_bound does.
 int64_t clip_int(IntArgs x, DataType t, const ElementWiseDesc& d) {
-    const auto bound = [t](double v) -> int64_t {
-        v = std::isnan(v) ? 0 : clip_bound(v, t);
-        if (t == DataType::kUint64) return v >= 0x1p64 ? -1 : int64_t(uint64_t(v));
-        return v >= 0x1p63 ? std::numeric_limits<int64_t>::max() : int64_t(v);
-    };
+    const auto bound = [t](double v) { return int64_t(saturate_to_integer(v, t)); };
     const int64_t lo = bound(attr_float(d, "Min")), hi = bound(attr_float(d, "Max"));
     if (t == DataType::kUint64) return int64_t(std::max(uint64_t(lo), std::min(uint64_t(x[0]), uint64_t(hi))));
     return std::max(lo, std::min(x[0], hi));

@@ -15,23 +15,6 @@
 namespace dmltool::ops::element_wise {
 namespace {
 
-// A value in an integer tensor's domain: clamped to the type's range (NaN: 0) and truncated.
-uint32_t integer_word(double value, DataType type) {
-    if (std::isnan(value)) return 0;
-    value = std::clamp(value, double(integer_min(type)), double(integer_max(type)));
-    return uint32_t(int64_t(value));
-}
-
-// A value in a 64-bit integer tensor's domain: truncated toward zero and saturated to the type (NaN: 0), as
-// functions.cpp's clip_bound does, without the double's 2^63 / 2^64 ends overflowing the conversion.
-uint64_t integer_value_64(double value, DataType type) {
-    if (std::isnan(value)) return 0;
-    value = std::trunc(value);
-    if (type == DataType::kUint64) return value <= 0 ? 0 : value >= 0x1p64 ? ~uint64_t{0} : uint64_t(value);
-    if (value <= -0x1p63) return uint64_t{1} << 63;
-    return value >= 0x1p63 ? ~uint64_t{0} >> 1 : uint64_t(int64_t(value));
-}
-
 Result<std::vector<uint32_t>> attribute_words(const FunctionSpec& row, const std::vector<AttributeValue>& attributes,
                                               DataType domain) {
     std::vector<uint32_t> words;
@@ -45,18 +28,18 @@ Result<std::vector<uint32_t>> attribute_words(const FunctionSpec& row, const std
         if (!attribute.member) return internal_error(std::string(row.name) + ": an attribute without its member");
         const MemberKind kind = attribute.member->kind;
         if (wide && kind == MemberKind::kFloat) {
-            push_wide(integer_value_64(attribute.float_value, domain));
+            push_wide(saturate_to_integer(attribute.float_value, domain));
             continue;
         }
         if (wide && kind == MemberKind::kScalarUnion) {  // of the tensors' type (CLIP1's MinMaxDataType): exact
             push_wide(is_integer(attribute.scalar.type) ? uint64_t(attribute.scalar.as_int64())
-                                                        : integer_value_64(attribute.scalar.as_double(), domain));
+                                                        : saturate_to_integer(attribute.scalar.as_double(), domain));
             continue;
         }
         switch (kind) {
             case MemberKind::kFloat:
                 words.push_back(is_float(domain) ? std::bit_cast<uint32_t>(attribute.float_value)
-                                                 : integer_word(attribute.float_value, domain));
+                                                 : uint32_t(saturate_to_integer(attribute.float_value, domain)));
                 break;
             case MemberKind::kUint:
             case MemberKind::kEnum:
@@ -70,7 +53,8 @@ Result<std::vector<uint32_t>> attribute_words(const FunctionSpec& row, const std
                 break;  // the type of the scalar unions that follow: they are converted to the tensors' domain
             case MemberKind::kScalarUnion: {
                 const double value = attribute.scalar.as_double();
-                words.push_back(is_float(domain) ? std::bit_cast<uint32_t>(float(value)) : integer_word(value, domain));
+                words.push_back(is_float(domain) ? std::bit_cast<uint32_t>(float(value))
+                                                 : uint32_t(saturate_to_integer(value, domain)));
                 break;
             }
             default:

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstdint>
 #include <cmath>
 #include <random>
 
@@ -23,6 +24,30 @@ TEST(DataType, SizesMatchDirectMl) {
     EXPECT_EQ(element_size(DataType::kInt64), 8u);
     EXPECT_EQ(element_size_in_bits(DataType::kInt4), 4u);
     EXPECT_EQ(unsigned(DataType::kFloat64), 9u);  // DML_TENSOR_DATA_TYPE_FLOAT64
+}
+
+// A double in an integer type: truncated toward zero, saturated at the type's ends (the 64-bit ends, which no
+// double holds exactly, included), NaN 0; the result as 64-bit two's complement bits.
+TEST(DataType, SaturatesDoublesToIntegers) {
+    EXPECT_EQ(saturate_to_integer(-2.9, DataType::kInt8), uint64_t(-2));
+    EXPECT_EQ(saturate_to_integer(2.9, DataType::kUint8), 2u);
+    EXPECT_EQ(saturate_to_integer(127.9, DataType::kInt8), 127u);
+    EXPECT_EQ(saturate_to_integer(128.0, DataType::kInt8), 127u);
+    EXPECT_EQ(saturate_to_integer(-129.0, DataType::kInt8), uint64_t(-128));
+    EXPECT_EQ(saturate_to_integer(-0.5, DataType::kUint32), 0u);
+    EXPECT_EQ(saturate_to_integer(4294967295.5, DataType::kUint32), 4294967295u);
+    EXPECT_EQ(saturate_to_integer(1e10, DataType::kUint32), 4294967295u);
+    EXPECT_EQ(saturate_to_integer(-1e10, DataType::kInt32), uint64_t(int64_t(INT32_MIN)));
+    EXPECT_EQ(saturate_to_integer(0x1p63, DataType::kInt64), uint64_t(INT64_MAX));
+    EXPECT_EQ(saturate_to_integer(0x1.fffffffffffffp62, DataType::kInt64), uint64_t(0x7ffffffffffffc00));
+    EXPECT_EQ(saturate_to_integer(-0x1p63, DataType::kInt64), uint64_t(INT64_MIN));
+    EXPECT_EQ(saturate_to_integer(-1e300, DataType::kInt64), uint64_t(INT64_MIN));
+    EXPECT_EQ(saturate_to_integer(0x1p64, DataType::kUint64), UINT64_MAX);
+    EXPECT_EQ(saturate_to_integer(0x1.fffffffffffffp63, DataType::kUint64), uint64_t(0xfffffffffffff800));
+    EXPECT_EQ(saturate_to_integer(INFINITY, DataType::kUint16), 65535u);
+    EXPECT_EQ(saturate_to_integer(-INFINITY, DataType::kInt16), uint64_t(-32768));
+    EXPECT_EQ(saturate_to_integer(NAN, DataType::kInt64), 0u);
+    EXPECT_EQ(saturate_to_integer(8.0, DataType::kInt4), 7u);
 }
 
 // Every half converts to float and back to the same bits (NaNs keep their payload).
