@@ -538,11 +538,11 @@ int bench_command(const BenchCommandOptions& options, const OpRegistry& registry
     if (!options.results_db.empty()) {
         ResultsRun run{context.date, context.machine.hostname, context.machine.cpu_model,
                        context.device == "none" ? "none" : adapter_of_report(report), context.device,
-                       context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot", "off", "",
-                       std::string(host_timer_name(options.timer))};
+                       context.build.version, context.build.git_commit, options.cache_cold ? "cold" : "hot", "off", ""};
         for (const auto& [name, value] : context.options) {
             if (name == "stable_power_state") run.stable_power_state = value;
             if (name == "shard") run.shard = value;
+            if (name == "timer") run.timer = value;
         }
         // Retried for a while (a server restarting); idempotent, so a retry after a COMMIT that did land, or a
         // later `dmltool store` of the report, leaves one run.

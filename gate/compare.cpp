@@ -92,6 +92,15 @@ const char* verdict_name(Verdict v) {
     return "?";
 }
 
+// root[section][key] where both are there and the value is a string; else `fallback` (reports older than the
+// section carry none).
+static std::string optional_text(const json& root, const char* section, const char* key, const char* fallback) {
+    const auto s = root.find(section);
+    if (s == root.end() || !s->is_object()) return fallback;
+    const auto value = s->find(key);
+    return value != s->end() && value->is_string() ? value->get<std::string>() : fallback;
+}
+
 Result<BenchRun> load_bench_run(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return invalid_input(path + ": cannot read the bench report");
@@ -122,20 +131,10 @@ Result<BenchRun> load_bench_run(const std::string& path) {
     if (machine == root.end() || !machine->is_object())
         return bad_field(path, "/machine", "an object", machine == root.end() ? nullptr : &*machine);
     DMLTOOL_ASSIGN_OR_RETURN(run.cpu_model, string_member(path, *machine, "/machine", "cpu_model"));
-    const auto cache = root.find("cache");
-    run.cache = cache != root.end() && cache->is_object() && cache->contains("mode") && (*cache)["mode"].is_string()
-                    ? (*cache)["mode"].get<std::string>()
-                    : "hot";
-    const auto timer = root.find("timer");
-    run.timer = timer != root.end() && timer->is_object() && timer->contains("clock") && (*timer)["clock"].is_string()
-                    ? (*timer)["clock"].get<std::string>()
-                    : "wall";
+    run.cache = optional_text(root, "cache", "mode", "hot");
+    run.timer = optional_text(root, "timer", "clock", "wall");
     // Reports older than the option carry none: their clocks were the driver's (off).
-    const auto options = root.find("options");
-    run.stable_power_state = options != root.end() && options->is_object() &&
-                                     options->contains("stable_power_state") && (*options)["stable_power_state"].is_string()
-                                 ? (*options)["stable_power_state"].get<std::string>()
-                                 : "off";
+    run.stable_power_state = optional_text(root, "options", "stable_power_state", "off");
     // Optional (runs with --roofline-mib 0 measure none): machine drift evidence beside the copy probes.
     const auto rooflines = root.find("rooflines");
     if (rooflines != root.end() && rooflines->is_object())

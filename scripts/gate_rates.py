@@ -51,6 +51,8 @@ def main():
     parser.add_argument("--processes", type=int, default=5, help="bench --processes for every run (1: one process)")
     parser.add_argument("--timer", choices=["wall", "cpu"], default="wall", help="bench --timer for every run")
     args = parser.parse_args()
+    bench_arguments = (BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)]) + \
+        ["--timer", args.timer]
     os.makedirs(args.out_dir, exist_ok=True)
     db = os.path.join(args.out_dir, "history.sqlite")
     if os.path.exists(db):
@@ -66,9 +68,7 @@ def main():
         env.pop("DMLTOOL_TEST_SLOWDOWN", None)
         if slowdown:
             env["DMLTOOL_TEST_SLOWDOWN"] = slowdown
-        arguments = (BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)]) + \
-            ["--timer", args.timer]
-        command = [args.dmltool, "bench", args.cases, *arguments, "--report-json", path] + (["--results-db", db] if store else [])
+        command = [args.dmltool, "bench", args.cases, *bench_arguments, "--report-json", path] + (["--results-db", db] if store else [])
         r = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
         if r.returncode != 0:
             sys.exit(f"bench {name}: exit {r.returncode}\n{r.stderr}")
@@ -116,9 +116,7 @@ def main():
         busy.wait()
     lines = [f"{kind}: {ok} of {total} gates as required" for kind, (ok, total) in sorted(tallies.items())]
     lines.append(f"cases: {len(names)} ({', '.join(names)}); planted two: {', '.join(two)}")
-    lines.append(f"bench --processes {args.processes}: "
-                 + " ".join(BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)])
-                 + f" --timer {args.timer}")
+    lines.append(f"bench --processes {args.processes}: " + " ".join(bench_arguments))
     lines.append(f"busy loop beside: {'yes' if args.busy_loop else 'no'}; 1-minute load averages per gate: "
                  f"{' '.join(loads)}; {time.monotonic() - started:.0f} s")
     for kind, details in sorted(misses.items()):
