@@ -111,8 +111,8 @@ struct CaseComparison {
     std::string analysis;       //   sides' processes, and which analysis judged ("fast mode", "two-sample")
     size_t history_runs = 0;    // --baseline-db: the earlier runs judged as one observation each (gate/history.h);
     double run_spread = 0;      //   0: the two-run test; run_spread: the standard deviation of their log medians
-    // History of fast modes: log(the new run's slowest process / the history's slowest process); a SLOWER needs it
-    // beyond the threshold (gate/history.h).
+    // History of fast modes: log(the new run's median process / the history's 90th-percentile process); a SLOWER
+    // needs it beyond the threshold (gate/history.h).
     double beyond_history_log = 0;
     Verdict verdict = Verdict::kSame;
     std::string reason;  // why, in a few words

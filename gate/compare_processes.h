@@ -13,7 +13,9 @@
 //     fast mode is its processes within kProcessModeWidth of its fastest process (the measured modes are 40% and more
 //     apart, the processes of one mode within a few percent); the change is the difference of the two modes' mean
 //     log medians, tested by the pooled two-sample t test (kb + kn - 2 degrees of freedom), its variance at least the
-//     processes' own median noise (tied processes do not make a mode exact). A side all of whose processes ran slow
+//     processes' own median noise (tied processes do not make a mode exact). A side's band of one process is a mode
+//     only when its next process is kProcessModeGap or more behind it; closer, it is the fast end of one scattered
+//     level, and two-sample judges. A side all of whose processes ran slow
 //     (p^N: 0.3^5 = 0.24% per side and case in the measured mixture) reads slow; the drift, fast-end and
 //     equivalence checks and Holm still apply.
 // Then, as for samples (gate/compare.h): Holm across the cases, the probes' drift veto, the fast end of the pooled
@@ -32,6 +34,9 @@ namespace dmltool::app {
 constexpr size_t kMinProcesses = 3;
 // Processes within this (relative) distance of a side's fastest process count as its fast mode.
 constexpr double kProcessModeWidth = 0.10;
+// A lone fastest process is a mode of its own only this far (relative) ahead of the next: the measured modes are 40%
+// and more apart, the processes of one level scattered up to about 15% on a loaded machine.
+constexpr double kProcessModeGap = 0.25;
 
 // Both runs carry at least kMinProcesses processes of this case.
 bool judged_by_processes(const RunCase& base, const RunCase& next);

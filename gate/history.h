@@ -21,6 +21,8 @@
 // that spread. The fast mode of a run (the mean log median of its processes within kProcessModeWidth of its
 // fastest) moves with the code and much less with the draw. Where the database holds every history run's process
 // medians (schema 3) and the new run has processes, each run is its fast mode: base, spread, test and verdict.
+// A SLOWER then also needs the new run's median process beyond the history's slow end (the 90th percentile of all
+// its processes) by the threshold: a new run whose processes drew slow modes the history has seen is INCONCLUSIVE.
 #pragma once
 
 #include <string>
@@ -35,6 +37,8 @@ namespace dmltool::app {
 // --alpha bounds the family-wise rate, k keeps changes within the history's own wandering out of the verdicts.
 constexpr double kHistorySpreadK = 3;
 constexpr size_t kMinHistoryRuns = 3;
+// The history's slow end for fast modes: this quantile of its processes' log medians (history.cpp says why).
+constexpr double kHistorySlowEndQuantile = 0.9;
 
 // Two-sided p-value of Student's t statistic with `degrees` (>= 1) degrees of freedom, exact (the finite sums in
 // theta = atan(|t| / sqrt(degrees)) of the t distribution's integral for whole degrees of freedom).

@@ -2,7 +2,7 @@
 """Error rates of the regression gate's separate-run and history modes (docs/compare-gate.md, issue 40).
 
     scripts/gate_rates.py DMLTOOL CASES_JSON OUT_DIR [--gates 20] [--busy-loop] [--planted-two REGEX] [--processes 5]
-                          [--timer wall|cpu]
+                          [--timer wall|cpu] [--ab]
 
 Runs GATES gates of each kind on the CPU reference with the cases of CASES_JSON (e.g. cases/perf/smoke.json):
   separate_same     compare RUN(g-1) RUN(g): two separate runs of the same build: no SLOWER, exit 0;
@@ -11,6 +11,11 @@ Runs GATES gates of each kind on the CPU reference with the cases of CASES_JSON 
   separate_two      compare RUN(g-1) TWO(g): the cases matching --planted-two 1.3x slower: those SLOWER, no other;
   history_same, history_all, history_two: the same new runs against `--baseline-db DB --baseline last:5`, DB
                     holding the same build's earlier runs (5 before the first gate, then each RUN(g) is added).
+With --ab, three more kinds per gate, `compare --ab` with the CI recipe's bench arguments (AB_BENCH, 30 rounds at
+most, sequential looks): ab_same (a control wrapper against itself), ab_all (the control against a wrapper planting
+every case 1.5x), ab_two (against one planting the --planted-two cases 1.3x); each wrapper sets
+DMLTOOL_TEST_SLOWDOWN to a value of the same length (the control's factor 1.0 plants nothing), so both builds run with
+environments of one size (docs/compare-gate.md: DMLTOOL_TEST_SLOWDOWN). Each A/B gate's wall time is recorded.
 With --busy-loop a process spinning on one core runs beside the whole measurement (the 2-core CI machine with
 another job). Every run is `bench --processes N` (default 5; the CI recommendation, docs/compare-gate.md): a process
 can run a case in one of a few speeds for its whole life, and compare judges each process as one observation, so
@@ -30,6 +35,9 @@ BENCH = ["--backend", "cpu", "--threads", "1", "--roofline-mib", "0", "--max-tim
          "--max-noise", "1", "--passes", "10"]
 # Per process with --processes N: the replication is the processes, so each samples a case briefly (a stable
 # median of its own speed mode: 10 samples at least, over two passes).
+# compare --ab: the CI recipe's bench arguments (docs/compare-gate.md: CI recipe).
+AB_BENCH = ["--backend", "cpu", "--threads", "1", "--roofline-mib", "0", "--max-time", "0.03", "--min-samples", "9",
+            "--max-noise", "5", "--throttle", "off"]
 PROCESS_BENCH = BENCH[:BENCH.index("--max-time")] + ["--max-time", "0.1", "--min-samples", "10", "--max-noise", "1",
                                                      "--passes", "2"]
 
@@ -50,6 +58,7 @@ def main():
                         help="regex of the cases slowed 1.3x in the 'two' gates")
     parser.add_argument("--processes", type=int, default=5, help="bench --processes for every run (1: one process)")
     parser.add_argument("--timer", choices=["wall", "cpu"], default="wall", help="bench --timer for every run")
+    parser.add_argument("--ab", action="store_true", help="also compare --ab gates (ab_same, ab_all, ab_two)")
     args = parser.parse_args()
     bench_arguments = (BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)]) + \
         ["--timer", args.timer]
@@ -74,11 +83,23 @@ def main():
             sys.exit(f"bench {name}: exit {r.returncode}\n{r.stderr}")
         return path
 
+    ab_seconds = []
+
+    def wrapper(name, value):  # a build for compare --ab: dmltool with DMLTOOL_TEST_SLOWDOWN=value
+        path = os.path.join(args.out_dir, name + ".sh")
+        with open(path, "w") as f:
+            f.write(f"#!/bin/sh\nDMLTOOL_TEST_SLOWDOWN='{value}' exec {os.path.abspath(args.dmltool)} \"$@\"\n")
+        os.chmod(path, 0o755)
+        return path
+
     def gate(kind, command, expected_slower, all_cases):
+        started_gate = time.monotonic()
         r = subprocess.run([args.dmltool, "compare", "--format", "json", *command], capture_output=True, text=True,
                            timeout=600)
         if r.returncode not in (0, 1, 4):
             sys.exit(f"{kind}: compare exited {r.returncode}\n{r.stderr}")
+        if kind.startswith("ab_"):
+            ab_seconds.append(time.monotonic() - started_gate)
         result = json.loads(r.stdout)
         slower = sorted(c["name"] for c in result["cases"] if c["verdict"] == "SLOWER")
         want = sorted(all_cases) if expected_slower == "all" else sorted(expected_slower)
@@ -102,7 +123,16 @@ def main():
     two = [n for n in names if re.search(args.planted_two, n)]
     if len(two) != 2:
         sys.exit(f"--planted-two {args.planted_two!r}: expected 2 of the {len(names)} cases, found {two}")
+    if args.ab:
+        control_all, planted_all = wrapper("control_all", ".:1.0"), wrapper("planted_all", ".:1.5")
+        control_two = wrapper("control_two", args.planted_two + ":1.0")
+        planted_two = wrapper("planted_two", args.planted_two + ":1.3")
     for g in range(1, args.gates + 1):
+        if args.ab:
+            for kind, base, new, expected in (("ab_same", control_all, control_all, []),
+                                              ("ab_all", control_all, planted_all, "all"),
+                                              ("ab_two", control_two, planted_two, two)):
+                gate(kind, ["--ab", base, new, "--", args.cases, *AB_BENCH], expected, names)
         current = bench(f"run{g}", store=True)  # compare --baseline-db leaves a report's own run out of its history
         everything = bench(f"all{g}", ".:1.5")
         both = bench(f"two{g}", args.planted_two + ":1.3")
@@ -119,6 +149,10 @@ def main():
     lines.append(f"bench --processes {args.processes}: " + " ".join(bench_arguments))
     lines.append(f"busy loop beside: {'yes' if args.busy_loop else 'no'}; 1-minute load averages per gate: "
                  f"{' '.join(loads)}; {time.monotonic() - started:.0f} s")
+    if ab_seconds:
+        ordered = sorted(ab_seconds)
+        lines.append(f"compare --ab wall time per gate: median {ordered[len(ordered) // 2]:.1f} s, "
+                     f"longest {ordered[-1]:.1f} s ({len(ordered)} gates; bench " + " ".join(AB_BENCH) + ")")
     for kind, details in sorted(misses.items()):
         lines.append(f"{kind} misses: " + " | ".join(details[:5]))
     text = "\n".join(lines) + "\n"

@@ -168,6 +168,32 @@ TEST(HistoryRuns, RunsOfProcessesAreTheirFastModes) {
     EXPECT_NE(by_medians.verdict, Verdict::kSlower) << by_medians.reason;
 }
 
+// gate_rates (2026-11-30, a steady machine): the linear resample's history held a process 1.3-1.5x its fast level
+// among 25, and planted 1.5x runs read INCONCLUSIVE in 3 to 9 of 20 gates: the new run's slowest process was not
+// beyond the history's slowest. Its median process is beyond the history's 90th-percentile process.
+TEST(HistoryRuns, OneSlowHistoryProcessDoesNotHideARegression) {
+    const CompareOptions options;
+    BaselineSelector last5;
+    ASSERT_EQ(parse_baseline_selector("last:5", &last5), "");
+    std::vector<HistoryRow> rows;
+    for (long long id = 1; id <= 5; ++id) rows.push_back(process_row(id, 10e-6, 0));
+    rows[2].process_medians[4] = 17e-6;  // one process slowed by other work
+    BenchRun next;
+    next.path = "new.json";
+    next.cases = {process_run(15e-6, 0)};
+    next.cases[0].processes[4] = run_case(1.1 * 15e-6).samples;  // the new run's slowest, short of the history's
+    Comparison c = compare_with_history_runs(next, rows, last5, "db", options);
+    ASSERT_EQ(c.cases.size(), 1u);
+    EXPECT_EQ(c.cases[0].analysis, "fast modes");
+    EXPECT_EQ(c.cases[0].verdict, Verdict::kSlower) << c.cases[0].reason;
+    // A history of whose processes one in five ran at a slow level (1.45x), and a same-build run all of whose
+    // processes drew it: its median process is at the history's slow end, INCONCLUSIVE, not SLOWER.
+    for (int r = 0; r < 5; ++r) rows[r].process_medians[4] = 14.5e-6;
+    next.cases = {process_run(14.5e-6, 0)};
+    c = compare_with_history_runs(next, rows, last5, "db", options);
+    EXPECT_EQ(c.cases[0].verdict, Verdict::kInconclusive) << c.cases[0].reason;
+}
+
 TEST(HistoryRuns, FewerThanThreeRunsSaySoAndUseTheTwoRunTest) {
     const CompareOptions options;
     BenchRun next;

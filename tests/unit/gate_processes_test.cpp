@@ -149,6 +149,29 @@ TEST(CompareProcesses, TheFastModeJudgesWhenTheModesMix) {
     EXPECT_NE(c->cases[0].reason.find("equivalent"), std::string::npos) << c->cases[0].reason;
 }
 
+TEST(CompareProcesses, ALoneFastProcessIsNotAModeUnlessTheOthersAreAModeApart) {
+    const CompareOptions options;
+    BenchRun base, next;
+    // gate_rates, 2026-11-30: the base's fastest process 13% ahead of its other four and of all five new ones, one
+    // scattered level on both sides. Taken as the base's fast mode it read SLOWER +13.5%.
+    base.cases = {case_of_processes({1.0, 1.13, 1.14, 1.15, 1.13})};
+    next.cases = {case_of_processes({1.135, 1.14, 1.13, 1.15, 1.14})};
+    auto c = compare_runs(base, next, options);
+    ASSERT_TRUE(c.is_ok());
+    EXPECT_NE(c->cases[0].verdict, Verdict::kSlower) << c->cases[0].reason;
+    EXPECT_EQ(c->cases[0].reason.find("fast mode"), std::string::npos) << c->cases[0].reason;
+    // The same base against a build 1.5x slower: SLOWER by the two-sample analysis.
+    next.cases = {case_of_processes({1.5, 1.7, 1.71, 1.72, 1.7})};
+    c = compare_runs(base, next, options);
+    EXPECT_EQ(c->cases[0].verdict, Verdict::kSlower) << c->cases[0].reason;
+    // A lone fastest process a mode apart from the others (1.0 against 1.5) is a mode: the fast mode judges.
+    base.cases = {case_of_processes({1.0, 1.5, 1.52, 1.49, 1.5})};
+    next.cases = {case_of_processes({1.5, 1.5, 1.51, 1.49, 2.25})};
+    c = compare_runs(base, next, options);
+    EXPECT_EQ(c->cases[0].verdict, Verdict::kSlower) << c->cases[0].reason;
+    EXPECT_NE(c->cases[0].reason.find("fast mode"), std::string::npos) << c->cases[0].reason;
+}
+
 TEST(CompareProcesses, NotSignificantWithAWideIntervalIsInconclusiveNotSame) {
     const CompareOptions options;
     BenchRun base, next;
