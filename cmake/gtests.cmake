@@ -9,6 +9,11 @@
 find_program(DMLTOOL_GTEST_PYTHON3 NAMES python3)
 function(dmltool_add_gtests target label)
   cmake_parse_arguments(arg "" "SHARDS;TIMEOUT" "" ${ARGN})
+  # The tests' own translation units at -O1 in Release builds (the last -O wins): the code they test lives in the
+  # libraries, which keep -O3. Compiling test files is mostly optimization time (a 5-15 s file gains little from a
+  # precompiled header), and they are about 55% of a Release build's compile time, done twice in CI (native and the
+  # Windows cross build); -O1 took 30-35% off a test file (14.7 s -> 9.6 s, 13.3 s -> 9.6 s, g++ 12, 2026-11-30).
+  target_compile_options(${target} PRIVATE $<$<CONFIG:Release>:-O1>)
   if(NOT (CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR))
     gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS ${label})
     return()

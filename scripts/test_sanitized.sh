@@ -16,10 +16,10 @@ build="${DMLTOOL_SANITIZE_BUILD_DIR:-$repo/build-sanitize}"
 source "$repo/scripts/sanitizers/env.sh"
 cd "$build"
 # The GPU kernel sweeps: the same few host paths (plan, build, dispatch, compare) repeated over tens of kernel
-# geometries or variants, whose time is spent in lavapipe (uninstrumented; slower still under ASan's allocator),
-# not in dmltool's code. The Release suite runs every one of them; here each kernel family keeps its lighter GPU
-# tests, which take the same host paths under the sanitizers. Together they were 870 s of the Release suite's 1700 s
-# of test time (2026-11-30, ctest -j2 on the 2-core machine).
+# geometries or variants, whose time is spent in lavapipe (uninstrumented), not in dmltool's code. The Release suite
+# runs every one of them; here each kernel family keeps its lighter GPU tests, which take the same host paths under
+# the sanitizers. Together 870 s of the Release suite's 1700 s of test time with Mesa's shader cache cold, 197 of
+# 675 s warm (as this suite finds it after the Release suite; 2026-11-30, ctest -j2 on the 2-core machine).
 sweeps=(
   'QuantizedLinearConvolutionGpu\.(FloatKernelGeometries|MultiViewKernels|TiledKernelChunksAndWindows)'
   'QuantizedLinearConvolutionGpu\.(FloatKernelExactAtRunBoundaries|RandomCasesEveryTypeAndRank|MultiViewBlobsValidate)'
