@@ -132,44 +132,42 @@ RunCase case_of_processes(const std::vector<double>& medians) {
     return c;
 }
 
-TEST(CompareProcesses, TheFastModeJudgesWhenTheModesMix) {
-    const CompareOptions options;
+// compare_runs of one case given its processes' medians on each side (case_of_processes), default options.
+CaseComparison compare_processes(const std::vector<double>& base_medians, const std::vector<double>& next_medians) {
     BenchRun base, next;
-    base.cases = {case_of_processes({1.0, 1.5, 1.01, 0.99, 1.0})};
-    next.cases = {case_of_processes({1.5, 1.52, 1.49, 2.25, 1.5})};  // x1.5: one base process ties the new ones
-    auto c = compare_runs(base, next, options);
-    ASSERT_TRUE(c.is_ok());
-    EXPECT_EQ(c->cases[0].verdict, Verdict::kSlower) << c->cases[0].reason;
-    EXPECT_NE(c->cases[0].reason.find("fast mode"), std::string::npos) << c->cases[0].reason;
-    EXPECT_NEAR(c->cases[0].change, 0.5, 0.03);
+    base.cases = {case_of_processes(base_medians)};
+    next.cases = {case_of_processes(next_medians)};
+    const auto c = compare_runs(base, next, CompareOptions{});
+    EXPECT_TRUE(c.is_ok() && c->cases.size() == 1);
+    return c.is_ok() && c->cases.size() == 1 ? c->cases[0] : CaseComparison{};
+}
+
+TEST(CompareProcesses, TheFastModeJudgesWhenTheModesMix) {
+    // x1.5: one base process ties the new ones.
+    CaseComparison c = compare_processes({1.0, 1.5, 1.01, 0.99, 1.0}, {1.5, 1.52, 1.49, 2.25, 1.5});
+    EXPECT_EQ(c.verdict, Verdict::kSlower) << c.reason;
+    EXPECT_NE(c.reason.find("fast mode"), std::string::npos) << c.reason;
+    EXPECT_NEAR(c.change, 0.5, 0.03);
     // The same build with a different mix of modes: SAME, and equivalent.
-    next.cases = {case_of_processes({1.5, 1.0, 1.5, 1.01, 1.5})};
-    c = compare_runs(base, next, options);
-    EXPECT_EQ(c->cases[0].verdict, Verdict::kSame) << c->cases[0].reason;
-    EXPECT_NE(c->cases[0].reason.find("equivalent"), std::string::npos) << c->cases[0].reason;
+    c = compare_processes({1.0, 1.5, 1.01, 0.99, 1.0}, {1.5, 1.0, 1.5, 1.01, 1.5});
+    EXPECT_EQ(c.verdict, Verdict::kSame) << c.reason;
+    EXPECT_NE(c.reason.find("equivalent"), std::string::npos) << c.reason;
 }
 
 TEST(CompareProcesses, ALoneFastProcessIsNotAModeUnlessTheOthersAreAModeApart) {
-    const CompareOptions options;
-    BenchRun base, next;
     // gate_rates, 2026-11-30: the base's fastest process 13% ahead of its other four and of all five new ones, one
     // scattered level on both sides. Taken as the base's fast mode it read SLOWER +13.5%.
-    base.cases = {case_of_processes({1.0, 1.13, 1.14, 1.15, 1.13})};
-    next.cases = {case_of_processes({1.135, 1.14, 1.13, 1.15, 1.14})};
-    auto c = compare_runs(base, next, options);
-    ASSERT_TRUE(c.is_ok());
-    EXPECT_NE(c->cases[0].verdict, Verdict::kSlower) << c->cases[0].reason;
-    EXPECT_EQ(c->cases[0].reason.find("fast mode"), std::string::npos) << c->cases[0].reason;
+    const std::vector<double> base = {1.0, 1.13, 1.14, 1.15, 1.13};
+    CaseComparison c = compare_processes(base, {1.135, 1.14, 1.13, 1.15, 1.14});
+    EXPECT_NE(c.verdict, Verdict::kSlower) << c.reason;
+    EXPECT_EQ(c.reason.find("fast mode"), std::string::npos) << c.reason;
     // The same base against a build 1.5x slower: SLOWER by the two-sample analysis.
-    next.cases = {case_of_processes({1.5, 1.7, 1.71, 1.72, 1.7})};
-    c = compare_runs(base, next, options);
-    EXPECT_EQ(c->cases[0].verdict, Verdict::kSlower) << c->cases[0].reason;
+    c = compare_processes(base, {1.5, 1.7, 1.71, 1.72, 1.7});
+    EXPECT_EQ(c.verdict, Verdict::kSlower) << c.reason;
     // A lone fastest process a mode apart from the others (1.0 against 1.5) is a mode: the fast mode judges.
-    base.cases = {case_of_processes({1.0, 1.5, 1.52, 1.49, 1.5})};
-    next.cases = {case_of_processes({1.5, 1.5, 1.51, 1.49, 2.25})};
-    c = compare_runs(base, next, options);
-    EXPECT_EQ(c->cases[0].verdict, Verdict::kSlower) << c->cases[0].reason;
-    EXPECT_NE(c->cases[0].reason.find("fast mode"), std::string::npos) << c->cases[0].reason;
+    c = compare_processes({1.0, 1.5, 1.52, 1.49, 1.5}, {1.5, 1.5, 1.51, 1.49, 2.25});
+    EXPECT_EQ(c.verdict, Verdict::kSlower) << c.reason;
+    EXPECT_NE(c.reason.find("fast mode"), std::string::npos) << c.reason;
 }
 
 TEST(CompareProcesses, NotSignificantWithAWideIntervalIsInconclusiveNotSame) {
