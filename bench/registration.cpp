@@ -9,7 +9,7 @@ namespace dmltool::app {
 namespace {
 
 // A CPU sample shorter than this would mostly measure the clock and the thread pool's wake-up: small cases run
-// several times per sample, as many as the warm-up execution says fit in it.
+// several times per sample, as many as timed warm executions say fill it (cpu_batch below).
 constexpr double kMinCpuSampleSeconds = 1e-3;
 constexpr unsigned kMaxCpuBatch = 1000;
 
@@ -20,6 +20,24 @@ double planted_slowdown(const BenchTargets& targets, const std::string& case_nam
 
 // One sample: the mean seconds per execution of one batch, or an error.
 using TakeSample = std::function<Result<double>()>;
+
+// Executions per CPU sample: enough warm executions to fill kMinCpuSampleSeconds, at most kMaxCpuBatch. Timed after
+// the warm-up, never from it: the first execution faults pages in and starts the thread pool, up to ~1000x a warm
+// one, and a batch sized from it left tiny cases at 1-5 executions per sample (microseconds: the linear resample of
+// the smoke suite at 3 us samples, the run's noisiest case; under Wine, whose clock ticks every 100 ns, samples a
+// few ticks long whose median claimed a noise of 4e-7). Costs a few milliseconds per case.
+Result<unsigned> cpu_batch(const std::function<Status()>& execute, HostTimer timer) {
+    unsigned batch = 1;
+    for (;;) {
+        const double start = host_now(timer);
+        for (unsigned i = 0; i < batch; ++i) DMLTOOL_RETURN_IF_ERROR(execute());
+        const double elapsed = host_now(timer) - start;
+        if (elapsed >= kMinCpuSampleSeconds || batch >= kMaxCpuBatch) return batch;
+        // Aim 25% past the target so that one more round usually ends it; at least double, so that it always ends.
+        const double wanted = std::ceil(1.25 * double(batch) * kMinCpuSampleSeconds / std::max(elapsed, 1e-9));
+        batch = unsigned(std::min(double(kMaxCpuBatch), std::max(wanted, 2.0 * double(batch))));
+    }
+}
 
 void finish(benchmark::State& state, const TimedCase& timed, const SampledRun& run, const SampleStats& stats) {
     const WorkEstimate& work = timed.work;
@@ -104,18 +122,22 @@ void time_reference(benchmark::State& state, const TimedCase& timed, const Bench
     for (HostTensor& t : outputs) output_pointers.push_back(&t);
     const ReferenceContext context{*targets.pool, *targets.semantics};
     auto execute = [&] { return spec.op->run_reference(*spec.desc, timed.input_pointers, output_pointers, context); };
-    // The first execution faults the output pages in and warms the caches: not part of the figure, but it says
-    // how many executions one sample needs.
+    // The first execution faults the output pages in and warms the caches: not part of the figure.
     const HostTimer timer = targets.host_timer;
-    const double warm_start = host_now(timer);
     if (Status warm = execute(); !warm.is_ok()) {
         state.SkipWithError(warm.message().c_str());
         return;
     }
-    const double warm_seconds = host_now(timer) - warm_start;
     // Cold caches: one execution per sample, since the executions after the first of a batch would find them warm.
-    const unsigned batch = targets.cold ? 1u : unsigned(std::clamp(std::ceil(kMinCpuSampleSeconds / std::max(warm_seconds, 1e-9)),
-                                                                   1.0, double(kMaxCpuBatch)));
+    unsigned batch = 1;
+    if (!targets.cold) {
+        Result<unsigned> sized = cpu_batch(execute, timer);
+        if (!sized.is_ok()) {
+            state.SkipWithError(sized.status().message().c_str());
+            return;
+        }
+        batch = *sized;
+    }
     run.executions_per_sample = batch;
     const double slowdown = planted_slowdown(targets, spec.name);
     run_sampled(state, timed, targets, "cpu", run, [&]() -> Result<double> {

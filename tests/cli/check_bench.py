@@ -7,6 +7,7 @@
 - the report JSON has the machine, build, rooflines, every case and the per-feature-level and per-operator x
   data-type tables with the right grouping; "not measured" is null, never 0;
 - the report CSV and the human tables (on stderr when stdout is JSON) are there;
+- a CPU sample lasts about 1 ms (or 1000 executions);
 - every case keeps its samples, statistics and convergence, and the stopping rule holds: with --max-noise 100 and
   --min-samples 7 a case stops converged at the first sample count >= 7 whose noise (re-implemented here from the
   README's formula) is below 100%; with an unreachable --max-noise it samples until --max-time and warns
@@ -161,6 +162,12 @@ def main(dmltool, cases_path, out_dir, backend):
     for c in report["cases"]:
         check(levels.get((c["backend"], c["name"])) == c["feature_level"], f"report case {c['name']}: feature level")
         check(c["bytes_per_second"] > 0 and c["seconds"] > 0, f"report case {c['name']}: no throughput")
+        # A hot CPU sample fills ~1 ms with warm executions (at most 1000), never sized from the slow first one: that
+        # left the linear resample here at 1 execution (3 us samples). A quarter of the target leaves room for load.
+        if c["backend"] == "cpu":
+            check(c["executions_per_sample"] == 1000 or c["seconds"] * c["executions_per_sample"] >= 0.25e-3,
+                  f"report case {c['name']}: {c['executions_per_sample']} executions per sample of "
+                  f"{c['seconds'] * 1e6:.3g} us each: a sample should last about 1 ms")
         st = c.get("statistics", {})
         got = c.get("samples", [])
         check(len(got) >= 7 and st.get("count") == len(got) and c.get("converged") is True
