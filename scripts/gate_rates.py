@@ -2,7 +2,7 @@
 """Error rates of the regression gate's separate-run and history modes (docs/compare-gate.md, issue 40).
 
     scripts/gate_rates.py DMLTOOL CASES_JSON OUT_DIR [--gates 20] [--busy-loop] [--planted-two REGEX] [--processes 5]
-                          [--timer wall|cpu] [--ab]
+                          [--timer wall|cpu] [--ab] [--ab-only] [--ab-bench "ARGS"]
 
 Runs GATES gates of each kind on the CPU reference with the cases of CASES_JSON (e.g. cases/perf/smoke.json):
   separate_same     compare RUN(g-1) RUN(g): two separate runs of the same build: no SLOWER, exit 0;
@@ -16,17 +16,22 @@ most, sequential looks): ab_same (a control wrapper against itself), ab_all (the
 every case 1.5x), ab_two (against one planting the --planted-two cases 1.3x); each wrapper sets
 DMLTOOL_TEST_SLOWDOWN to a value of the same length (the control's factor 1.0 plants nothing), so both builds run with
 environments of one size (docs/compare-gate.md: DMLTOOL_TEST_SLOWDOWN). Each A/B gate's wall time is recorded.
+--ab-only runs the A/B gates alone (no separate or history runs); --ab-bench replaces AB_BENCH, e.g. with
+"--backend both ..." for the GPU cases too (a planted gate then expects SLOWER on the planted cases of every
+backend; the environment, e.g. LP_NUM_THREADS=0 for lavapipe, passes to every run).
 With --busy-loop a process spinning on one core runs beside the whole measurement (the 2-core CI machine with
 another job). Every run is `bench --processes N` (default 5; the CI recommendation, docs/compare-gate.md): a process
 can run a case in one of a few speeds for its whole life, and compare judges each process as one observation, so
 each process samples briefly (PROCESS_BENCH, as tests/cli/check_compare_gate_rates.py). --processes 1 measures the
 single-process runs of before (BENCH: longer sampling over ten passes). --timer goes to every bench (cpu: the
 process's CPU time, which other work's time slices do not count; bench/host_timer.h). The tallies, the load averages and examples
-of misses go to OUT_DIR/rates.txt (and stdout); every report is kept.
+of misses go to OUT_DIR/rates.txt (and stdout); every report is kept, and every gate's compare JSON
+(OUT_DIR/KINDN.compare.json).
 """
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -59,7 +64,11 @@ def main():
     parser.add_argument("--processes", type=int, default=5, help="bench --processes for every run (1: one process)")
     parser.add_argument("--timer", choices=["wall", "cpu"], default="wall", help="bench --timer for every run")
     parser.add_argument("--ab", action="store_true", help="also compare --ab gates (ab_same, ab_all, ab_two)")
+    parser.add_argument("--ab-only", action="store_true", help="only the compare --ab gates")
+    parser.add_argument("--ab-bench", help="the A/B rounds' bench arguments, one string (default: AB_BENCH)")
     args = parser.parse_args()
+    args.ab = args.ab or args.ab_only
+    ab_bench = args.ab_bench.split() if args.ab_bench else AB_BENCH
     bench_arguments = (BENCH if args.processes == 1 else PROCESS_BENCH + ["--processes", str(args.processes)]) + \
         ["--timer", args.timer]
     os.makedirs(args.out_dir, exist_ok=True)
@@ -92,7 +101,7 @@ def main():
         os.chmod(path, 0o755)
         return path
 
-    def gate(kind, command, expected_slower, all_cases):
+    def gate(kind, command, planted):  # planted: None (nothing), or a regex of the case names made slower
         started_gate = time.monotonic()
         r = subprocess.run([args.dmltool, "compare", "--format", "json", *command], capture_output=True, text=True,
                            timeout=600)
@@ -101,58 +110,69 @@ def main():
         if kind.startswith("ab_"):
             ab_seconds.append(time.monotonic() - started_gate)
         result = json.loads(r.stdout)
-        slower = sorted(c["name"] for c in result["cases"] if c["verdict"] == "SLOWER")
-        want = sorted(all_cases) if expected_slower == "all" else sorted(expected_slower)
+        tally = tallies.get(kind, [0, 0, 0])
+        with open(os.path.join(args.out_dir, f"{kind}{tally[1] + 1}.compare.json"), "w") as f:
+            f.write(r.stdout)  # every gate's verdicts, kept
+        # Cases by backend and name: with --backend both each name is judged twice, and both must be SLOWER.
+        slower = sorted((c["backend"], c["name"]) for c in result["cases"] if c["verdict"] == "SLOWER")
+        want = sorted((c["backend"], c["name"]) for c in result["cases"] if planted and re.search(planted, c["name"]))
         # Right: the planted cases SLOWER and no other (exit 1); with nothing planted, no SLOWER (exit 0, or 4 when
         # some case was undecided: the gate declined to judge, which is not a false alarm).
         ok = slower == want and (r.returncode == 1 if want else r.returncode in (0, 4))
-        tallies.setdefault(kind, [0, 0])
+        tallies.setdefault(kind, [0, 0, 0])
         tallies[kind][0] += ok
         tallies[kind][1] += 1
+        tallies[kind][2] += r.returncode != 4  # decided: no case left NOISY or INCONCLUSIVE
         if not ok:
-            wrong = [f"{c['name'].split('/')[1]} {c['verdict']} {100 * c['change']:+.1f}% ({c['reason']})"
-                     for c in result["cases"] if (c["name"] in want) != (c["verdict"] == "SLOWER")]
+            wrong = [f"{c['backend']} {c['name'].split('/')[1]} {c['verdict']} {100 * c['change']:+.1f}% ({c['reason']})"
+                     for c in result["cases"] if ((c["backend"], c["name"]) in want) != (c["verdict"] == "SLOWER")]
             misses.setdefault(kind, []).append(f"exit {r.returncode}: " + "; ".join(wrong))
 
-    for h in range(5):
-        bench(f"history{h}", store=True)
-    previous = bench("run0", store=True)
-    with open(previous) as f:
-        names = [c["name"] for c in json.load(f)["cases"]]
-    import re
+    listed = subprocess.run([args.dmltool, "list", args.cases], capture_output=True, text=True, check=True)
+    names = [line.split()[0] for line in listed.stdout.splitlines() if not line.startswith("dmltool:")]
     two = [n for n in names if re.search(args.planted_two, n)]
     if len(two) != 2:
         sys.exit(f"--planted-two {args.planted_two!r}: expected 2 of the {len(names)} cases, found {two}")
+    if not args.ab_only:
+        for h in range(5):
+            bench(f"history{h}", store=True)
+        previous = bench("run0", store=True)
     if args.ab:
         control_all, planted_all = wrapper("control_all", ".:1.0"), wrapper("planted_all", ".:1.5")
         control_two = wrapper("control_two", args.planted_two + ":1.0")
         planted_two = wrapper("planted_two", args.planted_two + ":1.3")
     for g in range(1, args.gates + 1):
         if args.ab:
-            for kind, base, new, expected in (("ab_same", control_all, control_all, []),
-                                              ("ab_all", control_all, planted_all, "all"),
-                                              ("ab_two", control_two, planted_two, two)):
-                gate(kind, ["--ab", base, new, "--", args.cases, *AB_BENCH], expected, names)
+            for kind, base, new, planted in (("ab_same", control_all, control_all, None),
+                                             ("ab_all", control_all, planted_all, "."),
+                                             ("ab_two", control_two, planted_two, args.planted_two)):
+                gate(kind, ["--ab", base, new, "--", args.cases, *ab_bench], planted)
+            loads.append(load_average())
+        if args.ab_only:
+            continue
         current = bench(f"run{g}", store=True)  # compare --baseline-db leaves a report's own run out of its history
         everything = bench(f"all{g}", ".:1.5")
         both = bench(f"two{g}", args.planted_two + ":1.3")
-        for kind, new, expected in (("same", current, []), ("all", everything, "all"), ("two", both, two)):
-            gate("separate_" + kind, [previous, new], expected, names)
-            gate("history_" + kind, ["--baseline-db", db, "--baseline", "last:5", new], expected, names)
+        for kind, new, planted in (("same", current, None), ("all", everything, "."), ("two", both, args.planted_two)):
+            gate("separate_" + kind, [previous, new], planted)
+            gate("history_" + kind, ["--baseline-db", db, "--baseline", "last:5", new], planted)
         previous = current
-        loads.append(load_average())
+        if not args.ab:
+            loads.append(load_average())
     if busy:
         busy.kill()
         busy.wait()
-    lines = [f"{kind}: {ok} of {total} gates as required" for kind, (ok, total) in sorted(tallies.items())]
+    lines = [f"{kind}: {ok} of {total} gates as required ({decided} decided: exit 0 or 1, not 4)"
+             for kind, (ok, total, decided) in sorted(tallies.items())]
     lines.append(f"cases: {len(names)} ({', '.join(names)}); planted two: {', '.join(two)}")
-    lines.append(f"bench --processes {args.processes}: " + " ".join(bench_arguments))
+    if not args.ab_only:
+        lines.append(f"bench --processes {args.processes}: " + " ".join(bench_arguments))
     lines.append(f"busy loop beside: {'yes' if args.busy_loop else 'no'}; 1-minute load averages per gate: "
                  f"{' '.join(loads)}; {time.monotonic() - started:.0f} s")
     if ab_seconds:
         ordered = sorted(ab_seconds)
         lines.append(f"compare --ab wall time per gate: median {ordered[len(ordered) // 2]:.1f} s, "
-                     f"longest {ordered[-1]:.1f} s ({len(ordered)} gates; bench " + " ".join(AB_BENCH) + ")")
+                     f"longest {ordered[-1]:.1f} s ({len(ordered)} gates; bench " + " ".join(ab_bench) + ")")
     for kind, details in sorted(misses.items()):
         lines.append(f"{kind} misses: " + " | ".join(details[:5]))
     text = "\n".join(lines) + "\n"
