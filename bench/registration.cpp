@@ -4,14 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dmltool::app {
 namespace {
-
-// A CPU sample shorter than this would mostly measure the clock and the thread pool's wake-up: small cases run
-// several times per sample, as many as timed warm executions say fill it (cpu_batch below).
-constexpr double kMinCpuSampleSeconds = 1e-3;
-constexpr unsigned kMaxCpuBatch = 1000;
 
 // The factor DMLTOOL_TEST_SLOWDOWN plants in this case (1: none).
 double planted_slowdown(const BenchTargets& targets, const std::string& case_name) {
@@ -20,24 +16,6 @@ double planted_slowdown(const BenchTargets& targets, const std::string& case_nam
 
 // One sample: the mean seconds per execution of one batch, or an error.
 using TakeSample = std::function<Result<double>()>;
-
-// Executions per CPU sample: enough warm executions to fill kMinCpuSampleSeconds, at most kMaxCpuBatch. Timed after
-// the warm-up, never from it: the first execution faults pages in and starts the thread pool, up to ~1000x a warm
-// one, and a batch sized from it left tiny cases at 1-5 executions per sample (microseconds: the linear resample of
-// the smoke suite at 3 us samples, the run's noisiest case; under Wine, whose clock ticks every 100 ns, samples a
-// few ticks long whose median claimed a noise of 4e-7). Costs a few milliseconds per case.
-Result<unsigned> cpu_batch(const std::function<Status()>& execute, HostTimer timer) {
-    unsigned batch = 1;
-    for (;;) {
-        const double start = host_now(timer);
-        for (unsigned i = 0; i < batch; ++i) DMLTOOL_RETURN_IF_ERROR(execute());
-        const double elapsed = host_now(timer) - start;
-        if (elapsed >= kMinCpuSampleSeconds || batch >= kMaxCpuBatch) return batch;
-        // Aim 25% past the target so that one more round usually ends it; at least double, so that it always ends.
-        const double wanted = std::ceil(1.25 * double(batch) * kMinCpuSampleSeconds / std::max(elapsed, 1e-9));
-        batch = unsigned(std::min(double(kMaxCpuBatch), std::max(wanted, 2.0 * double(batch))));
-    }
-}
 
 void finish(benchmark::State& state, const TimedCase& timed, const SampledRun& run, const SampleStats& stats) {
     const WorkEstimate& work = timed.work;
@@ -131,7 +109,7 @@ void time_reference(benchmark::State& state, const TimedCase& timed, const Bench
     // Cold caches: one execution per sample, since the executions after the first of a batch would find them warm.
     unsigned batch = 1;
     if (!targets.cold) {
-        Result<unsigned> sized = cpu_batch(execute, timer);
+        Result<unsigned> sized = cpu_batch(execute, [timer] { return host_now(timer); });
         if (!sized.is_ok()) {
             state.SkipWithError(sized.status().message().c_str());
             return;
@@ -172,6 +150,26 @@ void time_device(benchmark::State& state, const TimedCase& timed, const BenchTar
 }
 
 }  // namespace
+
+Result<unsigned> cpu_batch(const std::function<Status()>& execute, const std::function<double()>& now) {
+    constexpr int kMaxRounds = 24;  // bounds the calibration when the rate never settles
+    unsigned batch = 1;
+    double fastest = std::numeric_limits<double>::infinity();  // seconds per execution, fastest round so far
+    int long_enough = 0;  // rounds in a row whose batch lasts kMinCpuSampleSeconds at the fastest rate
+    for (int round = 0; round < kMaxRounds && batch < kMaxCpuBatch; ++round) {
+        const double start = now();
+        for (unsigned i = 0; i < batch; ++i) DMLTOOL_RETURN_IF_ERROR(execute());
+        fastest = std::min(fastest, std::max(now() - start, 1e-12) / double(batch));
+        if (double(batch) * fastest >= kMinCpuSampleSeconds) {
+            if (++long_enough == 2) break;
+            continue;  // the same batch once more: a rate seen once may still be the warm-up's
+        }
+        long_enough = 0;
+        // Aim 25% past the target so that the next round usually reaches it.
+        batch = unsigned(std::min(double(kMaxCpuBatch), std::ceil(1.25 * kMinCpuSampleSeconds / fastest)));
+    }
+    return batch;
+}
 
 std::vector<RegisteredBenchmark> register_benchmarks(const TimedCase& timed, const BenchTargets& targets) {
     const CaseSpec& spec = timed.loaded->spec;

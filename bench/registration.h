@@ -25,6 +25,17 @@
 
 namespace dmltool::app {
 
+// Executions per CPU sample: enough warm executions that one sample lasts kMinCpuSampleSeconds (a clock tick, e.g.
+// Windows' 100 ns, is then a small fraction of it; so are the thread pool's wake-up and the clock reads), at most
+// kMaxCpuBatch. Called after the warm-up execution, never sized from it: the first execution faults pages in and
+// starts the pool, up to ~1000x a warm one, and batches sized from it left tiny cases at 1-5 executions of
+// microseconds, whose per-execution time depended on that draw. Rounds of growing batches, each sized from the
+// fastest rate seen so far (a round slowed by load or a late warm-up would size it too small), until two rounds in a
+// row find the batch long enough at that rate. `now` is the clock in seconds; an execution's error stops it.
+inline constexpr double kMinCpuSampleSeconds = 1e-3;
+inline constexpr unsigned kMaxCpuBatch = 1000;
+Result<unsigned> cpu_batch(const std::function<Status()>& execute, const std::function<double()>& now);
+
 // One passing case ready to be timed; the registered benchmarks point into it, so it must outlive the run.
 struct TimedCase {
     const LoadedCase* loaded = nullptr;

