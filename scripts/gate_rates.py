@@ -110,8 +110,9 @@ def main():
         if kind.startswith("ab_"):
             ab_seconds.append(time.monotonic() - started_gate)
         result = json.loads(r.stdout)
-        tally = tallies.get(kind, [0, 0, 0])
-        with open(os.path.join(args.out_dir, f"{kind}{tally[1] + 1}.compare.json"), "w") as f:
+        tally = tallies.setdefault(kind, [0, 0, 0])  # right, gates, decided
+        tally[1] += 1
+        with open(os.path.join(args.out_dir, f"{kind}{tally[1]}.compare.json"), "w") as f:
             f.write(r.stdout)  # every gate's verdicts, kept
         # Cases by backend and name: with --backend both each name is judged twice, and both must be SLOWER.
         slower = sorted((c["backend"], c["name"]) for c in result["cases"] if c["verdict"] == "SLOWER")
@@ -119,10 +120,8 @@ def main():
         # Right: the planted cases SLOWER and no other (exit 1); with nothing planted, no SLOWER (exit 0, or 4 when
         # some case was undecided: the gate declined to judge, which is not a false alarm).
         ok = slower == want and (r.returncode == 1 if want else r.returncode in (0, 4))
-        tallies.setdefault(kind, [0, 0, 0])
-        tallies[kind][0] += ok
-        tallies[kind][1] += 1
-        tallies[kind][2] += r.returncode != 4  # decided: no case left NOISY or INCONCLUSIVE
+        tally[0] += ok
+        tally[2] += r.returncode != 4  # decided: no case left NOISY or INCONCLUSIVE
         if not ok:
             wrong = [f"{c['backend']} {c['name'].split('/')[1]} {c['verdict']} {100 * c['change']:+.1f}% ({c['reason']})"
                      for c in result["cases"] if ((c["backend"], c["name"]) in want) != (c["verdict"] == "SLOWER")]
