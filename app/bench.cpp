@@ -135,6 +135,7 @@ struct Conditions {
     std::unique_ptr<Backend> aux;  // a second device on the same adapter for flushes and probes
     std::unique_ptr<DeviceCopy> device_flush, device_probe;
     std::unique_ptr<HostCopy> host_flush, host_probe;
+    std::unique_ptr<HostCacheProbe> host_cache_probe;  // beside host_probe: the speed of small work on the core
     ThrottleMonitor monitor{0.10};
     std::set<std::string> flag_backends;
     std::map<std::string, uint64_t> flush_bytes;  // by backend
@@ -179,6 +180,7 @@ Status set_up_conditions(const BenchCommandOptions& options, Backend* device, Th
         }
         if (cpu) {
             c.host_probe = std::make_unique<HostCopy>(kHostProbeBytes, options.timer);
+            c.host_cache_probe = std::make_unique<HostCacheProbe>(options.timer);
             if (options.throttle == "on") c.flag_backends.insert("cpu");
         }
         if (options.throttle == "auto")
@@ -210,7 +212,7 @@ void attach_conditions(Conditions& c, BenchTargets& targets) {
     targets.throttle = &c.monitor;
     targets.throttle_flag_backends = c.flag_backends;
     targets.probe = [&c](const std::string& backend, const std::string& after) -> Result<double> {
-        double bytes_per_second = 0;
+        double bytes_per_second = 0, cache_bytes_per_second = 0;
         if (backend == "cpu") {
             if (!c.host_probe) return 0.0;
             double best = 0;
@@ -219,14 +221,18 @@ void attach_conditions(Conditions& c, BenchTargets& targets) {
                 if (seconds > 0) best = std::max(best, double(c.host_probe->bytes()) / seconds);
             }
             bytes_per_second = best;
+            cache_bytes_per_second = c.host_cache_probe->bytes_per_second();
         } else {
             if (!c.device_probe) return 0.0;
             DMLTOOL_ASSIGN_OR_RETURN(double seconds, c.device_probe->fastest(*c.aux, kDeviceProbeExecutions,
                                                                                   c.probe_warmup_seconds));
             bytes_per_second = seconds > 0 ? double(c.device_probe->bytes()) / seconds : 0;
         }
-        if (c.slow_probe >= 0 && long(c.monitor.history().size()) >= c.slow_probe) bytes_per_second /= 100;
-        c.monitor.record({backend, after, bytes_per_second});
+        if (c.slow_probe >= 0 && long(c.monitor.history().size()) >= c.slow_probe) {
+            bytes_per_second /= 100;
+            cache_bytes_per_second /= 100;
+        }
+        c.monitor.record({backend, after, bytes_per_second, cache_bytes_per_second});
         return bytes_per_second;
     };
 }
@@ -241,6 +247,7 @@ std::string conditions_json_throttle(const Conditions& c, const BenchCommandOpti
     for (size_t i = 0; i < c.monitor.history().size(); ++i) {
         const ProbeRecord& p = c.monitor.history()[i];
         probes.push_back({{"index", i}, {"backend", p.backend}, {"after", p.after}, {"bytes_per_second", p.bytes_per_second}});
+        if (p.cache_bytes_per_second > 0) probes.back()["cache_bytes_per_second"] = p.cache_bytes_per_second;
     }
     nlohmann::json j = {{"mode", options.throttle}, {"threshold", options.throttle_threshold},
                         {"device_probe_warmup_seconds", c.probe_warmup_seconds},

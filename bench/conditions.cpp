@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace dmltool::app {
 namespace {
@@ -71,6 +72,38 @@ double HostCopy::time() {
     volatile unsigned char sink = target_[target_.size() / 2];
     (void)sink;
     return seconds;
+}
+
+namespace {
+constexpr size_t kCacheProbeElements = 4096;  // 16 KiB read, 16 KiB written
+constexpr unsigned kCacheProbePasses = 16, kCacheProbeRounds = 5;
+}  // namespace
+
+HostCacheProbe::HostCacheProbe(HostTimer timer)
+    : source_(kCacheProbeElements), target_(kCacheProbeElements), timer_(timer) {
+    for (size_t i = 0; i < source_.size(); ++i) source_[i] = int32_t(i);
+}
+
+double HostCacheProbe::bytes_per_second() {
+    constexpr size_t mask = kCacheProbeElements - 1;
+    std::vector<double> seconds;
+    for (unsigned round = 0; round < kCacheProbeRounds; ++round) {
+        const double start = host_now(timer_);
+        for (unsigned pass = 0; pass < kCacheProbePasses; ++pass) {
+            // An odd stride visits every element once; the pass number in the index keeps passes distinct, and the
+            // value read feeds the next pass's source, so no pass can be dropped or merged.
+            const size_t stride = 2 * pass + 1;
+            for (size_t i = 0; i < kCacheProbeElements; ++i) target_[i] = source_[(i * stride) & mask] + 1;
+            source_.swap(target_);
+        }
+        seconds.push_back(host_now(timer_) - start);
+    }
+    volatile int32_t sink = source_[kCacheProbeElements / 2];
+    (void)sink;
+    std::sort(seconds.begin(), seconds.end());
+    const double median = seconds[seconds.size() / 2];
+    const double bytes = 2.0 * sizeof(int32_t) * kCacheProbeElements * kCacheProbePasses;
+    return median > 0 ? bytes / median : 0;
 }
 
 double ThrottleMonitor::best(const std::string& backend) const {

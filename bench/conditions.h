@@ -59,11 +59,30 @@ private:
     unsigned char next_value_ = 2;
 };
 
+// The host's in-cache probe, taken beside its copy probe: the speed of small work on one core. The copy probe moves
+// 8 MiB through the last-level cache and memory, and other tenants' memory traffic moves it by 20-40% between runs
+// minutes apart while cases whose data sit in the core's caches do not move (2026-11-30, busy loop beside: window
+// medians of the copy 19-25 GB/s, a 128-element permutation within 1% but for one episode; correlation 0.14); a
+// case of a few KiB meets what this probe meets instead: the core's clock, its sibling hyperthread, preemption.
+// It permutes a 16 KiB int32 buffer into another (32 KiB: a core's L1 and L2 hold them) with computed indices, as the reference's element loops
+// do, and takes the median of kRounds timings of kPasses passes (~50 us each): one preempted timing is not the
+// machine, a sustained slower core is.
+class HostCacheProbe {
+public:
+    explicit HostCacheProbe(HostTimer timer = HostTimer::kWall);
+    double bytes_per_second();  // bytes read + written per second, median of the rounds
+
+private:
+    std::vector<int32_t> source_, target_;
+    HostTimer timer_;
+};
+
 // One throttle probe: its bandwidth and where in the run it was taken.
 struct ProbeRecord {
     std::string backend;       // "gpu", "cpu", ...
     std::string after;         // the benchmark it followed ("" for the first), "<case> (re-measure)" after one
     double bytes_per_second = 0;
+    double cache_bytes_per_second = 0;  // the CPU's in-cache probe beside it (HostCacheProbe); 0 on devices
 };
 
 // The throttle probes of a run, per backend.

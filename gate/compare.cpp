@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "bench/report.h"
 #include "bench/report_files.h"
@@ -147,6 +148,23 @@ Result<BenchRun> load_bench_run(const std::string& path) {
             };
             run.rooflines[backend] = {rate("copy_bytes_per_second"), rate("int_multiply_adds_per_second")};
         }
+    // Optional (reports before 2026-11-30, runs with --throttle off): the in-cache probes beside the copy probes.
+    const auto throttle_section = root.find("throttle");
+    if (throttle_section != root.end() && throttle_section->is_object() && throttle_section->contains("probes") &&
+        (*throttle_section)["probes"].is_array())
+        for (const json& probe : (*throttle_section)["probes"]) {
+            if (!probe.is_object()) continue;
+            const auto rate = probe.find("cache_bytes_per_second"), backend = probe.find("backend");
+            if (rate == probe.end() || !rate->is_number() || !(rate->get<double>() > 0) || backend == probe.end() ||
+                !backend->is_string())
+                continue;
+            const auto process = probe.find("process");
+            const size_t index = process != probe.end() && process->is_number_unsigned() && process->get<size_t>() >= 1
+                                     ? std::min<size_t>(process->get<size_t>() - 1, 1023) : 0;
+            auto& per_process = run.cache_probes[backend->get<std::string>()];
+            if (per_process.size() <= index) per_process.resize(index + 1);
+            per_process[index].push_back(rate->get<double>());
+        }
     const auto cases = root.find("cases");
     if (cases == root.end() || !cases->is_array())
         return bad_field(path, "/cases", "an array of cases", cases == root.end() ? nullptr : &*cases);
@@ -173,6 +191,8 @@ Result<BenchRun> load_bench_run(const std::string& path) {
         }
         const auto basis = c.find("roofline_basis");
         rc.compute_bound = basis != c.end() && *basis == "int_multiply_adds";
+        const auto bytes = c.find("bytes");
+        if (bytes != c.end() && bytes->is_number_unsigned()) rc.bytes = bytes->get<uint64_t>();
         const auto samples = c.find("samples");
         if (samples == c.end() || !samples->is_array() || samples->empty())
             return bad_field(path, pointer + "/samples", "a non-empty array of seconds",
@@ -424,23 +444,25 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
     std::map<std::pair<std::string, std::string>, bool> matched;
     // Drift: how much slower the machine was in the new run than in the base run, per backend, by their probes.
     const auto base_probes = run_probes(base), next_probes = run_probes(next);
-    std::map<std::pair<std::string, bool>, MachineDrift> drifts;  // backend, compute-bound
+    std::map<std::tuple<std::string, bool, bool>, MachineDrift> drifts;  // backend, compute-bound, in cache
     size_t by_processes = 0, by_samples_with_processes = 0;
-    std::map<std::string, MachineDrift> process_drifts;  // by backend
+    std::map<std::pair<std::string, bool>, MachineDrift> process_drifts;  // by backend, in cache
     for (const RunCase& c : base.cases) {
-        const auto key = std::make_pair(c.backend, c.compute_bound);
+        const auto key = std::make_tuple(c.backend, c.compute_bound, follows_in_cache_probes(c));
         if (drifts.count(key)) continue;
-        const MachineDrift d = machine_drift(base_probes, next_probes, c.backend, c.compute_bound);
+        const MachineDrift d = machine_drift(base_probes, next_probes, c.backend, c.compute_bound, std::get<2>(key));
         drifts[key] = d;
+        const std::string kind = std::string(std::get<2>(key) ? "in-cache " : "") +
+                                 (c.compute_bound ? "compute-bound" : "memory-bound");
         char text[300];
         if (!d.measured)
             std::snprintf(text, sizeof text, "drift on %s (%s cases): not measured (neither copy probes nor a roofline in "
                           "both runs): a change of the machine between the runs cannot be told from one of the code",
-                          c.backend.c_str(), c.compute_bound ? "compute-bound" : "memory-bound");
+                          c.backend.c_str(), kind.c_str());
         else
             std::snprintf(text, sizeof text, "drift on %s (%s cases): the new run's %s were %.1f%% %s (spread %.1f%%); "
                           "a case must move beyond that by more than the threshold plus the spread%s",
-                          c.backend.c_str(), c.compute_bound ? "compute-bound" : "memory-bound", d.source.c_str(),
+                          c.backend.c_str(), kind.c_str(), d.source.c_str(),
                           100 * std::fabs(d.drift), d.drift >= 0 ? "slower" : "faster",
                           100 * std::expm1(d.log_noise),
                           options.normalize_by_probes ? " (--normalize-by-probes: the new run's times divided by it)" : "");
@@ -453,16 +475,19 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
             continue;
         }
         matched[found->first] = true;
-        const MachineDrift& drift = drifts[{c.backend, c.compute_bound}];
+        const bool in_cache = follows_in_cache_probes(c);
+        const MachineDrift& drift = drifts[{c.backend, c.compute_bound, in_cache}];
         if (judged_by_processes(c, *found->second)) {
-            // The drift between the runs by their processes' probes (gate/compare_processes.h), once per backend.
-            auto known = process_drifts.find(c.backend);
+            // The drift between the runs by their processes' probes (gate/compare_processes.h), once per backend and
+            // kind of probe.
+            auto known = process_drifts.find({c.backend, in_cache});
             if (known == process_drifts.end()) {
-                known = process_drifts.emplace(c.backend, drift_by_processes(base, next, c.backend)).first;
+                known = process_drifts.emplace(std::make_pair(c.backend, in_cache),
+                                               drift_by_processes(base, next, c.backend, in_cache)).first;
                 if (known->second.measured) {
                     char line[300];
-                    std::snprintf(line, sizeof line, "drift on %s for the cases judged by processes: the new run's %s "
-                                  "were %.1f%% %s (standard error %.1f%%)", c.backend.c_str(),
+                    std::snprintf(line, sizeof line, "drift on %s for the %scases judged by processes: the new run's %s "
+                                  "were %.1f%% %s (standard error %.1f%%)", c.backend.c_str(), in_cache ? "in-cache " : "",
                                   known->second.source.c_str(), 100 * std::fabs(known->second.drift),
                                   known->second.drift >= 0 ? "slower" : "faster", 100 * std::expm1(known->second.log_noise));
                     out.notes.push_back(line);

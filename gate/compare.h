@@ -65,6 +65,7 @@ struct RunCase {
     bool converged = true;
     double probe_before = 0, probe_after = 0;  // the copy probes around it (bytes/s); 0: none
     bool compute_bound = false;                // roofline_basis "int_multiply_adds": its drift is the arithmetic roofline's
+    uint64_t bytes = 0;  // bytes one execution reads and writes (0: not in the report); small ones follow the in-cache probes
     // bench --processes N (bench/process_merge.h): each process's samples and copy probes; empty for a report of one
     // process, whose `samples` are then its only process.
     std::vector<std::vector<double>> processes = {};
@@ -83,6 +84,9 @@ struct BenchRun {
     std::string timer = "wall";  // the clock of the host timings (bench --timer); reports before it: wall
     std::vector<RunCase> cases;  // in report order
     std::map<std::string, RunRoofline> rooflines;  // by backend
+    // The CPU's in-cache probes (bench/conditions.h HostCacheProbe), by backend, per process (bench --processes: the
+    // probes' `process` - 1; a report of one process has one), in bytes/s. Empty in reports before 2026-11-30.
+    std::map<std::string, std::vector<std::vector<double>>> cache_probes;
 };
 
 // Reads a --report-json file. kInvalidInput, one line naming the file, the field (JSON pointer), what was expected

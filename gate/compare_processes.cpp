@@ -83,14 +83,22 @@ double student_t_975(unsigned degrees) {
 
 // A run's center (median log probe rate of its processes' medians) and its robust standard error; false with fewer
 // than kMinProcesses processes that probed.
-static bool run_probe_center(const BenchRun& run, const std::string& backend, double& center, double& se) {
+// `in_cache`: the run's in-cache probes (by their process), else the copy probes around its cases.
+static bool run_probe_center(const BenchRun& run, const std::string& backend, bool in_cache, double& center,
+                             double& se) {
     std::vector<std::vector<double>> per_process;
-    for (const RunCase& c : run.cases) {
-        if (c.backend != backend) continue;
-        if (per_process.size() < c.process_probes.size()) per_process.resize(c.process_probes.size());
-        for (size_t p = 0; p < c.process_probes.size(); ++p)
-            for (double probe : c.process_probes[p])
+    auto add = [&per_process](const std::vector<std::vector<double>>& rates) {
+        if (per_process.size() < rates.size()) per_process.resize(rates.size());
+        for (size_t p = 0; p < rates.size(); ++p)
+            for (double probe : rates[p])
                 if (probe > 0) per_process[p].push_back(std::log(probe));
+    };
+    if (in_cache) {
+        const auto found = run.cache_probes.find(backend);
+        if (found != run.cache_probes.end()) add(found->second);
+    } else {
+        for (const RunCase& c : run.cases)
+            if (c.backend == backend) add(c.process_probes);
     }
     std::vector<double> medians;
     for (const std::vector<double>& logs : per_process)
@@ -103,15 +111,20 @@ static bool run_probe_center(const BenchRun& run, const std::string& backend, do
     return true;
 }
 
-MachineDrift drift_by_processes(const BenchRun& base, const BenchRun& next, const std::string& backend) {
+MachineDrift drift_by_processes(const BenchRun& base, const BenchRun& next, const std::string& backend,
+                                bool in_cache) {
     MachineDrift d;
     double base_center = 0, base_se = 0, next_center = 0, next_se = 0;
-    if (!run_probe_center(base, backend, base_center, base_se) || !run_probe_center(next, backend, next_center, next_se))
+    if (in_cache && (!run_probe_center(base, backend, true, base_center, base_se) ||
+                     !run_probe_center(next, backend, true, next_center, next_se)))
+        in_cache = false;  // a report without in-cache probes (before 2026-11-30): the copy probes, as then
+    if (!in_cache && (!run_probe_center(base, backend, false, base_center, base_se) ||
+                      !run_probe_center(next, backend, false, next_center, next_se)))
         return d;
     d.measured = true;
     d.drift = std::exp(base_center - next_center) - 1;  // rates: a time is 1 / rate
     d.log_noise = std::hypot(base_se, next_se);
-    d.source = "copy probes (median of each process's)";
+    d.source = in_cache ? "in-cache probes (median of each process's)" : "copy probes (median of each process's)";
     d.standard_error = true;
     return d;
 }

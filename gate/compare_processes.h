@@ -55,8 +55,10 @@ CaseComparison compare_case_by_processes(const RunCase& base, const RunCase& nex
 // cases' own spread between processes is in their analysis already, and what the drift must show is whether the
 // machine as a whole was slower in one run. The copy probe on the shared 2-core machine spreads 10-20 GB/s from
 // probe to probe in every process (2026-11-29), which as a spread vetoed a planted 1.5x on every case (spread 47%).
-// Not measured when either run has fewer than kMinProcesses processes with probes.
-MachineDrift drift_by_processes(const BenchRun& base, const BenchRun& next, const std::string& backend);
+// With `in_cache` (a case within kInCacheCaseBytes, gate/probes.h) the processes' in-cache probes stand for the copy
+// probes where both runs took them. Not measured when either run has fewer than kMinProcesses processes with probes.
+MachineDrift drift_by_processes(const BenchRun& base, const BenchRun& next, const std::string& backend,
+                                bool in_cache = false);
 
 // After adjust_and_judge: the cases judged by processes keep SAME only with equivalence, and their reasons name the
 // analysis.

@@ -2,7 +2,7 @@
 """`dmltool bench` measurement conditions on the smoke cases (lavapipe for the GPU):
 
 - cold mode: the report says cold, records the flush size per backend (capped at 16 MiB on a software adapter),
-  takes one execution per sample; hot (the default) says hot;
+  takes one execution per sample; hot (the default) says hot, and every CPU probe carries its in-cache probe;
 - throttle awareness, with an injected slowdown (DMLTOOL_TEST_SLOW_PROBE=N: probes N and later report a hundredth of
   their bandwidth): with --throttle on, the case after which the slowdown appears is re-measured, every case measured
   after it is flagged, none before it is, and the probe history records every probe; with --throttle auto on a
@@ -41,6 +41,10 @@ def main(dmltool, cases, out_dir, backend):
     hot, log = bench(dmltool, cases, os.path.join(out_dir, "hot.json"), backend, "--filter", "split")
     if hot:
         check(hot["cache"]["mode"] == "hot" and "Cache: hot" in log, "the default must be hot and say so", log)
+        # The CPU's probes carry the in-cache probe beside the copy (gate/probes.h: small cases' drift); devices none.
+        cache_rates = [(p["backend"], p.get("cache_bytes_per_second", 0)) for p in hot["throttle"]["probes"]]
+        check(any(b == "cpu" for b, _ in cache_rates) and all((rate > 0) == (b == "cpu") for b, rate in cache_rates),
+              "every CPU probe must carry cache_bytes_per_second > 0, and no device probe", json.dumps(cache_rates))
 
     cold, log = bench(dmltool, cases, os.path.join(out_dir, "cold.json"), backend, "--cache", "cold", "--flush-mib", "64")
     if cold:
