@@ -14,10 +14,17 @@ extern char** environ;
 
 namespace dmltool::app {
 
-Result<int> run_process(const std::vector<std::string>& argv, const std::string& log_path) {
+std::string random_layout_pad(std::mt19937& engine) {
+    const size_t bytes = std::uniform_int_distribution<size_t>(0, kMaxLayoutPad - 1)(engine);
+    return "DMLTOOL_LAYOUT_PAD=" + std::string(bytes, 'x');
+}
+
+Result<int> run_process(const std::vector<std::string>& argv, const std::string& log_path,
+                        const std::vector<std::string>& extra_environment) {
 #ifdef _WIN32
     (void)argv;
     (void)log_path;
+    (void)extra_environment;
     return unsupported("starting dmltool child processes (compare --ab, bench --processes) is implemented for POSIX "
                        "hosts only (run them on Linux; a Windows build can be driven through a wrapper script around "
                        "scripts/wine.sh)");
@@ -30,8 +37,12 @@ Result<int> run_process(const std::vector<std::string>& argv, const std::string&
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    std::vector<char*> environment;
+    for (char** entry = environ; *entry; ++entry) environment.push_back(*entry);
+    for (const std::string& entry : extra_environment) environment.push_back(const_cast<char*>(entry.c_str()));
+    environment.push_back(nullptr);
     pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environment.data());
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0) return io_error("cannot start " + argv[0] + ": " + std::strerror(spawned));
     int status = 0;

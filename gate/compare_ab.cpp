@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <random>
 
 #ifndef _WIN32
 #include <unistd.h>
@@ -336,6 +337,7 @@ int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
     AbLook look;
     size_t look_index = 0;
     unsigned rounds_run = 0;
+    std::mt19937 layout(std::random_device{}());  // each child's environment pad (gate/child_process.h)
     for (unsigned round = 0; round < ab.rounds; ++round) {
         // ABBA: base first in even rounds, new first in odd ones.
         const bool base_first = round % 2 == 0;
@@ -346,7 +348,7 @@ int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
             std::vector<std::string> argv = {is_base ? ab.base_tool : ab.new_tool, "bench"};
             argv.insert(argv.end(), bench_args.begin(), bench_args.end());
             argv.insert(argv.end(), {"--report-json", report});
-            auto code = run_process(argv, log);
+            auto code = run_process(argv, log, {random_layout_pad(layout)});
             if (!code.is_ok()) return fail(code.status());
             if (*code != 0)
                 return fail(invalid_input("compare --ab: round " + std::to_string(round) + ": `" + quoted_command(argv) +
@@ -383,6 +385,10 @@ int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
                       look.decided ? "every case decided" : "judged at the last look", look_index + 1, looks.size(),
                       options.alpha, looks.size(),
                       temporary ? "a temporary directory (removed; keep them with --ab-dir)" : dir.string().c_str());
+    comparison.notes.push_back(text);
+    std::snprintf(text, sizeof text, "each round's processes started with an environment padded by 0-%zu random bytes "
+                  "(DMLTOOL_LAYOUT_PAD): the stack's layout is a draw per process, the same for both builds, not a "
+                  "bias of one", kMaxLayoutPad - 1);
     comparison.notes.push_back(text);
     if (!asks_rooflines)
         comparison.notes.push_back("each round's bench ran with --roofline-mib 0 (the A/B verdict does not use the "
