@@ -18,11 +18,11 @@ Result<int> run_process(const std::vector<std::string>& argv, const std::string&
 
 // The environment size moves a process's initial stack, and with it the alignment of everything on the stack: a
 // memory-bound case can run several percent faster or slower for the process's whole life by it (measured
-// 2026-11-28: a 60-byte longer environment moved the split case +3-6% in every round; 2026-11-30: same-build A/B
-// gates, whose two sides' processes differed only by one byte of argv, the round reports' names "base_roundN" and
-// "new_roundN", read that case SLOWER +5-8% in 7 of 40 gates, every round agreeing). So every child a measurement starts gets DMLTOOL_LAYOUT_PAD, 0 to
-// kMaxLayoutPad - 1 bytes drawn at random: the layout becomes a random draw per process, the same for both builds,
-// rather than a bias one build always gets. The child ignores the variable.
+// 2026-11-28: a 60-byte longer environment moved the split case +3-6% in every round). The two sides of a gate
+// always differ by something (paths, wrappers, the round reports' names), so every child a measurement starts gets
+// DMLTOOL_LAYOUT_PAD, 0 to kMaxLayoutPad - 1 bytes drawn at random: the layout becomes a random draw per process,
+// the same for both builds, rather than a bias one build always gets (docs/compare-gate.md says what prompted it and
+// what is not known). The child ignores the variable.
 constexpr size_t kMaxLayoutPad = 4096;
 std::string random_layout_pad(std::mt19937& engine);  // "DMLTOOL_LAYOUT_PAD=xxx..." 
 
