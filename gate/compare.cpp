@@ -448,7 +448,7 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
     size_t by_processes = 0, by_samples_with_processes = 0;
     std::map<std::pair<std::string, bool>, MachineDrift> process_drifts;  // by backend, in cache
     for (const RunCase& c : base.cases) {
-        const auto key = std::make_tuple(c.backend, c.compute_bound, follows_in_cache_probes(c));
+        const auto key = std::make_tuple(c.backend, c.compute_bound, follows_in_cache_probes(c, base, next));
         if (drifts.count(key)) continue;
         const MachineDrift d = machine_drift(base_probes, next_probes, c.backend, c.compute_bound, std::get<2>(key));
         drifts[key] = d;
@@ -475,7 +475,7 @@ Result<Comparison> compare_runs(const BenchRun& base, const BenchRun& next, cons
             continue;
         }
         matched[found->first] = true;
-        const bool in_cache = follows_in_cache_probes(c);
+        const bool in_cache = follows_in_cache_probes(c, base, next);
         const MachineDrift& drift = drifts[{c.backend, c.compute_bound, in_cache}];
         if (judged_by_processes(c, *found->second)) {
             // The drift between the runs by their processes' probes (gate/compare_processes.h), once per backend and

@@ -28,8 +28,12 @@ namespace dmltool::app {
 // an x86 core of the last decade); its drift on the CPU is the in-cache probes'.
 constexpr uint64_t kInCacheCaseBytes = 256 * 1024;
 
-// The case's drift follows the in-cache probes (where both runs have them).
-inline bool follows_in_cache_probes(const RunCase& c) { return c.bytes > 0 && c.bytes <= kInCacheCaseBytes; }
+// The case's drift follows the in-cache probes: it fits in the caches and both runs took in-cache probes on its
+// backend (the CPU's; reports before 2026-11-30 have none).
+inline bool follows_in_cache_probes(const RunCase& c, const BenchRun& base, const BenchRun& next) {
+    return c.bytes > 0 && c.bytes <= kInCacheCaseBytes && base.cache_probes.count(c.backend) &&
+           next.cache_probes.count(c.backend);
+}
 
 // What one run's probes say about the machine, per backend.
 struct BackendProbes {
