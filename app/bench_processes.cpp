@@ -107,12 +107,11 @@ int bench_processes_command(const BenchCommandOptions& options, unsigned process
     if (error) return report_error(io_error("bench --processes: cannot create " + dir.string() + ": " + error.message()), 2);
     std::vector<nlohmann::json> reports;
     std::vector<std::string> paths;
-    std::mt19937 layout(std::random_device{}());  // each process's environment pad (gate/child_process.h)
     for (unsigned p = 1; p <= processes; ++p) {
         const std::string report = (dir / ("process" + std::to_string(p) + ".json")).string();
         const std::string log = (dir / ("process" + std::to_string(p) + ".log")).string();
         const std::vector<std::string> child = child_arguments(argv, report, options.passes == 1);
-        auto code = run_process(child, log, {random_layout_pad(layout)});
+        auto code = run_process(child, log);
         if (!code.is_ok()) return report_error(code.status(), 2);
         if (*code != 0) {
             // Never a partial report: the run fails with what the process said, and its output is kept.

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <random>
 
 #ifndef _WIN32
 #include <fcntl.h>
@@ -14,17 +15,10 @@ extern char** environ;
 
 namespace dmltool::app {
 
-std::string random_layout_pad(std::mt19937& engine) {
-    const size_t bytes = std::uniform_int_distribution<size_t>(0, kMaxLayoutPad - 1)(engine);
-    return "DMLTOOL_LAYOUT_PAD=" + std::string(bytes, 'x');
-}
-
-Result<int> run_process(const std::vector<std::string>& argv, const std::string& log_path,
-                        const std::vector<std::string>& extra_environment) {
+Result<int> run_process(const std::vector<std::string>& argv, const std::string& log_path) {
 #ifdef _WIN32
     (void)argv;
     (void)log_path;
-    (void)extra_environment;
     return unsupported("starting dmltool child processes (compare --ab, bench --processes) is implemented for POSIX "
                        "hosts only (run them on Linux; a Windows build can be driven through a wrapper script around "
                        "scripts/wine.sh)");
@@ -37,9 +31,14 @@ Result<int> run_process(const std::vector<std::string>& argv, const std::string&
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    static constexpr char kPadName[] = "DMLTOOL_LAYOUT_PAD=";
+    std::random_device random;
+    std::string pad = kPadName +
+                      std::string(std::uniform_int_distribution<size_t>(0, kMaxLayoutPad - 1)(random), 'x');
     std::vector<char*> environment;
-    for (char** entry = environ; *entry; ++entry) environment.push_back(*entry);
-    for (const std::string& entry : extra_environment) environment.push_back(const_cast<char*>(entry.c_str()));
+    for (char** entry = environ; *entry; ++entry)  // a pad this process was given itself is replaced, not stacked
+        if (std::strncmp(*entry, kPadName, sizeof kPadName - 1) != 0) environment.push_back(*entry);
+    environment.push_back(pad.data());
     environment.push_back(nullptr);
     pid_t pid = 0;
     const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environment.data());

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <random>
 
 #ifndef _WIN32
 #include <unistd.h>
@@ -337,7 +336,6 @@ int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
     AbLook look;
     size_t look_index = 0;
     unsigned rounds_run = 0;
-    std::mt19937 layout(std::random_device{}());  // each child's environment pad (gate/child_process.h)
     for (unsigned round = 0; round < ab.rounds; ++round) {
         // ABBA: base first in even rounds, new first in odd ones.
         const bool base_first = round % 2 == 0;
@@ -348,7 +346,7 @@ int compare_ab_command(const AbOptions& ab, const CompareOptions& options) {
             std::vector<std::string> argv = {is_base ? ab.base_tool : ab.new_tool, "bench"};
             argv.insert(argv.end(), bench_args.begin(), bench_args.end());
             argv.insert(argv.end(), {"--report-json", report});
-            auto code = run_process(argv, log, {random_layout_pad(layout)});
+            auto code = run_process(argv, log);
             if (!code.is_ok()) return fail(code.status());
             if (*code != 0)
                 return fail(invalid_input("compare --ab: round " + std::to_string(round) + ": `" + quoted_command(argv) +

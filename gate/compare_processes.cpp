@@ -117,7 +117,7 @@ MachineDrift drift_by_processes(const BenchRun& base, const BenchRun& next, cons
     double base_center = 0, base_se = 0, next_center = 0, next_se = 0;
     if (in_cache && (!run_probe_center(base, backend, true, base_center, base_se) ||
                      !run_probe_center(next, backend, true, next_center, next_se)))
-        in_cache = false;  // a report without in-cache probes (before 2026-11-30): the copy probes, as then
+        in_cache = false;  // fewer than kMinProcesses processes took in-cache probes: the copy probes, as before them
     if (!in_cache && (!run_probe_center(base, backend, false, base_center, base_se) ||
                       !run_probe_center(next, backend, false, next_center, next_se)))
         return d;

@@ -58,7 +58,7 @@ CaseComparison compare_case_by_processes(const RunCase& base, const RunCase& nex
 // With `in_cache` (a case within kInCacheCaseBytes, gate/probes.h) the processes' in-cache probes stand for the copy
 // probes where both runs took them. Not measured when either run has fewer than kMinProcesses processes with probes.
 MachineDrift drift_by_processes(const BenchRun& base, const BenchRun& next, const std::string& backend,
-                                bool in_cache = false);
+                                bool in_cache);
 
 // After adjust_and_judge: the cases judged by processes keep SAME only with equivalence, and their reasons name the
 // analysis.

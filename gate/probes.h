@@ -59,6 +59,6 @@ struct MachineDrift {
 // The drift of the machine for a case of `backend` (compute-bound or not, in cache or not) between the two runs.
 MachineDrift machine_drift(const std::map<std::string, BackendProbes>& base,
                            const std::map<std::string, BackendProbes>& next, const std::string& backend,
-                           bool compute_bound, bool in_cache = false);
+                           bool compute_bound, bool in_cache);
 
 }  // namespace dmltool::app
